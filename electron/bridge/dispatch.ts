@@ -1,0 +1,69 @@
+import {
+  bridgeMethods,
+  isBridgeMethodName,
+  type BridgeErrorBody,
+  type BridgeMethodName,
+} from '../../shared/bridge/contract';
+import type { BridgeEnvelope } from '../../shared/bridge/envelope';
+import type { BridgeHandlers } from './handlers';
+
+export class BridgeError extends Error {
+  constructor(readonly body: BridgeErrorBody) {
+    super(body.message);
+    this.name = 'BridgeError';
+  }
+}
+
+export type Dispatch = (name: unknown, rawArgs: unknown) => Promise<unknown>;
+
+/**
+ * The single entry every host funnels renderer calls through: it rejects names outside the contract
+ * and parses the arguments with the contract's schema, so handlers only ever see typed values.
+ */
+export function createDispatcher(handlers: BridgeHandlers): Dispatch {
+  return async (name, rawArgs) => {
+    if (!isBridgeMethodName(name)) {
+      throw new BridgeError({ code: 'not_found', message: `Unknown bridge method: ${String(name)}` });
+    }
+    return invoke(handlers, name, rawArgs);
+  };
+}
+
+async function invoke<N extends BridgeMethodName>(
+  handlers: BridgeHandlers,
+  name: N,
+  rawArgs: unknown,
+): Promise<unknown> {
+  const parsed = bridgeMethods[name].args.safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    const detail = parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`)
+      .join('; ');
+    throw new BridgeError({ code: 'bad_request', message: `Invalid arguments for ${name}: ${detail}` });
+  }
+  // The mapped type cannot be narrowed per key by TypeScript; the schema above guarantees the shape.
+  const handler = handlers[name] as (args: unknown) => unknown;
+  return handler(parsed.data);
+}
+
+/** Turns anything thrown by a handler into the plain body that crosses the bridge. */
+export function toBridgeErrorBody(error: unknown): BridgeErrorBody {
+  if (error instanceof BridgeError) return error.body;
+  return {
+    code: 'internal',
+    message: error instanceof Error ? error.message : 'Unexpected error in the app host',
+  };
+}
+
+/** Runs one call and always answers with an envelope, never a rejection. */
+export async function dispatchToEnvelope(
+  dispatch: Dispatch,
+  name: unknown,
+  rawArgs: unknown,
+): Promise<BridgeEnvelope> {
+  try {
+    return { ok: true, result: await dispatch(name, rawArgs) };
+  } catch (error) {
+    return { ok: false, error: toBridgeErrorBody(error) };
+  }
+}

@@ -1,0 +1,146 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import Fastify, { type FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { bridgeMethodNames, type BridgeEventName, type EventPayload } from '../../shared/bridge/contract';
+import { contentSecurityPolicy } from '../../shared/bridge/csp';
+import { createDispatcher, dispatchToEnvelope } from '../bridge/dispatch';
+import type { BridgeErrorBody } from '../../shared/bridge/contract';
+import type { BridgeHandlers, EventSink } from '../bridge/handlers';
+
+const cookieName = 'asset_desk_host';
+
+export interface BrowserHost {
+  /** Open this once: it carries the per-run token, which the host swaps for an HttpOnly cookie. */
+  launchUrl: string;
+  origin: string;
+  events: EventSink;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the built renderer and implements the bridge contract over HTTP + server-sent events, so
+ * the real renderer runs in a browser (for tests, and for machines without Electron).
+ *
+ * It listens on 127.0.0.1 only, and every request must carry the per-run token (as a cookie after
+ * the first visit), a Host header naming this listener (against DNS rebinding) and, when the browser
+ * sends one, this Origin (against cross-site requests from other pages the user has open).
+ */
+export async function startBrowserHost(opts: {
+  rendererDir: string;
+  handlers: BridgeHandlers;
+  port?: number;
+}): Promise<BrowserHost> {
+  const token = randomBytes(32).toString('base64url');
+  const dispatch = createDispatcher(opts.handlers);
+  const streams = new Set<ServerResponse>();
+  const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
+  let origin = '';
+  let allowedHosts = new Set<string>();
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyStatic, { root: opts.rendererDir, index: false, wildcard: true });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!allowedHosts.has(request.headers.host ?? '')) {
+      return reply.code(421).send({ code: 'forbidden', message: 'Unexpected Host header' });
+    }
+    const requestOrigin = request.headers.origin;
+    if (requestOrigin !== undefined && requestOrigin !== origin) {
+      return reply.code(403).send({ code: 'forbidden', message: 'Cross-origin request refused' });
+    }
+    if (isLaunch(request, token)) return;
+    if (!sameSecret(request.cookies[cookieName], token)) {
+      return reply.code(403).send({
+        code: 'forbidden',
+        message: 'Missing or wrong host token: open the URL the browser host printed.',
+      });
+    }
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Content-Security-Policy', contentSecurityPolicy);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cache-Control', 'no-store');
+  });
+
+  app.get('/', async (request, reply) => {
+    if (isLaunch(request, token)) {
+      reply.setCookie(cookieName, token, { httpOnly: true, sameSite: 'strict', path: '/' });
+      return reply.redirect('/', 303);
+    }
+    return reply.sendFile('index.html');
+  });
+
+  // One route per contract method: the contract is the only source of what the host answers.
+  for (const name of bridgeMethodNames) {
+    app.post(`/bridge/invoke/${name}`, async (request, reply) => {
+      const envelope = await dispatchToEnvelope(dispatch, name, request.body ?? {});
+      return reply.code(envelope.ok ? 200 : statusFor(envelope.error.code)).send(envelope);
+    });
+  }
+
+  app.get('/bridge/events', (request, reply) => {
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+    });
+    res.write(': connected\n\n');
+    streams.add(res);
+    request.raw.on('close', () => streams.delete(res));
+  });
+
+  const events: EventSink = {
+    emit<N extends BridgeEventName>(name: N, payload: EventPayload<N>) {
+      const frame = `data: ${JSON.stringify({ name, payload })}\n\n`;
+      for (const res of streams) res.write(frame);
+    },
+  };
+
+  const address = await app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
+  const port = new URL(address).port;
+  origin = `http://127.0.0.1:${port}`;
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+
+  return {
+    launchUrl: `${origin}/?token=${token}`,
+    origin,
+    events,
+    async close() {
+      for (const res of streams) res.end();
+      streams.clear();
+      await app.close();
+    },
+  };
+}
+
+function isLaunch(request: FastifyRequest, token: string): boolean {
+  if (request.method !== 'GET' || request.url.split('?')[0] !== '/') return false;
+  const query = request.query as Record<string, unknown> | undefined;
+  return sameSecret(query?.['token'], token);
+}
+
+function sameSecret(candidate: unknown, secret: string): boolean {
+  if (typeof candidate !== 'string') return false;
+  const a = Buffer.from(candidate);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function statusFor(code: BridgeErrorBody['code']): number {
+  switch (code) {
+    case 'bad_request':
+      return 400;
+    case 'not_found':
+      return 404;
+    case 'forbidden':
+      return 403;
+    default:
+      return 500;
+  }
+}

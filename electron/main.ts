@@ -1,0 +1,113 @@
+/**
+ * The composition root of the desktop app: the only main-process module that imports Electron.
+ * Everything it wires is plain Node under electron/, tested without Electron.
+ */
+import { app, BrowserWindow, ipcMain, session, shell, type WebContents } from 'electron';
+import { fileURLToPath } from 'node:url';
+import {
+  bridgeMethodNames,
+  eventChannel,
+  invokeChannel,
+  type BridgeEventName,
+  type EventPayload,
+} from '../shared/bridge/contract';
+import { contentSecurityPolicy } from '../shared/bridge/csp';
+import { createAppHandlers } from './app/create-handlers';
+import { createDispatcher, dispatchToEnvelope } from './bridge/dispatch';
+import type { EventSink } from './bridge/handlers';
+import { createSenderCheck, isExternalWebUrl } from './security/trusted-sender';
+
+const rendererFile = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
+const preloadFile = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
+const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
+const isTrustedSender = createSenderCheck({ rendererFile, devServerUrl });
+
+let mainWindow: BrowserWindow | undefined;
+
+/** Registers one handler per contract method; each checks the sending frame before dispatching. */
+export function registerBridge(dispatch: ReturnType<typeof createDispatcher>): void {
+  for (const name of bridgeMethodNames) {
+    ipcMain.handle(invokeChannel(name), (event, rawArgs: unknown) => {
+      if (!isTrustedSender(event.senderFrame?.url)) {
+        return { ok: false, error: { code: 'forbidden', message: 'Untrusted sender' } };
+      }
+      return dispatchToEnvelope(dispatch, name, rawArgs);
+    });
+  }
+}
+
+export const windowEvents: EventSink = {
+  emit<N extends BridgeEventName>(name: N, payload: EventPayload<N>) {
+    mainWindow?.webContents.send(eventChannel(name), payload);
+  },
+};
+
+/** No navigation, no new windows; web links go to the system browser, anything else nowhere. */
+function lockNavigation(contents: WebContents): void {
+  contents.on('will-navigate', (event, url) => {
+    if (!isTrustedSender(url)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isExternalWebUrl(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+}
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1366,
+    height: 768,
+    minWidth: 1024,
+    minHeight: 640,
+    title: 'Asset Desk',
+    show: false,
+    webPreferences: {
+      preload: preloadFile,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  if (devServerUrl) void win.loadURL(devServerUrl);
+  else void win.loadFile(rendererFile);
+  return win;
+}
+
+function start(): void {
+  const handlers = createAppHandlers({ host: 'electron', version: app.getVersion() });
+  registerBridge(createDispatcher(handlers));
+
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy] },
+    });
+  });
+  // The renderer needs no device, camera, notification or other permission.
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+
+  mainWindow = createWindow();
+  mainWindow.on('closed', () => {
+    mainWindow = undefined;
+  });
+}
+
+app.on('web-contents-created', (_event, contents) => lockNavigation(contents));
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+app.on('activate', () => {
+  if (!mainWindow) mainWindow = createWindow();
+});
+
+if (app.requestSingleInstanceLock()) {
+  void app.whenReady().then(start);
+} else {
+  app.quit();
+}

@@ -1,0 +1,55 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-results/**', '.data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Only the composition root and the preload may touch Electron: the rest runs under plain Node.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'Only electron/main.ts and electron/preload.ts import electron.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/main.ts', 'electron/preload.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['electron/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts', '*.config.ts', '*.config.js'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    // The renderer and the shared code run in a sandboxed page: no Node, no secrets, no storage.
+    files: ['renderer/**/*.{ts,tsx}', 'shared/**/*.ts'],
+    languageOptions: { globals: globals.browser },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'The renderer reaches main only through the bridge.' },
+            { name: 'keytar', message: 'Secrets stay in main.' },
+            { name: 'better-sqlite3', message: 'Storage stays in main.' },
+            ...nodeBuiltins.map((name) => ({ name, message: 'No Node modules in renderer or shared code.' })),
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppHandlers } from '../../electron/app/create-handlers';
+import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
+import { sampleAssets } from '../../electron/services/sample-assets';
+import { artifactPath, launchChromium } from '../support/chromium';
+import { builtRendererDir } from '../support/built-renderer';
+
+describe('browser host', () => {
+  let host: BrowserHost;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+  beforeAll(async () => {
+    host = await startBrowserHost({
+      rendererDir: builtRendererDir(),
+      handlers: createAppHandlers({ host: 'browser', version: 'test' }),
+    });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.close();
+  });
+
+  it('shows the grid rows that came through the bridge in real Chromium', async () => {
+    const page = await browser.context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    await page.goto(host.launchUrl);
+    // The launch URL swaps the token for a cookie and redirects to a clean URL.
+    expect(new URL(page.url()).search).toBe('');
+
+    const expected = sampleAssets();
+    await page.locator('.ag-row[row-id="sample-1"]').first().waitFor();
+    const firstName = await page.locator('.ag-row[row-id="sample-1"] [col-id="name"]').first().textContent();
+    expect(firstName).toBe(expected[0]?.name);
+    await expect.poll(() => page.locator('.status-bar').textContent()).toBe(`${expected.length} assets`);
+    await page.screenshot({ path: await artifactPath('browser-host-assets-grid.png') });
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('refuses a page load without the per-run token', async () => {
+    const page = await browser.context.newPage();
+    await page.context().clearCookies();
+    const response = await page.goto(`${host.origin}/`);
+    expect(response?.status()).toBe(403);
+    await page.close();
+  });
+
+  it('refuses a bridge call without the per-run token', async () => {
+    const response = await fetch(`${host.origin}/bridge/invoke/assets.listSample`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ code: 'forbidden' });
+  });
+
+  it('refuses a wrong token, a foreign Host header and a cross-site Origin', async () => {
+    const cookie = await tokenCookie(host);
+    const url = `${host.origin}/bridge/invoke/app.info`;
+    const post = (headers: Record<string, string>) =>
+      fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '{}' });
+
+    expect((await post({ Cookie: 'asset_desk_host=wrong' })).status).toBe(403);
+    expect((await post({ Cookie: cookie, Origin: 'http://evil.example' })).status).toBe(403);
+    // Node's fetch will not let a caller set Host, so speak HTTP/1.1 by hand for the rebinding case.
+    expect(await rawStatus(host, 'evil.example', cookie)).toBe(421);
+    const ok = await post({ Cookie: cookie, Origin: host.origin });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({
+      ok: true,
+      result: { name: 'Asset Desk', version: 'test', host: 'browser' },
+    });
+  });
+
+  it('rejects arguments outside the contract with a clear error', async () => {
+    const cookie = await tokenCookie(host);
+    const response = await fetch(`${host.origin}/bridge/invoke/assets.listSample`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: JSON.stringify({ limit: 'all', extra: true }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { ok: boolean; error: { code: string; message: string } };
+    expect(body.ok).toBe(false);
+    expect(body.error.code).toBe('bad_request');
+    expect(body.error.message).toContain('Invalid arguments for assets.listSample');
+  });
+});
+
+async function tokenCookie(host: BrowserHost): Promise<string> {
+  const response = await fetch(host.launchUrl, { redirect: 'manual' });
+  expect(response.status).toBe(303);
+  const setCookie = response.headers.get('set-cookie') ?? '';
+  expect(setCookie).toMatch(/HttpOnly/i);
+  expect(setCookie).toMatch(/SameSite=Strict/i);
+  return setCookie.split(';')[0] ?? '';
+}
+
+async function rawStatus(host: BrowserHost, hostHeader: string, cookie: string): Promise<number> {
+  const { request } = await import('node:http');
+  const target = new URL(host.origin);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: '/bridge/invoke/app.info',
+        method: 'POST',
+        headers: { Host: hostHeader, Cookie: cookie, 'Content-Type': 'application/json' },
+        setHost: false,
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end('{}');
+  });
+}
