@@ -1,0 +1,412 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BATCH_MAX_PER_FIELD,
+  hasErrors,
+  validateAsset,
+  type Asset,
+  type AssetInput,
+  type BatchRequest,
+  type BatchResponse,
+  type InvalidAsset,
+  type ValidationContext,
+  type Validations,
+} from '../../shared/domain';
+import type { AssetDoc } from '../../shared/sync/asset-doc';
+import { ApiError } from './api-errors';
+import type { SubmissionApiClient } from './api-client';
+import type { AssetRecord, ServerVerdict, WorkspaceStore } from '../workspace/workspace-store';
+
+export type SyncPhase = 'pull' | 'validate' | 'push' | 'reconcile' | 'done' | 'paused' | 'failed' | 'cancelled';
+
+export interface SyncProgress {
+  phase: SyncPhase;
+  done: number;
+  total: number;
+  /** When the pacer holds the next batch back (epoch ms), for a countdown. */
+  nextSendAt?: number;
+  message?: string;
+}
+
+/** `strict` sends create/update (invalid rows refused); `always` sends always_create/always_update. */
+export type PushMode = 'strict' | 'always';
+
+export interface PullSummary {
+  added: number;
+  updated: number;
+  conflicts: number;
+  removed: number;
+  remoteDeletedConflicts: number;
+  adopted: number;
+}
+
+export interface PushSummary {
+  requests: number;
+  created: number;
+  updated: number;
+  deleted: number;
+  invalid: number;
+  notFound: number;
+  /** Not sent: the shared rules found errors offline (strict mode). */
+  blocked: Array<{ localId: string; errors: Validations['errors'] }>;
+  /** Held back until the user resolves their conflicts. */
+  conflicted: number;
+}
+
+export interface SyncReport {
+  pull: PullSummary;
+  push: PushSummary;
+  /** Set when the sync stopped early; pending work stays queued. */
+  stopped?: { reason: 'unauthorized' | 'forbidden' | 'cancelled' | 'error'; message: string };
+}
+
+export interface SyncEngineOptions {
+  store: WorkspaceStore;
+  client: SubmissionApiClient;
+  entityId: number;
+  /** The rules' context: the entity's area unit, the assessment year and the cached lists. */
+  validationContext: (mode: 'create' | 'update') => ValidationContext;
+  onProgress?: (progress: SyncProgress) => void;
+  /** How often to reconcile and retry after a batch whose answer was lost, before giving up. */
+  maxReconcileRounds?: number;
+  /** The service's per-field limit; tests shrink it to make many batches out of few assets. */
+  maxPerField?: number;
+}
+
+/**
+ * Brings the workspace in line with the service: pull (three-way merge), then push the pending
+ * creates, updates and deletes in the fewest batches the per-field limit allows, at the pace the
+ * rate limit allows. A batch whose answer is lost is reconciled by a pull (matching new assets by
+ * partners_id) before anything is resent, so each asset reaches the service exactly once.
+ */
+export class SyncEngine {
+  constructor(private readonly opts: SyncEngineOptions) {}
+
+  async sync(options: { mode?: PushMode; signal?: AbortSignal } = {}): Promise<SyncReport> {
+    const report: SyncReport = { pull: emptyPull(), push: emptyPush() };
+    try {
+      report.pull = await this.pull(options.signal);
+      await this.pushInto(report.push, options.mode ?? 'strict', options.signal);
+      this.progress({ phase: 'done', done: 1, total: 1, message: summarize(report) });
+    } catch (error) {
+      report.stopped = this.stopReason(error);
+      this.progress({
+        phase: report.stopped.reason === 'unauthorized' ? 'paused' : report.stopped.reason === 'cancelled' ? 'cancelled' : 'failed',
+        done: 0,
+        total: 0,
+        message: report.stopped.message,
+      });
+    }
+    return report;
+  }
+
+  /** Fetches every asset of the entity and merges it into the workspace; settles lost batches. */
+  async pull(signal?: AbortSignal): Promise<PullSummary> {
+    const { client, store, entityId } = this.opts;
+    this.progress({ phase: 'pull', done: 0, total: 1 });
+    const remote = await client.listAllAssets(entityId, {
+      signal,
+      onPage: (done, total) => this.progress({ phase: 'pull', done, total }),
+    });
+    return store.transaction(() => applyPull(store, remote));
+  }
+
+  async push(options: { mode?: PushMode; signal?: AbortSignal } = {}): Promise<PushSummary> {
+    const summary = emptyPush();
+    await this.pushInto(summary, options.mode ?? 'strict', options.signal);
+    return summary;
+  }
+
+  /** The service's verdict on every pending create and update, without saving anything. */
+  async dryRun(signal?: AbortSignal): Promise<Array<{ localId: string; valid: boolean; validations: ServerVerdict }>> {
+    const { store, client, entityId } = this.opts;
+    const work = store.pending();
+    const creates = work.creates.map((record) => store.createPayloadOf(record));
+    const updates = work.updates.map((entry) => entry.patch);
+    const byPartner = indexBy(work.creates, (record) => record.partnersId);
+    const byService = indexBy(work.updates.map((u) => u.record), (record) => record.serviceAssetId);
+    const results: Array<{ localId: string; valid: boolean; validations: ServerVerdict }> = [];
+    for (let offset = 0; offset < Math.max(creates.length, updates.length); offset += BATCH_MAX_PER_FIELD) {
+      const answer = await client.validate(
+        entityId,
+        {
+          create: creates.slice(offset, offset + BATCH_MAX_PER_FIELD),
+          update: updates.slice(offset, offset + BATCH_MAX_PER_FIELD),
+        },
+        signal,
+      );
+      for (const asset of answer.valid) {
+        const record = findRecord(asset, byPartner, byService);
+        if (record) results.push({ localId: record.localId, valid: true, validations: verdictOf(asset) });
+      }
+      for (const asset of answer.invalid) {
+        const record = findRecord(asset, byPartner, byService);
+        if (record) results.push({ localId: record.localId, valid: false, validations: verdictOf(asset) });
+      }
+    }
+    return results;
+  }
+
+  private async pushInto(summary: PushSummary, mode: PushMode, signal?: AbortSignal): Promise<void> {
+    const { store } = this.opts;
+    const rounds = this.opts.maxReconcileRounds ?? 5;
+    for (let round = 0; ; round++) {
+      if (store.unsettledBatches().length > 0) {
+        if (round >= rounds) throw new ApiError('network', 'The service keeps dropping answers; pending changes stay queued.');
+        this.progress({ phase: 'reconcile', done: 0, total: 1, message: 'Checking what the service received' });
+        await this.pull(signal);
+      }
+      const batches = this.plan(summary, mode);
+      if (batches.length === 0) return;
+      let lost = false;
+      for (const [index, batch] of batches.entries()) {
+        signal?.throwIfAborted();
+        this.progress({ phase: 'push', done: index, total: batches.length, nextSendAt: this.opts.client.pacer.nextSendAt() });
+        const outcome = await this.sendBatch(batch, mode, summary, signal);
+        if (outcome === 'lost') {
+          lost = true;
+          break;
+        }
+      }
+      this.progress({ phase: 'push', done: batches.length, total: batches.length });
+      if (!lost) return;
+    }
+  }
+
+  /** Splits pending work into batches; each field carries at most the per-field limit. */
+  private plan(summary: PushSummary, mode: PushMode): PlannedBatch[] {
+    const { store } = this.opts;
+    this.progress({ phase: 'validate', done: 0, total: 1 });
+    const work = store.pending();
+    summary.conflicted = work.conflicted.length;
+    summary.blocked = [];
+    const createCtx = this.opts.validationContext('create');
+    const updateCtx = this.opts.validationContext('update');
+    const creates: PlannedItem[] = [];
+    for (const record of work.creates) {
+      const payload = store.createPayloadOf(record);
+      if (mode === 'strict') {
+        const result = validateAsset(payload, createCtx);
+        if (hasErrors(result)) {
+          summary.blocked.push({ localId: record.localId, errors: flattenErrors(result) });
+          continue;
+        }
+      }
+      creates.push({ record, payload });
+    }
+    const updates: PlannedItem[] = [];
+    for (const { record, patch } of work.updates) {
+      if (mode === 'strict' && record.current) {
+        const result = validateAsset(record.current, updateCtx);
+        if (hasErrors(result)) {
+          summary.blocked.push({ localId: record.localId, errors: flattenErrors(result) });
+          continue;
+        }
+      }
+      updates.push({ record, payload: patch });
+    }
+    const deletes: PlannedItem[] = work.deletes.map((record) => ({
+      record,
+      payload: { service_asset_id: record.serviceAssetId },
+    }));
+    const count = Math.max(creates.length, updates.length, deletes.length);
+    const size = this.opts.maxPerField ?? BATCH_MAX_PER_FIELD;
+    const batches: PlannedBatch[] = [];
+    for (let offset = 0; offset < count; offset += size) {
+      batches.push({
+        creates: creates.slice(offset, offset + size),
+        updates: updates.slice(offset, offset + size),
+        deletes: deletes.slice(offset, offset + size),
+      });
+    }
+    return batches;
+  }
+
+  private async sendBatch(
+    batch: PlannedBatch,
+    mode: PushMode,
+    summary: PushSummary,
+    signal?: AbortSignal,
+  ): Promise<'settled' | 'lost'> {
+    const { store, client, entityId } = this.opts;
+    const batchId = randomUUID();
+    const body: BatchRequest = {};
+    if (batch.creates.length > 0) body[mode === 'always' ? 'always_create' : 'create'] = batch.creates.map((i) => i.payload);
+    if (batch.updates.length > 0) body[mode === 'always' ? 'always_update' : 'update'] = batch.updates.map((i) => i.payload);
+    if (batch.deletes.length > 0) body.delete = batch.deletes.map((i) => i.payload);
+    const items = [...batch.creates, ...batch.updates, ...batch.deletes];
+    // Recorded before sending: a crash from here on leaves a batch to reconcile, never a guess.
+    store.beginBatch(batchId, items.map((item) => item.record.localId));
+    let answer: BatchResponse;
+    try {
+      summary.requests++;
+      answer = await client.postBatch(entityId, body, signal);
+    } catch (error) {
+      if (error instanceof ApiError && (error.ambiguous || error.kind === 'cancelled')) {
+        store.markBatchAmbiguous(batchId);
+        if (error.kind === 'cancelled') throw error;
+        return 'lost';
+      }
+      // Refused whole (401, 403, 400...): nothing was applied.
+      store.abandonBatch(batchId);
+      throw error;
+    }
+    store.settleBatch(batchId, (tx) => {
+      const byPartner = indexBy(batch.creates.map((i) => i.record), (record) => record.partnersId);
+      const byService = indexBy(
+        [...batch.updates, ...batch.deletes].map((i) => i.record),
+        (record) => record.serviceAssetId,
+      );
+      for (const asset of [...answer.created, ...answer.always_created]) {
+        const record = findRecord(asset, byPartner, new Map());
+        if (record) tx.acknowledged(record.localId, asset);
+        summary.created++;
+      }
+      for (const asset of [...answer.updated, ...answer.always_updated]) {
+        const record = findRecord(asset, new Map(), byService);
+        if (record) tx.acknowledged(record.localId, asset);
+        summary.updated++;
+      }
+      for (const asset of answer.deleted) {
+        const record = findRecord(asset, new Map(), byService);
+        if (record) tx.deleted(record.localId);
+        summary.deleted++;
+      }
+      for (const asset of answer.invalid) {
+        const record = findRecord(asset, byPartner, byService);
+        if (record) tx.invalid(record.localId, verdictOf(asset));
+        summary.invalid++;
+      }
+      const deleting = new Set(batch.deletes.map((i) => i.record.localId));
+      for (const asset of answer.not_found) {
+        const record = findRecord(asset, new Map(), byService);
+        if (!record) continue;
+        // A delete of an asset the service no longer has has done its job.
+        if (deleting.has(record.localId)) tx.deleted(record.localId);
+        else tx.notFound(record.localId);
+        summary.notFound++;
+      }
+    });
+    return 'settled';
+  }
+
+  private progress(progress: SyncProgress): void {
+    this.opts.onProgress?.(progress);
+  }
+
+  private stopReason(error: unknown): NonNullable<SyncReport['stopped']> {
+    if (error instanceof ApiError) {
+      if (error.kind === 'unauthorized') {
+        return { reason: 'unauthorized', message: 'Sign in again to continue: the token expired or was revoked. Nothing queued was lost.' };
+      }
+      if (error.kind === 'forbidden') return { reason: 'forbidden', message: error.message };
+      if (error.kind === 'cancelled') return { reason: 'cancelled', message: 'Sync cancelled; pending changes stay queued.' };
+      return { reason: 'error', message: error.message };
+    }
+    if (error instanceof Error && error.name === 'AbortError') {
+      return { reason: 'cancelled', message: 'Sync cancelled; pending changes stay queued.' };
+    }
+    return { reason: 'error', message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+interface PlannedItem {
+  record: AssetRecord;
+  payload: AssetInput | AssetDoc;
+}
+
+interface PlannedBatch {
+  creates: PlannedItem[];
+  updates: PlannedItem[];
+  deletes: PlannedItem[];
+}
+
+/** One transaction: merge every remote asset, adopt lost creates, settle lost batches. */
+function applyPull(store: WorkspaceStore, remote: Asset[]): PullSummary {
+  const summary = emptyPull();
+  const seen = new Set<number>();
+  const newByPartner = new Map<number, AssetRecord>();
+  for (const record of store.listAssets()) {
+    if (record.serviceAssetId === null && record.partnersId !== null) newByPartner.set(record.partnersId, record);
+  }
+  for (const asset of remote) {
+    if (asset.service_asset_id === null) continue;
+    seen.add(asset.service_asset_id);
+    const known = store.assetByServiceId(asset.service_asset_id);
+    const pending = !known && asset.partners_id != null ? newByPartner.get(asset.partners_id) : undefined;
+    if (pending) {
+      // A create whose answer was lost: the service has it, so it is not sent again.
+      store.acknowledge(pending.localId, asset);
+      newByPartner.delete(asset.partners_id as number);
+      summary.adopted++;
+      continue;
+    }
+    const outcome = store.applyRemote(asset);
+    if (outcome === 'added') summary.added++;
+    else if (outcome === 'updated') summary.updated++;
+    else if (outcome === 'conflict') summary.conflicts++;
+  }
+  for (const { batchId } of store.unsettledBatches()) store.abandonBatch(batchId);
+  const missing = store.markMissingRemote(seen);
+  summary.removed = missing.removed;
+  summary.remoteDeletedConflicts = missing.conflicts;
+  return summary;
+}
+
+function indexBy<K>(records: AssetRecord[], key: (record: AssetRecord) => K | null): Map<K, AssetRecord> {
+  const map = new Map<K, AssetRecord>();
+  for (const record of records) {
+    const value = key(record);
+    if (value !== null) map.set(value, record);
+  }
+  return map;
+}
+
+function findRecord(
+  asset: { service_asset_id?: unknown; partners_id?: unknown },
+  byPartner: Map<number | null, AssetRecord>,
+  byService: Map<number | null, AssetRecord>,
+): AssetRecord | undefined {
+  if (typeof asset.service_asset_id === 'number') {
+    const record = byService.get(asset.service_asset_id);
+    if (record) return record;
+  }
+  if (typeof asset.partners_id === 'number') return byPartner.get(asset.partners_id);
+  return undefined;
+}
+
+function verdictOf(asset: Asset | InvalidAsset): ServerVerdict {
+  const annual = Array.isArray(asset.annual_data) ? (asset.annual_data as Array<Record<string, unknown>>) : [];
+  const certifications = Array.isArray(asset.certifications) ? (asset.certifications as Array<Record<string, unknown>>) : [];
+  return {
+    asset: asset._validations ?? { errors: {} },
+    annualData: annual.map((entry) => ({ year: entry['year'], _validations: entry['_validations'] as Validations | undefined })),
+    certifications: certifications.map((entry) => ({ id: entry['id'], _validations: entry['_validations'] as Validations | undefined })),
+  };
+}
+
+function flattenErrors(result: ReturnType<typeof validateAsset>): Validations['errors'] {
+  const errors: Validations['errors'] = { ...result.asset.errors };
+  result.annualData.forEach((entry, index) => {
+    for (const [field, messages] of Object.entries(entry.errors)) errors[`annual_data[${index}].${field}`] = messages;
+  });
+  result.certifications.forEach((entry, index) => {
+    for (const [field, messages] of Object.entries(entry.errors)) errors[`certifications[${index}].${field}`] = messages;
+  });
+  result.energyRatings.forEach((entry, index) => {
+    for (const [field, messages] of Object.entries(entry.errors)) errors[`energy_ratings[${index}].${field}`] = messages;
+  });
+  return errors;
+}
+
+function emptyPull(): PullSummary {
+  return { added: 0, updated: 0, conflicts: 0, removed: 0, remoteDeletedConflicts: 0, adopted: 0 };
+}
+
+function emptyPush(): PushSummary {
+  return { requests: 0, created: 0, updated: 0, deleted: 0, invalid: 0, notFound: 0, blocked: [], conflicted: 0 };
+}
+
+function summarize(report: SyncReport): string {
+  const { push, pull } = report;
+  return `Pulled ${pull.added} new, ${pull.updated} changed; sent ${push.created} created, ${push.updated} updated, ${push.deleted} deleted in ${push.requests} request(s); ${push.invalid} rejected, ${push.blocked.length} held back by errors, ${push.conflicted} with conflicts.`;
+}

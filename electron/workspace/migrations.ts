@@ -1,0 +1,73 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Versioned schema of a workspace file, applied in order; `PRAGMA user_version` records how far a
+ * file has come. Append new steps: never edit one that has shipped.
+ */
+const steps: ReadonlyArray<(db: Database.Database) => void> = [
+  (db) => {
+    db.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE entity (id INTEGER PRIMARY KEY, json TEXT NOT NULL, fetched_at INTEGER NOT NULL);
+      CREATE TABLE reference_data (key TEXT PRIMARY KEY, json TEXT NOT NULL, fetched_at INTEGER NOT NULL);
+      -- One row per asset. base: the asset as last seen on the service (NULL: never synced).
+      -- current: the analyst's copy (NULL: deleted locally). Pending work is the difference.
+      CREATE TABLE assets (
+        local_id TEXT PRIMARY KEY,
+        service_asset_id INTEGER UNIQUE,
+        partners_id INTEGER,
+        base TEXT,
+        current TEXT,
+        server_validations TEXT,
+        outliers TEXT,
+        remote_deleted INTEGER NOT NULL DEFAULT 0,
+        not_found INTEGER NOT NULL DEFAULT 0,
+        in_flight TEXT,
+        -- The copy that rode in the in-flight batch: edits made since are rebased onto the answer.
+        sent TEXT,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX assets_partners_id ON assets(partners_id);
+      CREATE INDEX assets_in_flight ON assets(in_flight) WHERE in_flight IS NOT NULL;
+      CREATE TABLE conflicts (
+        local_id TEXT NOT NULL REFERENCES assets(local_id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        base TEXT, mine TEXT, theirs TEXT,
+        PRIMARY KEY (local_id, path)
+      );
+      -- Every acknowledged edit, in order: the audit of what the analyst did and the source of undo.
+      CREATE TABLE journal (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        local_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL
+      );
+      -- Batches sent whose outcome is not yet applied locally. A row left here after a crash or a lost
+      -- answer means: reconcile with the service before sending these assets again.
+      CREATE TABLE outbox (
+        batch_id TEXT PRIMARY KEY,
+        created_at INTEGER NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('sending', 'ambiguous')),
+        local_ids TEXT NOT NULL
+      );
+    `);
+  },
+];
+
+export const schemaVersion = steps.length;
+
+export function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > steps.length) {
+    throw new Error(
+      `This workspace was written by a newer Asset Desk (schema ${current}, this one knows ${steps.length}).`,
+    );
+  }
+  for (let version = current; version < steps.length; version++) {
+    db.transaction(() => {
+      steps[version]?.(db);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * The analyst's copy of an asset and the pure functions the sync needs over it: flattening to
+ * field paths, the update that turns a base into the local copy, and the three-way merge of a pull.
+ * Pure and Node-free, so the renderer can mark changed cells with the same paths the sync sends.
+ */
+import type { AssetInput } from '../domain';
+
+/** Fields the service owns: never edited locally, never part of a diff. */
+const serviceOwned = new Set([
+  'service_asset_id',
+  'partners_id',
+  'created_at',
+  'updated_at',
+  '_validations',
+  '_outliers',
+  'asset_size',
+]);
+const collections = ['annual_data', 'certifications', 'energy_ratings'] as const;
+type Collection = (typeof collections)[number];
+const entryOwned = new Set(['_validations', 'name', '_key', 'id', 'year', '_destroy']);
+
+/** A local asset document: the service's shape, plus `_key` on entries not yet given an id. */
+export type AssetDoc = AssetInput;
+
+export type Scalar = string | number | boolean | null;
+
+/** Paths: `name`, `annual_data/2024/en_abs_wf`, `certifications/id:7/level`, `certifications/new:k1`. */
+export function entryKey(collection: Collection, entry: Record<string, unknown>): string {
+  if (collection === 'annual_data') return String(entry['year']);
+  const id = entry['id'];
+  if (typeof id === 'number') return `id:${id}`;
+  return `new:${String(entry['_key'] ?? '')}`;
+}
+
+function asScalar(value: unknown): Scalar {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return JSON.stringify(value);
+}
+
+/** Every user-data path of a document with its value; an entry's own path marks that it exists. */
+export function flattenDoc(doc: AssetDoc | null | undefined): Map<string, Scalar> {
+  const out = new Map<string, Scalar>();
+  if (!doc) return out;
+  for (const [field, value] of Object.entries(doc)) {
+    if (serviceOwned.has(field) || (collections as readonly string[]).includes(field)) continue;
+    if (value !== undefined && value !== null) out.set(field, asScalar(value));
+  }
+  for (const collection of collections) {
+    const entries = doc[collection];
+    if (!Array.isArray(entries)) continue;
+    for (const entry of entries as Record<string, unknown>[]) {
+      const key = `${collection}/${entryKey(collection, entry)}`;
+      out.set(key, true);
+      for (const [field, value] of Object.entries(entry)) {
+        if (entryOwned.has(field)) continue;
+        if (value !== undefined && value !== null) out.set(`${key}/${field}`, asScalar(value));
+      }
+    }
+  }
+  return out;
+}
+
+/** Paths whose values differ between two documents. */
+export function changedPaths(base: AssetDoc | null | undefined, current: AssetDoc | null | undefined): string[] {
+  const a = flattenDoc(base);
+  const b = flattenDoc(current);
+  const paths = new Set([...a.keys(), ...b.keys()]);
+  return [...paths].filter((path) => (a.get(path) ?? null) !== (b.get(path) ?? null)).sort();
+}
+
+/** What a create sends: the local document without service-owned and local-only keys. */
+export function createPayload(doc: AssetDoc): AssetInput {
+  const out: AssetInput = {};
+  for (const [field, value] of Object.entries(doc)) {
+    if (field === 'partners_id' || !serviceOwned.has(field)) out[field] = value;
+  }
+  for (const collection of collections) {
+    const entries = doc[collection];
+    if (Array.isArray(entries)) out[collection] = entries.map((entry) => stripEntry(entry as Record<string, unknown>));
+  }
+  return out;
+}
+
+function stripEntry(entry: Record<string, unknown>): Record<string, unknown> {
+  const { _key: _k, _validations: _v, name: _n, ...rest } = entry;
+  return rest;
+}
+
+/**
+ * The smallest PATCH-style update that turns `base` into `current`: changed asset fields (null to
+ * clear), annual records carrying only their changed fields, new entries without id, changed
+ * entries with their id, removed entries as `{ id, _destroy: "1" }`. Null when nothing changed.
+ */
+export function updatePayload(serviceAssetId: number, base: AssetDoc, current: AssetDoc): AssetInput | null {
+  const paths = changedPaths(base, current);
+  if (paths.length === 0) return null;
+  const patch: AssetInput = { service_asset_id: serviceAssetId };
+  const touched = new Map<string, Set<string>>();
+  for (const path of paths) {
+    const [head, key, field] = path.split('/');
+    if (head === undefined) continue;
+    if (key === undefined) {
+      patch[head] = current[head] ?? null;
+      continue;
+    }
+    const entryPath = `${head}/${key}`;
+    const fields = touched.get(entryPath) ?? new Set<string>();
+    if (field !== undefined) fields.add(field);
+    touched.set(entryPath, fields);
+  }
+  for (const [entryPath, fields] of touched) {
+    const [collection, key] = entryPath.split('/') as [Collection, string];
+    const now = findEntry(current, collection, key);
+    const before = findEntry(base, collection, key);
+    const list = (patch[collection] as Record<string, unknown>[] | undefined) ?? [];
+    if (!now && before) {
+      if (collection !== 'annual_data') list.push({ id: before['id'], _destroy: '1' });
+    } else if (now && !before) {
+      list.push(stripEntry(now));
+    } else if (now) {
+      const entry: Record<string, unknown> =
+        collection === 'annual_data' ? { year: now['year'] } : { id: now['id'] };
+      for (const field of fields) entry[field] = now[field] ?? null;
+      list.push(entry);
+    }
+    if (list.length > 0) patch[collection] = list;
+  }
+  return patch;
+}
+
+export function findEntry(
+  doc: AssetDoc | null | undefined,
+  collection: Collection,
+  key: string,
+): Record<string, unknown> | undefined {
+  const entries = doc?.[collection];
+  if (!Array.isArray(entries)) return undefined;
+  return (entries as Record<string, unknown>[]).find((entry) => entryKey(collection, entry) === key);
+}
+
+export interface FieldConflict {
+  path: string;
+  base: Scalar;
+  mine: Scalar;
+  theirs: Scalar;
+}
+
+/**
+ * Three-way merge of one asset: remote-only changes apply, local-only changes stay, and a path both
+ * sides changed differently is a conflict (the local value stays until the user decides).
+ */
+export function mergeThreeWay(
+  base: AssetDoc,
+  mine: AssetDoc,
+  theirs: AssetDoc,
+): { merged: AssetDoc; conflicts: FieldConflict[] } {
+  const b = flattenDoc(base);
+  const m = flattenDoc(mine);
+  const t = flattenDoc(theirs);
+  const conflicts: FieldConflict[] = [];
+  const takeTheirs: string[] = [];
+  for (const path of new Set([...b.keys(), ...m.keys(), ...t.keys()])) {
+    const bv = b.get(path) ?? null;
+    const mv = m.get(path) ?? null;
+    const tv = t.get(path) ?? null;
+    if (mv === tv || tv === bv) continue;
+    if (mv === bv) takeTheirs.push(path);
+    else conflicts.push({ path, base: bv, mine: mv, theirs: tv });
+  }
+  let merged = structuredClone(mine);
+  for (const path of takeTheirs.sort()) merged = setPathFrom(merged, theirs, path);
+  return { merged, conflicts };
+}
+
+/** Copies one path's value (or entry) from `source` into a copy of `target`. */
+export function setPathFrom(target: AssetDoc, source: AssetDoc, path: string): AssetDoc {
+  const [head, key, field] = path.split('/');
+  const out = structuredClone(target);
+  if (head === undefined) return out;
+  if (key === undefined) {
+    const value = source[head];
+    if (value === undefined) delete out[head];
+    else out[head] = structuredClone(value);
+    return out;
+  }
+  const collection = head as Collection;
+  const list = Array.isArray(out[collection]) ? (out[collection] as Record<string, unknown>[]) : [];
+  out[collection] = list;
+  const from = findEntry(source, collection, key);
+  const index = list.findIndex((entry) => entryKey(collection, entry) === key);
+  if (field === undefined) {
+    if (!from && index >= 0) list.splice(index, 1);
+    else if (from && index < 0) list.push(structuredClone(from));
+    return out;
+  }
+  if (!from) return out;
+  if (index < 0) list.push({ ...(collection === 'annual_data' ? { year: from['year'] } : { id: from['id'] }) });
+  const entry = list[index < 0 ? list.length - 1 : index];
+  if (entry) {
+    if (from[field] === undefined) delete entry[field];
+    else entry[field] = structuredClone(from[field]);
+  }
+  return out;
+}
+
+/** Sets one value at a path of a copy of the document (the edit operation of the grids). */
+export function setPathValue(doc: AssetDoc, path: string, value: Scalar): AssetDoc {
+  const [head, key, field] = path.split('/');
+  const out = structuredClone(doc);
+  if (head === undefined) return out;
+  if (key === undefined) {
+    out[head] = value;
+    return out;
+  }
+  const collection = head as Collection;
+  const list = Array.isArray(out[collection]) ? (out[collection] as Record<string, unknown>[]) : [];
+  out[collection] = list;
+  let entry = list.find((candidate) => entryKey(collection, candidate) === key);
+  if (!entry) {
+    if (collection !== 'annual_data') throw new Error(`No ${collection} entry ${key}`);
+    entry = { year: Number(key) };
+    list.push(entry);
+    list.sort((x, y) => Number(x['year']) - Number(y['year']));
+  }
+  if (field !== undefined) entry[field] = value;
+  return out;
+}
