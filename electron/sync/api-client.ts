@@ -79,7 +79,10 @@ export class SubmissionApiClient {
   }
 
   getEntity(entityId: number, signal?: AbortSignal): Promise<Entity> {
-    return this.json('GET', `/api/v1/entities/${entityId}`, entitySchema, { what: `entity ${entityId}`, signal });
+    return this.json('GET', `/api/v1/entities/${entityId}`, entitySchema, {
+      what: `entity ${entityId}`,
+      signal,
+    });
   }
 
   certifications(signal?: AbortSignal): Promise<CertificationScheme[]> {
@@ -174,7 +177,11 @@ export class SubmissionApiClient {
       await this.pacer.acquire(this.opts.onRateLimitWait, signal);
       let response: Response;
       try {
-        response = await this.request('POST', `/api/v1/entities/${entityId}/assets/batches`, { body, what, signal });
+        response = await this.request('POST', `/api/v1/entities/${entityId}/assets/batches`, {
+          body,
+          what,
+          signal,
+        });
       } catch (error) {
         throw asTransportError(error, what, true);
       }
@@ -302,7 +309,10 @@ function asTransportError(error: unknown, what: string, mayHaveApplied: boolean)
   if (error instanceof ApiError) return error;
   const name = error instanceof Error ? error.name : '';
   if (name === 'TimeoutError') {
-    return new ApiError('timeout', `The service did not answer in time for ${what}`, { ambiguous: mayHaveApplied, cause: error });
+    return new ApiError('timeout', `The service did not answer in time for ${what}`, {
+      ambiguous: mayHaveApplied,
+      cause: error,
+    });
   }
   if (name === 'AbortError') return new ApiError('cancelled', `Cancelled: ${what}`, { cause: error });
   return new ApiError('network', `Could not reach the service for ${what}: ${causeMessage(error)}`, {

@@ -46,16 +46,27 @@ export class ApiError extends Error {
 export function errorForStatus(status: number, body: unknown, what: string): ApiError {
   const serverMessage = messageOf(body);
   const suffix = serverMessage ? `: ${serverMessage}` : '';
-  if (status === 401) return new ApiError('unauthorized', `Sign-in needed: the token was refused${suffix}`, { status, body });
-  if (status === 403) return new ApiError('forbidden', `No permission for ${what}${suffix}`, { status, body });
+  if (status === 401)
+    return new ApiError('unauthorized', `Sign-in needed: the token was refused${suffix}`, { status, body });
+  if (status === 403)
+    return new ApiError('forbidden', `No permission for ${what}${suffix}`, { status, body });
   if (status === 404) return new ApiError('not_found', `Not found: ${what}${suffix}`, { status, body });
-  if (status === 422) return new ApiError('validation', `The service rejected ${what} as invalid${suffix}`, { status, body });
-  if (status === 429) return new ApiError('rate_limited', `Too many requests for ${what}${suffix}`, { status, body });
+  if (status === 422)
+    return new ApiError('validation', `The service rejected ${what} as invalid${suffix}`, { status, body });
+  if (status === 429)
+    return new ApiError('rate_limited', `Too many requests for ${what}${suffix}`, { status, body });
   if (status >= 500) {
     // A 5xx may come after the server applied part of the work.
-    return new ApiError('server', `The service failed on ${what} (HTTP ${status})${suffix}`, { status, body, ambiguous: true });
+    return new ApiError('server', `The service failed on ${what} (HTTP ${status})${suffix}`, {
+      status,
+      body,
+      ambiguous: true,
+    });
   }
-  return new ApiError('bad_request', `The service refused ${what} (HTTP ${status})${suffix}`, { status, body });
+  return new ApiError('bad_request', `The service refused ${what} (HTTP ${status})${suffix}`, {
+    status,
+    body,
+  });
 }
 
 function messageOf(body: unknown): string | undefined {

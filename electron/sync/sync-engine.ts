@@ -16,7 +16,8 @@ import { ApiError } from './api-errors';
 import type { SubmissionApiClient } from './api-client';
 import type { AssetRecord, ServerVerdict, WorkspaceStore } from '../workspace/workspace-store';
 
-export type SyncPhase = 'pull' | 'validate' | 'push' | 'reconcile' | 'done' | 'paused' | 'failed' | 'cancelled';
+export type SyncPhase =
+  'pull' | 'validate' | 'push' | 'reconcile' | 'done' | 'paused' | 'failed' | 'cancelled';
 
 export interface SyncProgress {
   phase: SyncPhase;
@@ -90,7 +91,12 @@ export class SyncEngine {
     } catch (error) {
       report.stopped = this.stopReason(error);
       this.progress({
-        phase: report.stopped.reason === 'unauthorized' ? 'paused' : report.stopped.reason === 'cancelled' ? 'cancelled' : 'failed',
+        phase:
+          report.stopped.reason === 'unauthorized'
+            ? 'paused'
+            : report.stopped.reason === 'cancelled'
+              ? 'cancelled'
+              : 'failed',
         done: 0,
         total: 0,
         message: report.stopped.message,
@@ -117,13 +123,18 @@ export class SyncEngine {
   }
 
   /** The service's verdict on every pending create and update, without saving anything. */
-  async dryRun(signal?: AbortSignal): Promise<Array<{ localId: string; valid: boolean; validations: ServerVerdict }>> {
+  async dryRun(
+    signal?: AbortSignal,
+  ): Promise<Array<{ localId: string; valid: boolean; validations: ServerVerdict }>> {
     const { store, client, entityId } = this.opts;
     const work = store.pending();
     const creates = work.creates.map((record) => store.createPayloadOf(record));
     const updates = work.updates.map((entry) => entry.patch);
     const byPartner = indexBy(work.creates, (record) => record.partnersId);
-    const byService = indexBy(work.updates.map((u) => u.record), (record) => record.serviceAssetId);
+    const byService = indexBy(
+      work.updates.map((u) => u.record),
+      (record) => record.serviceAssetId,
+    );
     const results: Array<{ localId: string; valid: boolean; validations: ServerVerdict }> = [];
     for (let offset = 0; offset < Math.max(creates.length, updates.length); offset += BATCH_MAX_PER_FIELD) {
       const answer = await client.validate(
@@ -151,8 +162,14 @@ export class SyncEngine {
     const rounds = this.opts.maxReconcileRounds ?? 5;
     for (let round = 0; ; round++) {
       if (store.unsettledBatches().length > 0) {
-        if (round >= rounds) throw new ApiError('network', 'The service keeps dropping answers; pending changes stay queued.');
-        this.progress({ phase: 'reconcile', done: 0, total: 1, message: 'Checking what the service received' });
+        if (round >= rounds)
+          throw new ApiError('network', 'The service keeps dropping answers; pending changes stay queued.');
+        this.progress({
+          phase: 'reconcile',
+          done: 0,
+          total: 1,
+          message: 'Checking what the service received',
+        });
         await this.pull(signal);
       }
       const batches = this.plan(summary, mode);
@@ -160,7 +177,12 @@ export class SyncEngine {
       let lost = false;
       for (const [index, batch] of batches.entries()) {
         signal?.throwIfAborted();
-        this.progress({ phase: 'push', done: index, total: batches.length, nextSendAt: this.opts.client.pacer.nextSendAt() });
+        this.progress({
+          phase: 'push',
+          done: index,
+          total: batches.length,
+          nextSendAt: this.opts.client.pacer.nextSendAt(),
+        });
         const outcome = await this.sendBatch(batch, mode, summary, signal);
         if (outcome === 'lost') {
           lost = true;
@@ -230,12 +252,17 @@ export class SyncEngine {
     const { store, client, entityId } = this.opts;
     const batchId = randomUUID();
     const body: BatchRequest = {};
-    if (batch.creates.length > 0) body[mode === 'always' ? 'always_create' : 'create'] = batch.creates.map((i) => i.payload);
-    if (batch.updates.length > 0) body[mode === 'always' ? 'always_update' : 'update'] = batch.updates.map((i) => i.payload);
+    if (batch.creates.length > 0)
+      body[mode === 'always' ? 'always_create' : 'create'] = batch.creates.map((i) => i.payload);
+    if (batch.updates.length > 0)
+      body[mode === 'always' ? 'always_update' : 'update'] = batch.updates.map((i) => i.payload);
     if (batch.deletes.length > 0) body.delete = batch.deletes.map((i) => i.payload);
     const items = [...batch.creates, ...batch.updates, ...batch.deletes];
     // Recorded before sending: a crash from here on leaves a batch to reconcile, never a guess.
-    store.beginBatch(batchId, items.map((item) => item.record.localId));
+    store.beginBatch(
+      batchId,
+      items.map((item) => item.record.localId),
+    );
     let answer: BatchResponse;
     try {
       summary.requests++;
@@ -251,7 +278,10 @@ export class SyncEngine {
       throw error;
     }
     store.settleBatch(batchId, (tx) => {
-      const byPartner = indexBy(batch.creates.map((i) => i.record), (record) => record.partnersId);
+      const byPartner = indexBy(
+        batch.creates.map((i) => i.record),
+        (record) => record.partnersId,
+      );
       const byService = indexBy(
         [...batch.updates, ...batch.deletes].map((i) => i.record),
         (record) => record.serviceAssetId,
@@ -296,10 +326,14 @@ export class SyncEngine {
   private stopReason(error: unknown): NonNullable<SyncReport['stopped']> {
     if (error instanceof ApiError) {
       if (error.kind === 'unauthorized') {
-        return { reason: 'unauthorized', message: 'Sign in again to continue: the token expired or was revoked. Nothing queued was lost.' };
+        return {
+          reason: 'unauthorized',
+          message: 'Sign in again to continue: the token expired or was revoked. Nothing queued was lost.',
+        };
       }
       if (error.kind === 'forbidden') return { reason: 'forbidden', message: error.message };
-      if (error.kind === 'cancelled') return { reason: 'cancelled', message: 'Sync cancelled; pending changes stay queued.' };
+      if (error.kind === 'cancelled')
+        return { reason: 'cancelled', message: 'Sync cancelled; pending changes stay queued.' };
       return { reason: 'error', message: error.message };
     }
     if (error instanceof Error && error.name === 'AbortError') {
@@ -326,7 +360,8 @@ function applyPull(store: WorkspaceStore, remote: Asset[]): PullSummary {
   const seen = new Set<number>();
   const newByPartner = new Map<number, AssetRecord>();
   for (const record of store.listAssets()) {
-    if (record.serviceAssetId === null && record.partnersId !== null) newByPartner.set(record.partnersId, record);
+    if (record.serviceAssetId === null && record.partnersId !== null)
+      newByPartner.set(record.partnersId, record);
   }
   for (const asset of remote) {
     if (asset.service_asset_id === null) continue;
@@ -375,25 +410,38 @@ function findRecord(
 }
 
 function verdictOf(asset: Asset | InvalidAsset): ServerVerdict {
-  const annual = Array.isArray(asset.annual_data) ? (asset.annual_data as Array<Record<string, unknown>>) : [];
-  const certifications = Array.isArray(asset.certifications) ? (asset.certifications as Array<Record<string, unknown>>) : [];
+  const annual = Array.isArray(asset.annual_data)
+    ? (asset.annual_data as Array<Record<string, unknown>>)
+    : [];
+  const certifications = Array.isArray(asset.certifications)
+    ? (asset.certifications as Array<Record<string, unknown>>)
+    : [];
   return {
     asset: asset._validations ?? { errors: {} },
-    annualData: annual.map((entry) => ({ year: entry['year'], _validations: entry['_validations'] as Validations | undefined })),
-    certifications: certifications.map((entry) => ({ id: entry['id'], _validations: entry['_validations'] as Validations | undefined })),
+    annualData: annual.map((entry) => ({
+      year: entry['year'],
+      _validations: entry['_validations'] as Validations | undefined,
+    })),
+    certifications: certifications.map((entry) => ({
+      id: entry['id'],
+      _validations: entry['_validations'] as Validations | undefined,
+    })),
   };
 }
 
 function flattenErrors(result: ReturnType<typeof validateAsset>): Validations['errors'] {
   const errors: Validations['errors'] = { ...result.asset.errors };
   result.annualData.forEach((entry, index) => {
-    for (const [field, messages] of Object.entries(entry.errors)) errors[`annual_data[${index}].${field}`] = messages;
+    for (const [field, messages] of Object.entries(entry.errors))
+      errors[`annual_data[${index}].${field}`] = messages;
   });
   result.certifications.forEach((entry, index) => {
-    for (const [field, messages] of Object.entries(entry.errors)) errors[`certifications[${index}].${field}`] = messages;
+    for (const [field, messages] of Object.entries(entry.errors))
+      errors[`certifications[${index}].${field}`] = messages;
   });
   result.energyRatings.forEach((entry, index) => {
-    for (const [field, messages] of Object.entries(entry.errors)) errors[`energy_ratings[${index}].${field}`] = messages;
+    for (const [field, messages] of Object.entries(entry.errors))
+      errors[`energy_ratings[${index}].${field}`] = messages;
   });
   return errors;
 }
@@ -403,7 +451,16 @@ function emptyPull(): PullSummary {
 }
 
 function emptyPush(): PushSummary {
-  return { requests: 0, created: 0, updated: 0, deleted: 0, invalid: 0, notFound: 0, blocked: [], conflicted: 0 };
+  return {
+    requests: 0,
+    created: 0,
+    updated: 0,
+    deleted: 0,
+    invalid: 0,
+    notFound: 0,
+    blocked: [],
+    conflicted: 0,
+  };
 }
 
 function summarize(report: SyncReport): string {

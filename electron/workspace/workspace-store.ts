@@ -65,7 +65,8 @@ interface Row {
   updated_at: number;
 }
 
-const parseDoc = (text: string | null): AssetDoc | null => (text === null ? null : (JSON.parse(text) as AssetDoc));
+const parseDoc = (text: string | null): AssetDoc | null =>
+  text === null ? null : (JSON.parse(text) as AssetDoc);
 
 function toRecord(row: Row): AssetRecord {
   return {
@@ -89,7 +90,8 @@ export function docFromRemote(asset: Asset): AssetDoc {
   const doc: AssetDoc = { ...rest };
   doc.annual_data = asset.annual_data.map(({ _validations: _av, ...entry }) => entry);
   doc.certifications = asset.certifications.map(({ _validations: _cv, ...entry }) => entry);
-  if (asset.energy_ratings) doc.energy_ratings = asset.energy_ratings.map(({ _validations: _ev, ...entry }) => entry);
+  if (asset.energy_ratings)
+    doc.energy_ratings = asset.energy_ratings.map(({ _validations: _ev, ...entry }) => entry);
   return doc;
 }
 
@@ -130,7 +132,9 @@ export class WorkspaceStore {
 
   saveEntity(entity: Entity): void {
     this.db
-      .prepare('INSERT INTO entity (id, json, fetched_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at')
+      .prepare(
+        'INSERT INTO entity (id, json, fetched_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at',
+      )
       .run(entity.id, JSON.stringify(entity), this.now());
   }
 
@@ -141,22 +145,30 @@ export class WorkspaceStore {
 
   saveReference(key: string, value: unknown): void {
     this.db
-      .prepare('INSERT INTO reference_data (key, json, fetched_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at')
+      .prepare(
+        'INSERT INTO reference_data (key, json, fetched_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at',
+      )
       .run(key, JSON.stringify(value), this.now());
   }
 
   reference(key: string): unknown {
-    const row = this.db.prepare('SELECT json FROM reference_data WHERE key = ?').get(key) as { json: string } | undefined;
+    const row = this.db.prepare('SELECT json FROM reference_data WHERE key = ?').get(key) as
+      { json: string } | undefined;
     return row ? (JSON.parse(row.json) as unknown) : undefined;
   }
 
   getMeta(key: string): string | undefined {
-    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as
+      { value: string } | undefined;
     return row?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.db
+      .prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      )
+      .run(key, value);
   }
 
   // --- reading
@@ -171,7 +183,8 @@ export class WorkspaceStore {
   }
 
   assetByServiceId(serviceAssetId: number): AssetRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM assets WHERE service_asset_id = ?').get(serviceAssetId) as Row | undefined;
+    const row = this.db.prepare('SELECT * FROM assets WHERE service_asset_id = ?').get(serviceAssetId) as
+      Row | undefined;
     return row ? toRecord(row) : undefined;
   }
 
@@ -206,7 +219,9 @@ export class WorkspaceStore {
     const current = { ...doc, partners_id: partnersId };
     this.db.transaction(() => {
       this.db
-        .prepare('INSERT INTO assets (local_id, partners_id, base, current, updated_at) VALUES (?, ?, NULL, ?, ?)')
+        .prepare(
+          'INSERT INTO assets (local_id, partners_id, base, current, updated_at) VALUES (?, ?, NULL, ?, ?)',
+        )
         .run(localId, partnersId, JSON.stringify(current), this.now());
       this.journal(localId, 'create', current);
     })();
@@ -246,7 +261,9 @@ export class WorkspaceStore {
       if (record.serviceAssetId === null && record.inFlight === null) {
         this.db.prepare('DELETE FROM assets WHERE local_id = ?').run(localId);
       } else {
-        this.db.prepare('UPDATE assets SET current = NULL, updated_at = ? WHERE local_id = ?').run(this.now(), localId);
+        this.db
+          .prepare('UPDATE assets SET current = NULL, updated_at = ? WHERE local_id = ?')
+          .run(this.now(), localId);
       }
       this.journal(localId, 'delete', {});
     })();
@@ -284,7 +301,9 @@ export class WorkspaceStore {
       } else {
         const { service_asset_id: _id, ...doc } = record.current;
         this.db
-          .prepare('UPDATE assets SET service_asset_id = NULL, base = NULL, current = ?, remote_deleted = 0, updated_at = ? WHERE local_id = ?')
+          .prepare(
+            'UPDATE assets SET service_asset_id = NULL, base = NULL, current = ?, remote_deleted = 0, updated_at = ? WHERE local_id = ?',
+          )
           .run(JSON.stringify(doc), this.now(), localId);
       }
       this.journal(localId, 'resolve-deletion', { choice });
@@ -296,11 +315,14 @@ export class WorkspaceStore {
   pending(): PendingWork {
     const work: PendingWork = { creates: [], updates: [], deletes: [], conflicted: [] };
     const conflicted = new Set(
-      (this.db.prepare('SELECT DISTINCT local_id FROM conflicts').all() as Array<{ local_id: string }>).map((r) => r.local_id),
+      (this.db.prepare('SELECT DISTINCT local_id FROM conflicts').all() as Array<{ local_id: string }>).map(
+        (r) => r.local_id,
+      ),
     );
     for (const record of this.listAssets()) {
       if (record.remoteDeleted || conflicted.has(record.localId)) {
-        if (record.remoteDeleted || changedPaths(record.base, record.current).length > 0) work.conflicted.push(record);
+        if (record.remoteDeleted || changedPaths(record.base, record.current).length > 0)
+          work.conflicted.push(record);
         continue;
       }
       if (record.serviceAssetId === null) {
@@ -342,9 +364,12 @@ export class WorkspaceStore {
 
   /** Batches whose outcome is unknown: left by a lost answer, or by a crash while sending. */
   unsettledBatches(): Array<{ batchId: string; localIds: string[] }> {
-    return (this.db.prepare('SELECT batch_id, local_ids FROM outbox ORDER BY created_at').all() as Array<{ batch_id: string; local_ids: string }>).map(
-      (row) => ({ batchId: row.batch_id, localIds: JSON.parse(row.local_ids) as string[] }),
-    );
+    return (
+      this.db.prepare('SELECT batch_id, local_ids FROM outbox ORDER BY created_at').all() as Array<{
+        batch_id: string;
+        local_ids: string;
+      }>
+    ).map((row) => ({ batchId: row.batch_id, localIds: JSON.parse(row.local_ids) as string[] }));
   }
 
   /** Applies a whole batch answer in one transaction, then forgets the batch. */
@@ -374,8 +399,19 @@ export class WorkspaceStore {
     const existing = this.assetByServiceId(id);
     if (!existing) {
       this.db
-        .prepare('INSERT INTO assets (local_id, service_asset_id, partners_id, base, current, outliers, server_validations, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(randomUUID(), id, asset.partners_id ?? null, JSON.stringify(theirs), JSON.stringify(theirs), JSON.stringify(asset._outliers), verdictJson(asset), this.now());
+        .prepare(
+          'INSERT INTO assets (local_id, service_asset_id, partners_id, base, current, outliers, server_validations, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          randomUUID(),
+          id,
+          asset.partners_id ?? null,
+          JSON.stringify(theirs),
+          JSON.stringify(theirs),
+          JSON.stringify(asset._outliers),
+          verdictJson(asset),
+          this.now(),
+        );
       return 'added';
     }
     return this.mergeInto(existing, theirs, asset);
@@ -391,12 +427,23 @@ export class WorkspaceStore {
     const sent = this.sentDoc(localId) ?? theirs;
     const current = record.current === null ? null : mergeThreeWay(sent, record.current, theirs).merged;
     this.db
-      .prepare('UPDATE assets SET service_asset_id = ?, base = ?, current = ?, outliers = ?, server_validations = ?, not_found = 0, updated_at = ? WHERE local_id = ?')
-      .run(asset.service_asset_id, JSON.stringify(theirs), current === null ? null : JSON.stringify(current), JSON.stringify(asset._outliers), verdictJson(asset), this.now(), localId);
+      .prepare(
+        'UPDATE assets SET service_asset_id = ?, base = ?, current = ?, outliers = ?, server_validations = ?, not_found = 0, updated_at = ? WHERE local_id = ?',
+      )
+      .run(
+        asset.service_asset_id,
+        JSON.stringify(theirs),
+        current === null ? null : JSON.stringify(current),
+        JSON.stringify(asset._outliers),
+        verdictJson(asset),
+        this.now(),
+        localId,
+      );
   }
 
   private sentDoc(localId: string): AssetDoc | null {
-    const row = this.db.prepare('SELECT sent FROM assets WHERE local_id = ?').get(localId) as { sent: string | null } | undefined;
+    const row = this.db.prepare('SELECT sent FROM assets WHERE local_id = ?').get(localId) as
+      { sent: string | null } | undefined;
     return parseDoc(row?.sent ?? null);
   }
 
@@ -439,13 +486,28 @@ export class WorkspaceStore {
         'INSERT INTO conflicts (local_id, path, base, mine, theirs) VALUES (?, ?, ?, ?, ?) ON CONFLICT(local_id, path) DO UPDATE SET base = excluded.base, mine = excluded.mine, theirs = excluded.theirs',
       );
       for (const conflict of conflicts) {
-        insert.run(existing.localId, conflict.path, JSON.stringify(conflict.base), JSON.stringify(conflict.mine), JSON.stringify(conflict.theirs));
+        insert.run(
+          existing.localId,
+          conflict.path,
+          JSON.stringify(conflict.base),
+          JSON.stringify(conflict.mine),
+          JSON.stringify(conflict.theirs),
+        );
       }
       if (conflicts.length > 0) result = 'conflict';
     }
     this.db
-      .prepare('UPDATE assets SET base = ?, current = ?, outliers = ?, server_validations = COALESCE(?, server_validations), remote_deleted = 0, not_found = 0, updated_at = ? WHERE local_id = ?')
-      .run(JSON.stringify(theirs), current === null ? null : JSON.stringify(current), JSON.stringify(asset._outliers), verdictJson(asset), this.now(), existing.localId);
+      .prepare(
+        'UPDATE assets SET base = ?, current = ?, outliers = ?, server_validations = COALESCE(?, server_validations), remote_deleted = 0, not_found = 0, updated_at = ? WHERE local_id = ?',
+      )
+      .run(
+        JSON.stringify(theirs),
+        current === null ? null : JSON.stringify(current),
+        JSON.stringify(asset._outliers),
+        verdictJson(asset),
+        this.now(),
+        existing.localId,
+      );
     return result;
   }
 
@@ -462,23 +524,37 @@ export class WorkspaceStore {
   }
 
   private writeCurrent(localId: string, doc: AssetDoc): void {
-    this.db.prepare('UPDATE assets SET current = ?, updated_at = ? WHERE local_id = ?').run(JSON.stringify(doc), this.now(), localId);
+    this.db
+      .prepare('UPDATE assets SET current = ?, updated_at = ? WHERE local_id = ?')
+      .run(JSON.stringify(doc), this.now(), localId);
   }
 
   private journal(localId: string, kind: string, payload: unknown): void {
-    this.db.prepare('INSERT INTO journal (at, local_id, kind, payload) VALUES (?, ?, ?, ?)').run(this.now(), localId, kind, JSON.stringify(payload));
+    this.db
+      .prepare('INSERT INTO journal (at, local_id, kind, payload) VALUES (?, ?, ?, ?)')
+      .run(this.now(), localId, kind, JSON.stringify(payload));
   }
 }
 
-function verdictJson(asset: { _validations?: Validations; annual_data?: unknown; certifications?: unknown }): string | null {
+function verdictJson(asset: {
+  _validations?: Validations;
+  annual_data?: unknown;
+  certifications?: unknown;
+}): string | null {
   if (!asset._validations) return null;
   const verdict: ServerVerdict = {
     asset: asset._validations,
     annualData: Array.isArray(asset.annual_data)
-      ? (asset.annual_data as Array<{ year?: unknown; _validations?: Validations }>).map((entry) => ({ year: entry.year, _validations: entry._validations }))
+      ? (asset.annual_data as Array<{ year?: unknown; _validations?: Validations }>).map((entry) => ({
+          year: entry.year,
+          _validations: entry._validations,
+        }))
       : [],
     certifications: Array.isArray(asset.certifications)
-      ? (asset.certifications as Array<{ id?: unknown; _validations?: Validations }>).map((entry) => ({ id: entry.id, _validations: entry._validations }))
+      ? (asset.certifications as Array<{ id?: unknown; _validations?: Validations }>).map((entry) => ({
+          id: entry.id,
+          _validations: entry._validations,
+        }))
       : [],
   };
   return JSON.stringify(verdict);
@@ -498,7 +574,11 @@ export class BatchSettlement {
   }
 
   invalid(localId: string, verdict: ServerVerdict): void {
-    this.store.run('UPDATE assets SET server_validations = ? WHERE local_id = ?', JSON.stringify(verdict), localId);
+    this.store.run(
+      'UPDATE assets SET server_validations = ? WHERE local_id = ?',
+      JSON.stringify(verdict),
+      localId,
+    );
   }
 
   notFound(localId: string): void {

@@ -62,7 +62,10 @@ export function flattenDoc(doc: AssetDoc | null | undefined): Map<string, Scalar
 }
 
 /** Paths whose values differ between two documents. */
-export function changedPaths(base: AssetDoc | null | undefined, current: AssetDoc | null | undefined): string[] {
+export function changedPaths(
+  base: AssetDoc | null | undefined,
+  current: AssetDoc | null | undefined,
+): string[] {
   const a = flattenDoc(base);
   const b = flattenDoc(current);
   const paths = new Set([...a.keys(), ...b.keys()]);
@@ -77,7 +80,8 @@ export function createPayload(doc: AssetDoc): AssetInput {
   }
   for (const collection of collections) {
     const entries = doc[collection];
-    if (Array.isArray(entries)) out[collection] = entries.map((entry) => stripEntry(entry as Record<string, unknown>));
+    if (Array.isArray(entries))
+      out[collection] = entries.map((entry) => stripEntry(entry as Record<string, unknown>));
   }
   return out;
 }
@@ -195,7 +199,8 @@ export function setPathFrom(target: AssetDoc, source: AssetDoc, path: string): A
     return out;
   }
   if (!from) return out;
-  if (index < 0) list.push({ ...(collection === 'annual_data' ? { year: from['year'] } : { id: from['id'] }) });
+  if (index < 0)
+    list.push({ ...(collection === 'annual_data' ? { year: from['year'] } : { id: from['id'] }) });
   const entry = list[index < 0 ? list.length - 1 : index];
   if (entry) {
     if (from[field] === undefined) delete entry[field];

@@ -9,8 +9,8 @@ export interface FaultProxy {
   url: string;
   /** Cut the next `count` connections whose request line matches, after the server answered. */
   cutAfterResponse(requestLine: RegExp, count?: number): void;
-  /** Delay every chunk from the server by this many ms. */
-  setDelay(ms: number): void;
+  /** Delay the answers to the next `count` requests whose request line matches. */
+  delayResponses(requestLine: RegExp, ms: number, count?: number): void;
   /** Refuse new connections (reset at once) while true. */
   setDown(down: boolean): void;
   cuts(): number;
@@ -22,7 +22,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   let pattern: RegExp | undefined;
   let remaining = 0;
   let cutCount = 0;
+  let delayPattern: RegExp | undefined;
   let delayMs = 0;
+  let delayRemaining = 0;
   let down = false;
   const sockets = new Set<Socket>();
 
@@ -35,10 +37,16 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const server = connect(Number(upstream.port), upstream.hostname);
     sockets.add(server);
     let armed = false;
+    let slow = 0;
     client.on('data', (chunk: Buffer) => {
-      if (pattern && remaining > 0 && pattern.test(chunk.subarray(0, 200).toString('latin1'))) {
+      const head = chunk.subarray(0, 200).toString('latin1');
+      if (pattern && remaining > 0 && pattern.test(head)) {
         remaining--;
         armed = true;
+      }
+      if (delayPattern && delayRemaining > 0 && delayPattern.test(head)) {
+        delayRemaining--;
+        slow = delayMs;
       }
       server.write(chunk);
     });
@@ -50,12 +58,12 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         server.destroy();
         return;
       }
-      if (delayMs > 0) {
+      if (slow > 0) {
         server.pause();
         setTimeout(() => {
           if (!client.destroyed) client.write(chunk);
           server.resume();
-        }, delayMs);
+        }, slow);
       } else if (!client.destroyed) client.write(chunk);
     });
     const end = () => {
@@ -80,8 +88,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       pattern = requestLine;
       remaining = count;
     },
-    setDelay(ms) {
+    delayResponses(requestLine, ms, count = 1) {
+      delayPattern = requestLine;
       delayMs = ms;
+      delayRemaining = count;
     },
     setDown(value) {
       down = value;

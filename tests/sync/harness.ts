@@ -49,8 +49,18 @@ export function newAsset(i: number, years = 1): AssetDoc {
   };
 }
 
-export function makeClient(baseUrl: string, token: string, extra: Partial<ApiClientOptions> = {}): SubmissionApiClient {
-  return new SubmissionApiClient({ baseUrl, getToken: () => token, retryBaseDelayMs: 20, timeoutMs: 20_000, ...extra });
+export function makeClient(
+  baseUrl: string,
+  token: string,
+  extra: Partial<ApiClientOptions> = {},
+): SubmissionApiClient {
+  return new SubmissionApiClient({
+    baseUrl,
+    getToken: () => token,
+    retryBaseDelayMs: 20,
+    timeoutMs: 20_000,
+    ...extra,
+  });
 }
 
 export function makeEngine(

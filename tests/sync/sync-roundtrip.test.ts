@@ -57,7 +57,9 @@ describe('sync against the sandbox over HTTP', () => {
     const bad = store.createAsset({ ...newAsset(10), name: 'Bad ownership', ownership: 140 });
     const strict = await engine.sync();
     expect(strict.push.requests).toBe(0);
-    expect(strict.push.blocked).toEqual([{ localId: bad.localId, errors: { ownership: [expect.any(String)] } }]);
+    expect(strict.push.blocked).toEqual([
+      { localId: bad.localId, errors: { ownership: [expect.any(String)] } },
+    ]);
 
     const always = await engine.sync({ mode: 'always' });
     expect(always.push).toMatchObject({ requests: 1, created: 1 });
@@ -78,7 +80,10 @@ describe('sync against the sandbox over HTTP', () => {
     const total = (await remoteAssets()).length;
     expect(pull.added).toBe(total);
     expect(store.listAssets()).toHaveLength(total);
-    expect(progress.filter((p) => p.phase === 'pull').at(-1)).toMatchObject({ done: Math.ceil(total / 100), total: Math.ceil(total / 100) });
+    expect(progress.filter((p) => p.phase === 'pull').at(-1)).toMatchObject({
+      done: Math.ceil(total / 100),
+      total: Math.ceil(total / 100),
+    });
     seedStore.close();
     store.close();
   });
@@ -116,7 +121,10 @@ describe('rate limit', () => {
     const { store } = tempWorkspace();
     const counter = countingFetch();
     const waits: number[] = [];
-    const client = makeClient(h.baseUrl, h.token, { fetch: counter.fetch, onRateLimitWait: (until) => waits.push(until) });
+    const client = makeClient(h.baseUrl, h.token, {
+      fetch: counter.fetch,
+      onRateLimitWait: (until) => waits.push(until),
+    });
     const { engine, progress } = makeEngine(store, client, h.entityId, { maxPerField: 2 });
     for (let i = 0; i < 10; i++) store.createAsset(newAsset(20_000 + i));
     const report = await engine.sync();

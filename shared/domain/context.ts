@@ -1,0 +1,69 @@
+import type { Asset, AreaUnit, CertificationScheme, EnergyRatingScheme } from './types';
+import { countryCodes } from './countries';
+
+/**
+ * What the rules need beyond the asset itself.
+ *
+ * Update mode and merging: when `existingAsset` is given, `validateAsset` merges the patch into it
+ * (see `mergeAssetPatch`) and validates the merged asset; result indexes then refer to the merged
+ * asset's arrays. A caller that already merged passes the merged asset and leaves `existingAsset` out.
+ */
+export type ValidationContext = {
+  mode: 'create' | 'update';
+  assessmentYear: number;
+  areaUnit: AreaUnit;
+  certifications: readonly CertificationScheme[];
+  /** Defaults to no energy-rating list check when absent. */
+  energyRatings?: readonly EnergyRatingScheme[];
+  /** Property type codes. An empty list disables the check (lists not loaded yet). */
+  propertyTypes: readonly string[];
+  /** ISO 3166 alpha-2 codes; defaults to the built-in full list. */
+  countries?: readonly string[];
+  existingAsset?: Asset;
+  /** Year used for "not in the future" checks (construction, certification year); defaults to assessmentYear. */
+  currentYear?: number;
+  /** Names of the entity's other assets clash with this one (the service rejects duplicate names). */
+  isNameTaken?: (name: string) => boolean;
+};
+
+/** Lookup structures built once per context object, not once per asset. */
+export type CompiledContext = {
+  readonly ctx: ValidationContext;
+  readonly certifications: ReadonlyMap<number, CertificationScheme>;
+  readonly energyRatings: ReadonlyMap<number, EnergyRatingScheme> | null;
+  readonly propertyTypes: ReadonlySet<string> | null;
+  readonly countries: ReadonlySet<string>;
+  readonly minYear: number;
+  readonly maxYear: number;
+  readonly currentYear: number;
+};
+
+const defaultCountries = new Set(countryCodes);
+const compiled = new WeakMap<ValidationContext, CompiledContext>();
+
+export function compileContext(ctx: ValidationContext): CompiledContext {
+  const hit = compiled.get(ctx);
+  if (hit) return hit;
+  const c: CompiledContext = {
+    ctx,
+    certifications: new Map(ctx.certifications.map((s) => [s.id, s])),
+    energyRatings: ctx.energyRatings ? new Map(ctx.energyRatings.map((s) => [s.id, s])) : null,
+    propertyTypes: ctx.propertyTypes.length > 0 ? new Set(ctx.propertyTypes) : null,
+    countries: ctx.countries ? new Set(ctx.countries) : defaultCountries,
+    minYear: ctx.assessmentYear - 5,
+    maxYear: ctx.assessmentYear,
+    currentYear: ctx.currentYear ?? ctx.assessmentYear,
+  };
+  compiled.set(ctx, c);
+  return c;
+}
+
+/** Map the entity's `reporting_preferences.area_units_name` to the unit the maths uses. */
+export function areaUnitFromName(name: string | null | undefined): AreaUnit {
+  const n = (name ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (n.includes('feet') || n.includes('foot') || n.includes('sqft') || n === 'ft2' || n === 'sf')
+    return 'sqft';
+  return 'm2';
+}
+
+export const SQFT_TO_M2 = 0.09290304;

@@ -1,0 +1,283 @@
+/**
+ * zod schemas for every body the app exchanges, and `ParseResult` parsers over them.
+ *
+ * Request-side schemas (`assetInputSchema`, `batchRequestSchema`, ...) reject only broken structure:
+ * not an object, or an array field that is not an array of objects. Field values stay `unknown` so the
+ * rules can answer with the service's messages (`asset_size: ["is not a number"]`).
+ *
+ * Response-side schemas (`assetSchema`, `entitySchema`, ...) are typed but forgiving where Rails-style
+ * services are known to vary: decimals may arrive as strings, optional fields may be missing.
+ */
+import { z } from 'zod';
+import type {
+  AnnualData,
+  Asset,
+  AssetInput,
+  BatchRequest,
+  BatchResponse,
+  Certification,
+  CertificationScheme,
+  CodeList,
+  CodeListSummary,
+  EnergyRating,
+  EnergyRatingScheme,
+  Entity,
+  InvalidAsset,
+  OAuthTokenResponse,
+  Outlier,
+  ParseResult,
+  ReportingPreferences,
+  TokenInfoResponse,
+  ValidationRequest,
+  ValidationResponse,
+  Validations,
+} from './types';
+
+export const BATCH_MAX_PER_FIELD = 5000;
+
+const fieldMessagesSchema = z.record(z.string(), z.array(z.string()));
+
+export const validationsSchema: z.ZodType<Validations> = z.object({
+  errors: fieldMessagesSchema,
+  warnings: fieldMessagesSchema.optional(),
+});
+
+// ---- request side -------------------------------------------------------------------------------
+
+const looseRecord = z.looseObject({});
+/** null is accepted for nested arrays because PATCH clears values with explicit nulls. */
+const looseRecordArray = z.array(looseRecord).nullish();
+
+export const certificationInputSchema = looseRecord;
+export const energyRatingInputSchema = looseRecord;
+export const annualDataInputSchema = looseRecord;
+
+export const assetInputSchema: z.ZodType<AssetInput> = z.looseObject({
+  certifications: looseRecordArray,
+  energy_ratings: looseRecordArray,
+  annual_data: looseRecordArray,
+});
+
+const assetInputArray = z.array(assetInputSchema).max(BATCH_MAX_PER_FIELD);
+
+export const batchRequestSchema: z.ZodType<BatchRequest> = z.looseObject({
+  create: assetInputArray.optional(),
+  always_create: assetInputArray.optional(),
+  update: assetInputArray.optional(),
+  always_update: assetInputArray.optional(),
+  delete: z.array(looseRecord).max(BATCH_MAX_PER_FIELD).optional(),
+});
+
+export const validationRequestSchema: z.ZodType<ValidationRequest> = z.looseObject({
+  create: assetInputArray.optional(),
+  update: assetInputArray.optional(),
+});
+
+// ---- response side ------------------------------------------------------------------------------
+
+/** Rails serialises decimals as strings; accept both and hand the app a number. */
+const numeric = z.union([
+  z.number(),
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/)
+    .transform(Number),
+]);
+const nullableNumeric = numeric.nullable().optional();
+const nullableInt = z.number().int().nullable().optional();
+const nullableString = z.string().nullable().optional();
+
+export const reportingPreferencesSchema: z.ZodType<ReportingPreferences> = z.object({
+  currency: z.string(),
+  area_units_name: z.string(),
+  reporting_period: z.string(),
+  reporting_period_month: z.number().int(),
+  reporting_period_month_name: z.string(),
+});
+
+export const entitySchema: z.ZodType<Entity> = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  manager: z.string().nullable().default(null),
+  hq_country_code: z.string().nullable().default(null),
+  hq_country_name: z.string().nullable().default(null),
+  address: z.string().nullable().default(null),
+  reporting_preferences: reportingPreferencesSchema,
+  created_at: z.string().nullable().default(null),
+  updated_at: z.string().nullable().default(null),
+});
+
+export const outlierSchema: z.ZodType<Outlier> = z.object({
+  kpi: z.enum(['en', 'ghg', 'was', 'wat']),
+  type: z.enum(['lfl', 'intensity']),
+  accepted: z.boolean(),
+  value: z.union([z.string(), z.number().transform(String)]),
+});
+
+export const certificationSchema: z.ZodType<Certification> = z.object({
+  id: z.number().int().nullable().default(null),
+  certification_id: z.number().int().nullable().default(null),
+  name: nullableString,
+  level: z.string().nullable().default(null),
+  size: numeric.nullable().default(null),
+  year: z.number().int().nullable().default(null),
+  energy_rating_id: nullableInt,
+  _validations: validationsSchema.optional(),
+});
+
+export const energyRatingSchema: z.ZodType<EnergyRating> = z.object({
+  id: z.number().int().nullable().default(null),
+  energy_rating_id: z.number().int().nullable().default(null),
+  name: nullableString,
+  level: nullableString,
+  size: numeric.nullable().default(null),
+  _validations: validationsSchema.optional(),
+});
+
+const annualValue = z.union([z.number(), z.string(), z.boolean(), z.null()]);
+
+export const annualDataSchema: z.ZodType<AnnualData> = z
+  .object({ year: z.number().int(), _validations: validationsSchema.optional() })
+  .catchall(annualValue);
+
+export const assetSchema: z.ZodType<Asset> = z.object({
+  service_asset_id: z.number().int().nullable().default(null),
+  partners_id: nullableInt,
+  name: z.string().nullable().default(null),
+  country: z.string().nullable().default(null),
+  state_province: z.string().nullable().default(null),
+  city: z.string().nullable().default(null),
+  address: nullableString,
+  lat: nullableNumeric,
+  lng: nullableNumeric,
+  construction_year: nullableInt,
+  ownership: numeric.nullable().default(null),
+  ownership_from: nullableString,
+  ownership_to: nullableString,
+  property_type_code: nullableString,
+  gav: nullableNumeric,
+  size: numeric.nullable().default(null),
+  asset_size: z.union([z.number(), z.string()]).nullable().optional(),
+  certifications: z.array(certificationSchema).default([]),
+  energy_ratings: z.array(energyRatingSchema).optional(),
+  annual_data: z.array(annualDataSchema).default([]),
+  _outliers: z.array(outlierSchema).default([]),
+  created_at: z.string().nullable().default(null),
+  updated_at: z.string().nullable().default(null),
+  _validations: validationsSchema.optional(),
+});
+
+export const invalidAssetSchema: z.ZodType<InvalidAsset> = z.looseObject({
+  certifications: looseRecordArray,
+  energy_ratings: looseRecordArray,
+  annual_data: looseRecordArray,
+  _validations: validationsSchema,
+});
+
+const count = z.number().int().nonnegative();
+
+export const batchResponseSchema: z.ZodType<BatchResponse> = z.object({
+  created: z.array(assetSchema).default([]),
+  always_created: z.array(assetSchema).default([]),
+  updated: z.array(assetSchema).default([]),
+  always_updated: z.array(assetSchema).default([]),
+  deleted: z.array(assetSchema).default([]),
+  invalid: z.array(invalidAssetSchema).default([]),
+  not_found: z.array(assetInputSchema).default([]),
+  counts: z.object({
+    created: count,
+    always_created: count,
+    updated: count,
+    always_updated: count,
+    deleted: count,
+    invalid: count,
+    not_found: count,
+  }),
+});
+
+export const validationResponseSchema: z.ZodType<ValidationResponse> = z.object({
+  valid: z.array(assetSchema).default([]),
+  invalid: z.array(invalidAssetSchema).default([]),
+  not_found: z.array(assetInputSchema).default([]),
+  counts: z.object({ valid: count, invalid: count, not_found: count }),
+});
+
+export const oauthTokenResponseSchema: z.ZodType<OAuthTokenResponse> = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: z.number().int(),
+  scope: z.string(),
+  created_at: z.number().int().optional(),
+  refresh_token: z.string().optional(),
+});
+
+export const tokenInfoResponseSchema: z.ZodType<TokenInfoResponse> = z.object({
+  resource_owner_id: z.number().int(),
+  scope: z.array(z.string()),
+  expires_in: z.number().int(),
+  application: z.object({ uid: z.string() }),
+  created_at: z.number().int(),
+});
+
+export const certificationSchemeSchema: z.ZodType<CertificationScheme> = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  levels: z.array(z.string()).default([]),
+});
+
+export const energyRatingSchemeSchema: z.ZodType<EnergyRatingScheme> = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  levels: z.array(z.string()).default([]),
+});
+
+export const codeListSummarySchema: z.ZodType<CodeListSummary> = z.object({
+  slug: z.string(),
+  name: z.string(),
+});
+
+export const codeListSchema: z.ZodType<CodeList> = z.object({
+  slug: z.string(),
+  name: z.string(),
+  items: z.array(z.object({ code: z.string(), label: z.string() })),
+});
+
+// ---- parsers ------------------------------------------------------------------------------------
+
+function formatIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.');
+    return path === '' ? issue.message : `${path}: ${issue.message}`;
+  });
+}
+
+/** Parse untrusted JSON against a schema; never throws. */
+export function parseWith<T>(schema: z.ZodType<T>, json: unknown): ParseResult<T> {
+  const r = schema.safeParse(json);
+  return r.success ? { ok: true, value: r.data } : { ok: false, errors: formatIssues(r.error) };
+}
+
+export const parseAssetInput = (json: unknown): ParseResult<AssetInput> => parseWith(assetInputSchema, json);
+export const parseAsset = (json: unknown): ParseResult<Asset> => parseWith(assetSchema, json);
+export const parseAssetList = (json: unknown): ParseResult<Asset[]> => parseWith(z.array(assetSchema), json);
+export const parseEntity = (json: unknown): ParseResult<Entity> => parseWith(entitySchema, json);
+export const parseEntityList = (json: unknown): ParseResult<Entity[]> =>
+  parseWith(z.array(entitySchema), json);
+export const parseBatchRequest = (json: unknown): ParseResult<BatchRequest> =>
+  parseWith(batchRequestSchema, json);
+export const parseBatchResponse = (json: unknown): ParseResult<BatchResponse> =>
+  parseWith(batchResponseSchema, json);
+export const parseValidationRequest = (json: unknown): ParseResult<ValidationRequest> =>
+  parseWith(validationRequestSchema, json);
+export const parseValidationResponse = (json: unknown): ParseResult<ValidationResponse> =>
+  parseWith(validationResponseSchema, json);
+export const parseOAuthTokenResponse = (json: unknown): ParseResult<OAuthTokenResponse> =>
+  parseWith(oauthTokenResponseSchema, json);
+export const parseTokenInfoResponse = (json: unknown): ParseResult<TokenInfoResponse> =>
+  parseWith(tokenInfoResponseSchema, json);
+export const parseCertificationSchemes = (json: unknown): ParseResult<CertificationScheme[]> =>
+  parseWith(z.array(certificationSchemeSchema), json);
+export const parseEnergyRatingSchemes = (json: unknown): ParseResult<EnergyRatingScheme[]> =>
+  parseWith(z.array(energyRatingSchemeSchema), json);
+export const parseCodeList = (json: unknown): ParseResult<CodeList> => parseWith(codeListSchema, json);
