@@ -1,0 +1,190 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { randomUrlToken } from './pkce';
+
+/**
+ * A named Submission Service target. `baseUrl` serves /api/v1 and /api/v0; `portalUrl` hosts the
+ * authorize page; `authUrl` the token endpoints. No secrets here: tokens live in the SecretStore.
+ */
+export interface Connection {
+  id: string;
+  name: string;
+  kind: 'local-sandbox' | 'custom';
+  baseUrl: string;
+  portalUrl: string;
+  authUrl: string;
+}
+
+export const localSandboxId = 'local-sandbox';
+
+/** The embedded service listens on an ephemeral port, so its URLs are known only once it is up. */
+export function localSandboxConnection(origin: string): Connection {
+  const base = normaliseUrl(origin);
+  return {
+    id: localSandboxId,
+    name: 'Local sandbox',
+    kind: 'local-sandbox',
+    baseUrl: base,
+    portalUrl: base,
+    authUrl: base,
+  };
+}
+
+/** `{base}/api/{version}{path}`; path starts with a slash. */
+export function apiUrl(connection: Pick<Connection, 'baseUrl'>, version: 'v1' | 'v0', path: string): string {
+  return `${connection.baseUrl}/api/${version}${path}`;
+}
+
+/**
+ * The spec says every call uses HTTPS; plain http is allowed only to this machine (the embedded
+ * sandbox, or a developer's local service), where there is no network to eavesdrop on.
+ */
+const serviceUrl = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Not a URL' });
+      return z.NEVER;
+    }
+    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+      ctx.addIssue({ code: 'custom', message: 'Use an https:// address (http:// only for this computer)' });
+      return z.NEVER;
+    }
+    if (url.username || url.password || url.search || url.hash) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'The address must not carry credentials, a query or a fragment',
+      });
+      return z.NEVER;
+    }
+    return normaliseUrl(url.href);
+  });
+
+export const customConnectionInputSchema = z
+  .object({
+    name: z.string().trim().min(1).max(80),
+    baseUrl: serviceUrl,
+    portalUrl: serviceUrl,
+    authUrl: serviceUrl,
+  })
+  .strict();
+export type CustomConnectionInput = z.input<typeof customConnectionInputSchema>;
+
+const storedConnectionSchema = z
+  .object({
+    id: z.string().regex(/^custom-[a-z0-9-]{1,40}$/),
+    name: z.string(),
+    baseUrl: serviceUrl,
+    portalUrl: serviceUrl,
+    authUrl: serviceUrl,
+  })
+  .strict();
+
+const fileSchema = z
+  .object({
+    version: z.literal(1),
+    activeId: z.string().nullable(),
+    custom: z.array(storedConnectionSchema),
+  })
+  .strict();
+type ConnectionsFile = z.infer<typeof fileSchema>;
+
+export interface ConnectionRegistry {
+  list(): Connection[];
+  get(id: string): Connection | undefined;
+  /** The connection the app works against; the local sandbox on first start. */
+  active(): Connection;
+  setActive(id: string): Promise<Connection>;
+  addCustom(input: CustomConnectionInput): Promise<Connection>;
+  updateCustom(id: string, input: CustomConnectionInput): Promise<Connection>;
+  removeCustom(id: string): Promise<void>;
+}
+
+export const connectionsFileName = 'connections.json';
+
+/**
+ * Loads `{dataDir}/connections.json` (missing or unreadable: a fresh start with only the local
+ * sandbox) and writes it back atomically on every change.
+ */
+export async function openConnectionRegistry(opts: {
+  dataDir: string;
+  sandboxOrigin: string;
+}): Promise<ConnectionRegistry> {
+  const file = join(opts.dataDir, connectionsFileName);
+  const sandbox = localSandboxConnection(opts.sandboxOrigin);
+  let state: ConnectionsFile = await load(file);
+
+  const toConnection = (c: ConnectionsFile['custom'][number]): Connection => ({ ...c, kind: 'custom' });
+  const list = (): Connection[] => [sandbox, ...state.custom.map(toConnection)];
+  const get = (id: string): Connection | undefined => list().find((c) => c.id === id);
+  const commit = async (next: ConnectionsFile): Promise<void> => {
+    await mkdir(opts.dataDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+    await rename(tmp, file);
+    state = next;
+  };
+  const customIndex = (id: string): number => {
+    const index = state.custom.findIndex((c) => c.id === id);
+    if (index < 0) throw new Error(`No custom connection ${id}`);
+    return index;
+  };
+
+  return {
+    list,
+    get,
+    active: () => (state.activeId !== null ? get(state.activeId) : undefined) ?? sandbox,
+    async setActive(id) {
+      const connection = get(id);
+      if (!connection) throw new Error(`No connection ${id}`);
+      await commit({ ...state, activeId: id });
+      return connection;
+    },
+    async addCustom(input) {
+      const parsed = customConnectionInputSchema.parse(input);
+      const stored = { id: `custom-${randomUrlToken(6).toLowerCase().replace(/_/g, '-')}`, ...parsed };
+      await commit({ ...state, custom: [...state.custom, stored] });
+      return toConnection(stored);
+    },
+    async updateCustom(id, input) {
+      const index = customIndex(id);
+      const stored = { id, ...customConnectionInputSchema.parse(input) };
+      await commit({ ...state, custom: state.custom.map((c, i) => (i === index ? stored : c)) });
+      return toConnection(stored);
+    },
+    async removeCustom(id) {
+      customIndex(id);
+      await commit({
+        ...state,
+        activeId: state.activeId === id ? null : state.activeId,
+        custom: state.custom.filter((c) => c.id !== id),
+      });
+    },
+  };
+}
+
+async function load(file: string): Promise<ConnectionsFile> {
+  const fresh: ConnectionsFile = { version: 1, activeId: null, custom: [] };
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return fresh;
+  }
+  try {
+    const parsed = fileSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : fresh;
+  } catch {
+    return fresh;
+  }
+}
+
+function normaliseUrl(href: string): string {
+  return href.replace(/\/+$/, '');
+}

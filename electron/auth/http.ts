@@ -1,0 +1,53 @@
+import { AuthError } from './errors';
+
+export type FetchLike = typeof fetch;
+
+/** Status and parsed JSON (undefined when the body is not JSON); network failures become `unreachable`. */
+export async function requestJson(
+  fetchImpl: FetchLike,
+  url: string,
+  init: RequestInit & { timeoutMs?: number },
+): Promise<{ status: number; body: unknown }> {
+  const { timeoutMs = 30_000, ...rest } = init;
+  let response: Response;
+  try {
+    response = await fetchImpl(url, {
+      ...rest,
+      headers: { Accept: 'application/json', ...(rest.headers as Record<string, string> | undefined) },
+      // Never follow: a redirect would carry the token (or the code) somewhere the user did not pick.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    throw new AuthError(
+      'unreachable',
+      `Could not reach ${new URL(url).origin}: ${describeNetworkError(error)}`,
+    );
+  }
+  const text = await response.text().catch(() => '');
+  let body: unknown;
+  try {
+    body = text.length > 0 ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, body };
+}
+
+export function formBody(fields: Record<string, string>): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  };
+}
+
+function describeNetworkError(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError') return 'no answer in time';
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof Error) return cause.message;
+    return error.message;
+  }
+  return String(error);
+}

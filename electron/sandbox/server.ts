@@ -1,0 +1,111 @@
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyMultipart from '@fastify/multipart';
+import { openStore, type SandboxStore } from './store';
+import { ApiError, codeForStatus, sendError, type ErrorBody } from './http/errors';
+import { versionRedirectHook } from './http/versioning';
+import { createFixedWindowLimiter, defaultBatchRateLimit, type RateLimitSettings } from './http/throttle';
+import type { CallbackRetrySettings, SandboxContext } from './context';
+import { registerReferenceRoutes } from './routes/reference';
+import { registerEntityRoutes } from './routes/entities';
+import { registerAssetRoutes } from './routes/assets';
+import { registerBatchRoutes } from './routes/batches';
+import { registerValidationRoutes } from './routes/validation';
+import { registerExportRoutes } from './routes/export';
+
+export interface SandboxServerOptions {
+  dataDir: string;
+  rateLimit?: RateLimitSettings;
+  /** How long an export file stays downloadable. The spec: 15 minutes. */
+  exportTtlMs?: number;
+  callbackRetry?: Partial<CallbackRetrySettings>;
+  now?: () => number;
+  /** Fixed assessment year; by default the current UTC year of `now`. */
+  assessmentYear?: number;
+  /** Loopback only: the sandbox has test tokens and no TLS, so it must not be reachable off-host. */
+  host?: '127.0.0.1';
+  logger?: boolean;
+}
+
+export interface SandboxServer {
+  app: FastifyInstance;
+  store: SandboxStore;
+  listen(port?: number): Promise<{ baseUrl: string }>;
+  close(): Promise<void>;
+}
+
+export const defaultExportTtlMs = 15 * 60_000;
+/** A 5,000-asset batch with six years per asset is tens of MB of JSON. */
+const bodyLimit = 256 * 1024 * 1024;
+
+export function createSandboxServer(opts: SandboxServerOptions): SandboxServer {
+  const now = opts.now ?? Date.now;
+  const store = openStore(opts.dataDir, now);
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit, forceCloseConnections: true });
+  const shutdown = new AbortController();
+  const ctx: SandboxContext = {
+    store,
+    now,
+    settings: {
+      exportTtlMs: opts.exportTtlMs ?? defaultExportTtlMs,
+      assessmentYear: () => opts.assessmentYear ?? new Date(now()).getUTCFullYear(),
+      callbackRetry: { attempts: 4, baseDelayMs: 500, timeoutMs: 10_000, ...opts.callbackRetry },
+    },
+    batchLimiter: createFixedWindowLimiter(opts.rateLimit ?? defaultBatchRateLimit, now),
+    log: app.log,
+    background: new Set(),
+    shutdown: shutdown.signal,
+  };
+
+  void app.register(fastifyFormbody);
+  void app.register(fastifyMultipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: 1024 * 1024, files: 1 },
+  });
+  app.addHook('onRequest', versionRedirectHook);
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) return sendError(reply, error);
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'sandbox request failed');
+    const body: ErrorBody = {
+      error: codeForStatus(status),
+      message: status >= 500 ? 'Internal server error' : error.message,
+    };
+    return reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const body: ErrorBody = {
+      error: 'not_found',
+      message: `No route for ${request.method} ${request.url.split('?')[0]}`,
+    };
+    return reply.code(404).send(body);
+  });
+
+  void app.register(async (api) => {
+    registerReferenceRoutes(api, ctx);
+    registerEntityRoutes(api, ctx);
+    registerAssetRoutes(api, ctx);
+    registerBatchRoutes(api, ctx);
+    registerValidationRoutes(api, ctx);
+    registerExportRoutes(api, ctx);
+  });
+
+  let closed = false;
+  return {
+    app,
+    store,
+    async listen(port = 0) {
+      const address = await app.listen({ port, host: opts.host ?? '127.0.0.1' });
+      return { baseUrl: address.replace('localhost', '127.0.0.1') };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      shutdown.abort();
+      await app.close();
+      await Promise.allSettled([...ctx.background]);
+      store.close();
+    },
+  };
+}

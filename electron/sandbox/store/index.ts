@@ -1,0 +1,31 @@
+import { openDatabase, type Db } from './db';
+import { createAdmin, type Admin } from './admin';
+import { createAssetsRepo, type AssetsRepo } from './assets-repo';
+import { createExportsRepo, type ExportsRepo } from './exports-repo';
+
+export interface SandboxStore {
+  db: Db;
+  dataDir: string;
+  admin: Admin;
+  assets: AssetsRepo;
+  exports: ExportsRepo;
+  close(): void;
+}
+
+/** Opens the sandbox's data folder: the SQLite file and the export files live under it. */
+export function openStore(dataDir: string, now: () => number = Date.now): SandboxStore {
+  const db = openDatabase(dataDir);
+  return {
+    db,
+    dataDir,
+    admin: createAdmin(db, now),
+    assets: createAssetsRepo(db),
+    exports: createExportsRepo(db),
+    close() {
+      if (db.open) db.close();
+    },
+  };
+}
+
+export * from './admin';
+export type { AssetDoc, StoredAsset, StoredValidations } from './assets-repo';
