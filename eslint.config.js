@@ -7,7 +7,17 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
 export default tseslint.config(
-  { ignores: ['.scratch/**', 'out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-results/**', '.data/**'] },
+  {
+    ignores: [
+      '.scratch/**',
+      'out/**',
+      'dist/**',
+      'release/**',
+      'node_modules/**',
+      'test-results/**',
+      '.data/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
