@@ -12,7 +12,7 @@ import {
   type EventPayload,
 } from '../shared/bridge/contract';
 import { contentSecurityPolicy } from '../shared/bridge/csp';
-import { createAppHandlers } from './app/create-handlers';
+import { startAppCore, type AppCore } from './app/app-core';
 import { createDispatcher, dispatchToEnvelope } from './bridge/dispatch';
 import type { EventSink } from './bridge/handlers';
 import { createSenderCheck, isExternalWebUrl } from './security/trusted-sender';
@@ -80,9 +80,16 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
-function start(): void {
-  const handlers = createAppHandlers({ host: 'electron', version: app.getVersion() });
-  registerBridge(createDispatcher(handlers));
+let core: AppCore | undefined;
+
+async function start(): Promise<void> {
+  core = await startAppCore({
+    dataDir: app.getPath('userData'),
+    version: app.getVersion(),
+    host: 'electron',
+  });
+  registerBridge(createDispatcher(core.handlers));
+  core.events.attach(windowEvents);
 
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({
@@ -102,12 +109,21 @@ app.on('web-contents-created', (_event, contents) => lockNavigation(contents));
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
+app.on('will-quit', () => {
+  void core?.close();
+});
 app.on('activate', () => {
   if (!mainWindow) mainWindow = createWindow();
 });
 
 if (app.requestSingleInstanceLock()) {
-  void app.whenReady().then(start);
+  void app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error('Asset Desk could not start:', error);
+      app.quit();
+    });
 } else {
   app.quit();
 }

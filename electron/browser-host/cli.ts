@@ -1,23 +1,29 @@
 /**
- * `npm run start:browser`: the built renderer in any browser, with the same services behind the
- * bridge as the desktop app. Prints the one URL to open (it carries this run's token).
+ * `npm run start:browser`: the built renderer in any browser, with the same app core behind the
+ * bridge as the desktop app (embedded sandbox included). Prints the one URL to open (it carries this
+ * run's token).
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAppHandlers } from '../app/create-handlers';
+import { startAppCore } from '../app/app-core';
 import { startBrowserHost } from './server';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string };
 const port = Number(process.env['ASSET_DESK_PORT'] ?? 0);
+const dataDir = resolve(process.env['ASSET_DESK_DATA_DIR'] ?? `${root}.data/app`);
 
+const core = await startAppCore({ dataDir, version: pkg.version, host: 'browser' });
 const host = await startBrowserHost({
   rendererDir: `${root}out/renderer`,
-  handlers: createAppHandlers({ host: 'browser', version: pkg.version }),
+  handlers: core.handlers,
   port: Number.isInteger(port) ? port : 0,
 });
-console.log(`Asset Desk browser host: open ${host.launchUrl}`);
+core.events.attach(host.events);
+console.log(`Asset Desk browser host (data in ${dataDir}; local sandbox at ${core.sandbox.baseUrl})`);
+console.log(`Open ${host.launchUrl}`);
 
-const stop = () => void host.close().then(() => process.exit(0));
+const stop = () => void Promise.all([host.close(), core.close()]).then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -12,53 +12,21 @@ import {
   type Validations,
 } from '../../shared/domain';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
+import type {
+  DryRunRow,
+  PullSummary,
+  PushMode,
+  PushSummary,
+  ServerVerdict,
+  SyncPhase,
+  SyncProgress,
+  SyncReport,
+} from '../../shared/sync/types';
 import { ApiError } from './api-errors';
 import type { SubmissionApiClient } from './api-client';
-import type { AssetRecord, ServerVerdict, WorkspaceStore } from '../workspace/workspace-store';
+import type { AssetRecord, WorkspaceStore } from '../workspace/workspace-store';
 
-export type SyncPhase =
-  'pull' | 'validate' | 'push' | 'reconcile' | 'done' | 'paused' | 'failed' | 'cancelled';
-
-export interface SyncProgress {
-  phase: SyncPhase;
-  done: number;
-  total: number;
-  /** When the pacer holds the next batch back (epoch ms), for a countdown. */
-  nextSendAt?: number;
-  message?: string;
-}
-
-/** `strict` sends create/update (invalid rows refused); `always` sends always_create/always_update. */
-export type PushMode = 'strict' | 'always';
-
-export interface PullSummary {
-  added: number;
-  updated: number;
-  conflicts: number;
-  removed: number;
-  remoteDeletedConflicts: number;
-  adopted: number;
-}
-
-export interface PushSummary {
-  requests: number;
-  created: number;
-  updated: number;
-  deleted: number;
-  invalid: number;
-  notFound: number;
-  /** Not sent: the shared rules found errors offline (strict mode). */
-  blocked: Array<{ localId: string; errors: Validations['errors'] }>;
-  /** Held back until the user resolves their conflicts. */
-  conflicted: number;
-}
-
-export interface SyncReport {
-  pull: PullSummary;
-  push: PushSummary;
-  /** Set when the sync stopped early; pending work stays queued. */
-  stopped?: { reason: 'unauthorized' | 'forbidden' | 'cancelled' | 'error'; message: string };
-}
+export type { SyncPhase, SyncProgress, PushMode, PullSummary, PushSummary, SyncReport };
 
 export interface SyncEngineOptions {
   store: WorkspaceStore;
@@ -135,7 +103,7 @@ export class SyncEngine {
       work.updates.map((u) => u.record),
       (record) => record.serviceAssetId,
     );
-    const results: Array<{ localId: string; valid: boolean; validations: ServerVerdict }> = [];
+    const results: DryRunRow[] = [];
     for (let offset = 0; offset < Math.max(creates.length, updates.length); offset += BATCH_MAX_PER_FIELD) {
       const answer = await client.validate(
         entityId,

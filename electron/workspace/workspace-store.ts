@@ -14,7 +14,10 @@ import {
   type FieldConflict,
   type Scalar,
 } from '../../shared/sync/asset-doc';
+import type { ServerVerdict } from '../../shared/sync/types';
 import { migrate } from './migrations';
+
+export type { ServerVerdict };
 
 export interface AssetRecord {
   localId: string;
@@ -28,13 +31,6 @@ export interface AssetRecord {
   notFound: boolean;
   inFlight: string | null;
   updatedAt: number;
-}
-
-/** The service's word on an asset: `_validations` at the three levels, as it answered. */
-export interface ServerVerdict {
-  asset: Validations;
-  annualData: Array<{ year: unknown; _validations?: Validations }>;
-  certifications: Array<{ id?: unknown; _validations?: Validations }>;
 }
 
 export interface PendingWork {

@@ -8,14 +8,15 @@
  * are only typed.
  */
 import { z } from 'zod';
-import type { SampleAssetRow, AppInfo } from './types';
+import type { AppInfo, SessionState, WorkspaceSnapshot } from './types';
+import type { AssetView, DryRunRow, PendingReview, SyncProgress, SyncReport } from '../sync/types';
 
-export type { SampleAssetRow, AppInfo } from './types';
+export type { AppInfo, SessionState, WorkspaceSnapshot } from './types';
 
 interface MethodSpec<Args extends z.ZodType, Result> {
   readonly args: Args;
-  /** Phantom: carries the result type only. */
-  readonly result?: Result;
+  /** Phantom: carries the result type only (boxed, so a nullable result survives NonNullable). */
+  readonly result?: { value: Result };
 }
 
 interface EventSpec<Payload> {
@@ -32,16 +33,82 @@ function event<Payload>(): EventSpec<Payload> {
 }
 
 const noArgs = z.object({}).strict();
+const localId = z.string().min(1).max(64);
+const connectionId = z.string().min(1).max(100);
+const scalar = z.union([z.string().max(10_000), z.number().finite(), z.boolean(), z.null()]);
+/** Paths as shared/sync/asset-doc.ts writes them: `field`, `annual_data/2024/field`, `certifications/id:7/level`. */
+const docPath = z
+  .string()
+  .max(200)
+  .regex(/^[a-z_][a-z0-9_]*(\/[A-Za-z0-9:_-]+(\/[a-z_][a-z0-9_]*)?)?$/);
+const entryCollection = z.enum(['certifications', 'energy_ratings']);
+const docFields = z.record(
+  z
+    .string()
+    .max(100)
+    .regex(/^[a-z_][a-z0-9_]*$/),
+  scalar,
+);
 
 export const bridgeMethods = {
   'app.info': method<AppInfo>()(noArgs),
-  'assets.listSample': method<SampleAssetRow[]>()(
-    z.object({ limit: z.number().int().min(1).max(100_000).optional() }).strict(),
+  'session.get': method<SessionState>()(noArgs),
+  'session.selectEntity': method<SessionState>()(
+    z.object({ entityId: z.number().int().positive() }).strict(),
   ),
+  'auth.signInWithToken': method<SessionState>()(
+    z
+      .object({
+        connectionId,
+        token: z.string().min(8).max(4_096),
+        expiresOn: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .optional(),
+      })
+      .strict(),
+  ),
+  'auth.signOut': method<SessionState>()(z.object({ connectionId }).strict()),
+  'workspace.snapshot': method<WorkspaceSnapshot>()(noArgs),
+  'workspace.edit': method<AssetView[]>()(
+    z
+      .object({
+        edits: z
+          .array(z.object({ localId, path: docPath, value: scalar }).strict())
+          .min(1)
+          .max(100_000),
+      })
+      .strict(),
+  ),
+  'workspace.createAsset': method<AssetView>()(z.object({ fields: docFields.optional() }).strict()),
+  'workspace.deleteAssets': method<string[]>()(
+    z.object({ localIds: z.array(localId).min(1).max(100_000) }).strict(),
+  ),
+  'workspace.revertAsset': method<AssetView | null>()(z.object({ localId }).strict()),
+  'workspace.addEntry': method<AssetView>()(
+    z.object({ localId, collection: entryCollection, fields: docFields }).strict(),
+  ),
+  'workspace.removeEntry': method<AssetView>()(
+    z.object({ localId, collection: entryCollection, key: z.string().min(1).max(80) }).strict(),
+  ),
+  'workspace.resolveConflict': method<AssetView | null>()(
+    z.object({ localId, path: docPath, choice: z.enum(['mine', 'theirs']) }).strict(),
+  ),
+  'workspace.resolveRemoteDeletion': method<AssetView | null>()(
+    z.object({ localId, choice: z.enum(['mine', 'theirs']) }).strict(),
+  ),
+  'sync.review': method<PendingReview>()(noArgs),
+  'sync.run': method<SyncReport>()(z.object({ mode: z.enum(['strict', 'always']).optional() }).strict()),
+  'sync.cancel': method<boolean>()(noArgs),
+  'sync.dryRun': method<DryRunRow[]>()(noArgs),
 } as const;
 
 export const bridgeEvents = {
   'app.notice': event<{ level: 'info' | 'warning' | 'error'; message: string }>(),
+  'sync.progress': event<SyncProgress>(),
+  /** Assets changed by something other than the renderer's own call (a pull, an import). */
+  'workspace.changed': event<{ reason: 'pull' | 'push' | 'import' | 'entity' }>(),
+  'auth.signInRequired': event<{ connectionId: string; reason: 'unauthorized' | 'expired' }>(),
 } as const;
 
 export type BridgeMethods = typeof bridgeMethods;
@@ -51,7 +118,7 @@ export type BridgeEventName = keyof BridgeEvents;
 
 export type MethodArgs<N extends BridgeMethodName> = z.input<BridgeMethods[N]['args']>;
 export type ParsedArgs<N extends BridgeMethodName> = z.output<BridgeMethods[N]['args']>;
-export type MethodResult<N extends BridgeMethodName> = NonNullable<BridgeMethods[N]['result']>;
+export type MethodResult<N extends BridgeMethodName> = NonNullable<BridgeMethods[N]['result']>['value'];
 export type EventPayload<N extends BridgeEventName> = NonNullable<BridgeEvents[N]['payload']>;
 
 export const bridgeMethodNames = Object.keys(bridgeMethods) as BridgeMethodName[];

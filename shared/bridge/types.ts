@@ -1,4 +1,6 @@
-/** Result payloads of bridge methods that are not domain resources. */
+/** Result payloads of bridge methods that are not domain resources. None carries a token. */
+import type { CertificationScheme, EnergyRatingScheme, Entity, ListItem } from '../domain';
+import type { AssetView } from '../sync/types';
 
 export interface AppInfo {
   name: string;
@@ -7,13 +9,63 @@ export interface AppInfo {
   host: 'electron' | 'browser';
 }
 
-/** One row of the first grid: a flat projection of an asset for display. */
-export interface SampleAssetRow {
+export type ExpiryLevel = 'ok' | 'soon' | 'expired' | 'unknown';
+
+/** What the UI may know about a sign-in: never the token itself. */
+export interface AuthStatus {
+  signedIn: boolean;
+  kind?: 'partner' | 'oauth' | 'sandbox' | undefined;
+  scopes: string[];
+  expiresAt: string | null;
+  expiry: ExpiryLevel;
+  /** Where the token lives: the OS keychain, or memory for this session when none answers. */
+  storage: 'keychain' | 'memory';
+  /** The sync is paused until the user signs in again. */
+  paused: boolean;
+}
+
+export interface ConnectionView {
   id: string;
   name: string;
-  country: string;
-  city: string;
-  propertyType: string;
-  size: number;
-  ownership: number;
+  kind: 'local-sandbox' | 'custom';
+  baseUrl: string;
+  portalUrl: string;
+  active: boolean;
+}
+
+export interface EntitySummary {
+  id: number;
+  name: string;
+  currency: string;
+  areaUnit: string;
+  reportingPeriod: string;
+}
+
+export interface SessionState {
+  connections: ConnectionView[];
+  activeConnectionId: string;
+  auth: AuthStatus;
+  keychain: { available: boolean; message?: string | undefined };
+  entities: EntitySummary[];
+  activeEntityId: number | null;
+  /** False when the last call to the service could not reach it; the workspace still works. */
+  online: boolean;
+  /** Set when the session could not be established (service unreachable, refused token). */
+  problem?: string | undefined;
+}
+
+/** Lists the rules and dropdowns need offline, cached in the workspace. */
+export interface ReferenceData {
+  certifications: CertificationScheme[];
+  energyRatings: EnergyRatingScheme[];
+  propertyTypes: ListItem[];
+}
+
+export interface WorkspaceSnapshot {
+  connectionId: string;
+  entity: Entity;
+  assessmentYear: number;
+  reference: ReferenceData;
+  assets: AssetView[];
+  lastSyncAt: string | null;
 }

@@ -2,11 +2,13 @@
  * Preload, main and the browser host must offer exactly the contract's methods. Electron itself is
  * replaced by a recorder here (no Electron binary can run on CI machines); our modules run for real.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bridgeEventNames, bridgeMethodNames, invokeChannel } from '../../shared/bridge/contract';
-import { createAppHandlers } from '../../electron/app/create-handlers';
-import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
-import { builtRendererDir } from '../support/built-renderer';
+import type { BrowserHost } from '../../electron/browser-host/server';
+import { startTestApp } from '../support/test-app';
 
 type Handler = (event: { senderFrame?: { url: string } }, args: unknown) => unknown;
 
@@ -15,7 +17,7 @@ const recorded = vi.hoisted(() => ({
   invoked: [] as Array<{ channel: string; args: unknown }>,
   handlers: new Map<string, Handler>(),
   windows: [] as Array<{ webPreferences: Record<string, unknown> }>,
-  readyCallbacks: [] as Array<() => void>,
+  userData: '',
 }));
 
 vi.mock('electron', () => {
@@ -48,8 +50,9 @@ vi.mock('electron', () => {
     app: {
       on: () => undefined,
       getVersion: () => '0.0.0-test',
+      getPath: () => recorded.userData,
       requestSingleInstanceLock: () => true,
-      whenReady: () => ({ then: (callback: () => void) => recorded.readyCallbacks.push(callback) }),
+      whenReady: () => Promise.resolve(),
       quit: () => undefined,
     },
     session: {
@@ -64,15 +67,15 @@ vi.mock('electron', () => {
 });
 
 describe('bridge surface', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
   let host: BrowserHost;
 
   beforeAll(async () => {
-    host = await startBrowserHost({
-      rendererDir: builtRendererDir(),
-      handlers: createAppHandlers({ host: 'browser', version: 'test' }),
-    });
+    app = await startTestApp();
+    host = app.host;
+    recorded.userData = mkdtempSync(join(tmpdir(), 'asset-desk-main-'));
   });
-  afterAll(() => host?.close());
+  afterAll(() => app?.close());
 
   it('the contract lists methods and events', () => {
     expect(bridgeMethodNames.length).toBeGreaterThan(0);
@@ -96,7 +99,8 @@ describe('bridge surface', () => {
 
   it('main registers a handler for exactly the contract methods and checks the sender', async () => {
     await import('../../electron/main');
-    for (const ready of recorded.readyCallbacks) ready();
+    // main starts its app core (embedded sandbox included) once Electron is ready.
+    await vi.waitFor(() => expect(recorded.handlers.size).toBeGreaterThan(0), { timeout: 20_000 });
     expect([...recorded.handlers.keys()].sort()).toEqual(bridgeMethodNames.map(invokeChannel).sort());
 
     const handler = recorded.handlers.get(invokeChannel('app.info'));
@@ -130,10 +134,13 @@ describe('bridge surface', () => {
         headers: { 'Content-Type': 'application/json', Cookie: cookie },
         body: '{}',
       });
+    // Every contract method has a route: a call with empty arguments reaches the dispatcher, which
+    // answers 200 or a typed 400 (arguments missing), never the router's plain 404.
     for (const name of bridgeMethodNames) {
       const response = await call(name);
-      expect(response.status, name).toBe(200);
-      expect(((await response.json()) as { ok: boolean }).ok, name).toBe(true);
+      const body = (await response.json()) as { ok: boolean; error?: { code: string } };
+      expect([200, 400], name).toContain(response.status);
+      if (!body.ok) expect(body.error?.code, name).toBe('bad_request');
     }
     expect((await call('not.in.contract')).status).toBe(404);
   });

@@ -1,25 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppHandlers } from '../../electron/app/create-handlers';
-import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
-import { sampleAssets } from '../../electron/services/sample-assets';
+import type { BrowserHost } from '../../electron/browser-host/server';
 import { artifactPath, launchChromium } from '../support/chromium';
-import { builtRendererDir } from '../support/built-renderer';
+import { startTestApp } from '../support/test-app';
 
 describe('browser host', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
   let host: BrowserHost;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
 
   beforeAll(async () => {
-    host = await startBrowserHost({
-      rendererDir: builtRendererDir(),
-      handlers: createAppHandlers({ host: 'browser', version: 'test' }),
-    });
+    app = await startTestApp();
+    host = app.host;
     browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser?.close();
-    await host?.close();
+    await app?.close();
   });
 
   it('shows the grid rows that came through the bridge in real Chromium', async () => {
@@ -32,11 +29,16 @@ describe('browser host', () => {
     // The launch URL swaps the token for a cookie and redirects to a clean URL.
     expect(new URL(page.url()).search).toBe('');
 
-    const expected = sampleAssets();
-    await page.locator('.ag-row[row-id="sample-1"]').first().waitFor();
-    const firstName = await page.locator('.ag-row[row-id="sample-1"] [col-id="name"]').first().textContent();
-    expect(firstName).toBe(expected[0]?.name);
-    await expect.poll(() => page.locator('.status-bar').textContent()).toBe(`${expected.length} assets`);
+    // What the bridge serves: the demo entity's workspace, pulled from the embedded sandbox.
+    const snapshot = await app.core.handlers['workspace.snapshot']({});
+    const first = snapshot.assets[0];
+    expect(first).toBeDefined();
+    const row = page.locator(`.ag-row[row-id="${first?.localId}"] [col-id="name"]`).first();
+    await row.waitFor();
+    expect(await row.textContent()).toBe(first?.doc['name']);
+    await expect
+      .poll(() => page.locator('.status-bar').textContent())
+      .toContain(`${snapshot.assets.length} assets`);
     await page.screenshot({ path: await artifactPath('browser-host-assets-grid.png') });
     expect(consoleErrors).toEqual([]);
     await page.close();
@@ -51,7 +53,7 @@ describe('browser host', () => {
   });
 
   it('refuses a bridge call without the per-run token', async () => {
-    const response = await fetch(`${host.origin}/bridge/invoke/assets.listSample`, {
+    const response = await fetch(`${host.origin}/bridge/invoke/session.get`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: '{}',
@@ -80,16 +82,16 @@ describe('browser host', () => {
 
   it('rejects arguments outside the contract with a clear error', async () => {
     const cookie = await tokenCookie(host);
-    const response = await fetch(`${host.origin}/bridge/invoke/assets.listSample`, {
+    const response = await fetch(`${host.origin}/bridge/invoke/workspace.edit`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Cookie: cookie },
-      body: JSON.stringify({ limit: 'all', extra: true }),
+      body: JSON.stringify({ edits: [{ localId: 'x', path: '../etc', value: {} }], extra: true }),
     });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { ok: boolean; error: { code: string; message: string } };
     expect(body.ok).toBe(false);
     expect(body.error.code).toBe('bad_request');
-    expect(body.error.message).toContain('Invalid arguments for assets.listSample');
+    expect(body.error.message).toContain('Invalid arguments for workspace.edit');
   });
 });
 

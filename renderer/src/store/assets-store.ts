@@ -1,22 +1,24 @@
 import { create } from 'zustand';
-import type { SampleAssetRow } from '../../../shared/bridge/contract';
+import type { SessionState, WorkspaceSnapshot } from '../../../shared/bridge/contract';
 import { bridge } from '../bridge';
 
-interface AssetsState {
-  rows: SampleAssetRow[];
+interface AppState {
+  session?: SessionState;
+  snapshot?: WorkspaceSnapshot;
   status: 'idle' | 'loading' | 'ready' | 'error';
   error?: string;
   load(): Promise<void>;
 }
 
-export const useAssetsStore = create<AssetsState>((set) => ({
-  rows: [],
+export const useAppStore = create<AppState>((set) => ({
   status: 'idle',
   async load() {
     set({ status: 'loading' });
     try {
-      const rows = await bridge.methods['assets.listSample']({});
-      set({ rows, status: 'ready' });
+      const session = await bridge.methods['session.get']({});
+      const snapshot =
+        session.activeEntityId === null ? undefined : await bridge.methods['workspace.snapshot']({});
+      set({ session, snapshot, status: 'ready' });
     } catch (error) {
       set({ status: 'error', error: error instanceof Error ? error.message : String(error) });
     }

@@ -1,0 +1,446 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import {
+  areaUnitFromName,
+  type CertificationScheme,
+  type EnergyRatingScheme,
+  type Entity,
+  type ListItem,
+  type ValidationContext,
+} from '../../shared/domain';
+import type {
+  EntitySummary,
+  ReferenceData,
+  SessionState,
+  WorkspaceSnapshot,
+} from '../../shared/bridge/types';
+import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
+import { connectionFolder } from './paths';
+import {
+  localSandboxId,
+  openConnectionRegistry,
+  type Connection,
+  type ConnectionRegistry,
+} from '../auth/connections';
+import { checkPastedToken } from '../auth/partner-token';
+import {
+  openSecretStore,
+  type SecretStore,
+  type SecretStoreStatus,
+  type StoredToken,
+} from '../auth/secret-store';
+import { expiryState } from '../auth/token-lifecycle';
+import { grantableScopes } from '../sandbox/auth/scopes';
+import { BridgeError } from '../bridge/dispatch';
+import type { BridgeHandlers } from '../bridge/handlers';
+import { ApiError } from '../sync/api-errors';
+import { SubmissionApiClient } from '../sync/api-client';
+import { SyncEngine } from '../sync/sync-engine';
+import { WorkspaceStore } from '../workspace/workspace-store';
+import { toAssetView, toReview } from './asset-views';
+import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox';
+import { EventRelay } from './event-relay';
+
+export interface AppCoreOptions {
+  dataDir: string;
+  version: string;
+  host: 'electron' | 'browser';
+  /** Defaults to the current year, as the service's assessment runs. */
+  assessmentYear?: number;
+  /** Injected where the caller already probed the keychain. */
+  secrets?: { store: SecretStore; status: SecretStoreStatus };
+}
+
+export interface AppCore {
+  handlers: BridgeHandlers;
+  events: EventRelay;
+  sandbox: EmbeddedSandbox;
+  close(): Promise<void>;
+}
+
+interface OpenWorkspace {
+  entityId: number;
+  store: WorkspaceStore;
+  engine: SyncEngine;
+}
+
+const referenceKey = 'reference';
+
+/**
+ * The app behind the bridge, for any host: the embedded sandbox, the connections and their secrets,
+ * the workspace of the selected entity and its sync. Everything here is plain Node.
+ */
+export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
+  const events = new EventRelay();
+  const assessmentYear = opts.assessmentYear ?? new Date().getUTCFullYear();
+  const sandbox = await startEmbeddedSandbox({ dataDir: opts.dataDir, assessmentYear });
+  const secrets = opts.secrets ?? (await openSecretStore());
+  const registry: ConnectionRegistry = await openConnectionRegistry({
+    dataDir: opts.dataDir,
+    sandboxOrigin: sandbox.baseUrl,
+  });
+  await secrets.store.save(localSandboxId, {
+    accessToken: sandbox.token,
+    kind: 'sandbox',
+    scopes: [...grantableScopes],
+    expiresAt: null,
+    obtainedAt: new Date().toISOString(),
+  });
+
+  let connection: Connection = registry.active();
+  let token: StoredToken | null = null;
+  let client = newClient(connection);
+  let entities: Entity[] = [];
+  let online = true;
+  let paused = false;
+  let problem: string | undefined;
+  let workspace: OpenWorkspace | undefined;
+  let running: AbortController | undefined;
+
+  function newClient(target: Connection): SubmissionApiClient {
+    return new SubmissionApiClient({ baseUrl: target.baseUrl, getToken: () => token?.accessToken });
+  }
+
+  /** Remembers what failed so the UI can say it; a dropped network is "offline", not an error. */
+  function noteFailure(error: unknown): void {
+    if (error instanceof ApiError) {
+      online = !(error.kind === 'network' || error.kind === 'timeout');
+      if (error.kind === 'unauthorized') {
+        paused = true;
+        events.emit('auth.signInRequired', { connectionId: connection.id, reason: 'unauthorized' });
+      }
+      problem = error.message;
+      return;
+    }
+    problem = error instanceof Error ? error.message : String(error);
+  }
+
+  async function activate(target: Connection): Promise<void> {
+    connection = target;
+    token = await secrets.store.read(target.id);
+    client = newClient(target);
+    paused = false;
+    problem = undefined;
+    entities = [];
+    if (token) {
+      try {
+        entities = await client.listEntities();
+        online = true;
+      } catch (error) {
+        noteFailure(error);
+      }
+    }
+    const preferred = workspace?.entityId;
+    const entityId = entities.find((entity) => entity.id === preferred)?.id ?? entities[0]?.id;
+    closeWorkspace();
+    if (entityId !== undefined) await openWorkspace(entityId);
+  }
+
+  function closeWorkspace(): void {
+    running?.abort();
+    workspace?.store.close();
+    workspace = undefined;
+  }
+
+  async function openWorkspace(entityId: number): Promise<void> {
+    closeWorkspace();
+    const store = WorkspaceStore.open(
+      join(connectionFolder(opts.dataDir, connection.id), `entity-${entityId}.sqlite`),
+    );
+    const entity = entities.find((candidate) => candidate.id === entityId);
+    if (entity) store.saveEntity(entity);
+    const engine = new SyncEngine({
+      store,
+      client,
+      entityId,
+      validationContext: (mode) => validationContext(store, mode),
+      onProgress: (progress) => events.emit('sync.progress', progress),
+    });
+    workspace = { entityId, store, engine };
+    if (token && online) {
+      try {
+        await refreshReference(store);
+        // A first open fills the workspace so the analyst starts from what the service holds.
+        if (store.listAssets().length === 0) {
+          await engine.pull();
+          store.setMeta('last_sync_at', new Date().toISOString());
+        }
+      } catch (error) {
+        noteFailure(error);
+      }
+    }
+  }
+
+  async function refreshReference(store: WorkspaceStore): Promise<void> {
+    const [certifications, energyRatings, propertyTypes] = await Promise.all([
+      client.certifications(),
+      client.energyRatings(),
+      client.list('property_types'),
+    ]);
+    const reference: ReferenceData = { certifications, energyRatings, propertyTypes: propertyTypes.items };
+    store.saveReference(referenceKey, reference);
+  }
+
+  function referenceOf(store: WorkspaceStore): ReferenceData {
+    const cached = store.reference(referenceKey) as ReferenceData | undefined;
+    return cached ?? { certifications: [], energyRatings: [], propertyTypes: [] };
+  }
+
+  function validationContext(store: WorkspaceStore, mode: 'create' | 'update'): ValidationContext {
+    const reference = referenceOf(store);
+    return {
+      mode,
+      assessmentYear,
+      areaUnit: areaUnitFromName(store.entity()?.reporting_preferences.area_units_name ?? 'square metres'),
+      certifications: reference.certifications as CertificationScheme[],
+      energyRatings: reference.energyRatings as EnergyRatingScheme[],
+      propertyTypes: (reference.propertyTypes as ListItem[]).map((item) => item.code),
+    };
+  }
+
+  function requireWorkspace(): OpenWorkspace {
+    if (!workspace) {
+      throw new BridgeError({
+        code: 'bad_request',
+        message: token ? 'No reporting entity is selected.' : 'Sign in to choose a reporting entity.',
+      });
+    }
+    return workspace;
+  }
+
+  function sessionState(): SessionState {
+    const expiry = token
+      ? expiryState({ kind: token.kind, expiresAt: token.expiresAt }, new Date()).level
+      : 'unknown';
+    return {
+      connections: registry.list().map((candidate) => ({
+        id: candidate.id,
+        name: candidate.name,
+        kind: candidate.kind,
+        baseUrl: candidate.baseUrl,
+        portalUrl: candidate.portalUrl,
+        active: candidate.id === connection.id,
+      })),
+      activeConnectionId: connection.id,
+      auth: {
+        signedIn: token !== null,
+        kind: token?.kind,
+        scopes: token?.scopes ?? [],
+        expiresAt: token?.expiresAt ?? null,
+        expiry,
+        storage: secrets.store.backend,
+        paused,
+      },
+      keychain: secrets.status.available
+        ? { available: true }
+        : { available: false, message: secrets.status.message },
+      entities: (entities.length > 0 ? entities : cachedEntities()).map(summarizeEntity),
+      activeEntityId: workspace?.entityId ?? null,
+      online,
+      problem,
+    };
+  }
+
+  function cachedEntities(): Entity[] {
+    const entity = workspace?.store.entity();
+    return entity ? [entity] : [];
+  }
+
+  function view(store: WorkspaceStore, localId: string) {
+    const record = store.asset(localId);
+    return record ? toAssetView(record, store) : null;
+  }
+
+  function mustView(store: WorkspaceStore, localId: string) {
+    const result = view(store, localId);
+    if (!result)
+      throw new BridgeError({ code: 'not_found', message: `No asset ${localId} in the workspace` });
+    return result;
+  }
+
+  function editEntries(
+    localId: string,
+    collection: 'certifications' | 'energy_ratings',
+    edit: (list: Record<string, unknown>[]) => void,
+  ) {
+    const { store } = requireWorkspace();
+    const record = store.asset(localId);
+    if (!record?.current)
+      throw new BridgeError({ code: 'not_found', message: `No editable asset ${localId}` });
+    const doc: AssetDoc = structuredClone(record.current);
+    const list = Array.isArray(doc[collection]) ? (doc[collection] as Record<string, unknown>[]) : [];
+    edit(list);
+    doc[collection] = list;
+    store.replaceDoc(localId, doc, `${collection}-edit`);
+    return mustView(store, localId);
+  }
+
+  await activate(connection);
+
+  const handlers: BridgeHandlers = {
+    'app.info': () => ({ name: 'Asset Desk', version: opts.version, host: opts.host }),
+    'session.get': () => sessionState(),
+    'session.selectEntity': async ({ entityId }) => {
+      if (!entities.some((entity) => entity.id === entityId) && workspace?.entityId !== entityId) {
+        throw new BridgeError({
+          code: 'not_found',
+          message: `Entity ${entityId} is not reachable with this sign-in`,
+        });
+      }
+      await openWorkspace(entityId);
+      events.emit('workspace.changed', { reason: 'entity' });
+      return sessionState();
+    },
+    'auth.signInWithToken': async ({ connectionId, token: pasted, expiresOn }) => {
+      const target = registry.get(connectionId);
+      if (!target) throw new BridgeError({ code: 'not_found', message: `No connection ${connectionId}` });
+      const check = await checkPastedToken({
+        connection: target,
+        accessToken: pasted,
+        partnerExpiresOn: expiresOn,
+      });
+      await secrets.store.save(target.id, {
+        accessToken: pasted,
+        kind: check.kind,
+        scopes: check.scopes,
+        expiresAt: check.expiresAt ? check.expiresAt.toISOString() : null,
+        obtainedAt: new Date().toISOString(),
+      });
+      if (target.id !== connection.id) await registry.setActive(target.id);
+      await activate(target);
+      return sessionState();
+    },
+    'auth.signOut': async ({ connectionId }) => {
+      await secrets.store.delete(connectionId);
+      if (connectionId === connection.id) {
+        token = null;
+        closeWorkspace();
+      }
+      return sessionState();
+    },
+    'workspace.snapshot': (): WorkspaceSnapshot => {
+      const { store } = requireWorkspace();
+      const entity = store.entity();
+      if (!entity)
+        throw new BridgeError({ code: 'bad_request', message: 'The entity has not been loaded yet.' });
+      return {
+        connectionId: connection.id,
+        entity,
+        assessmentYear,
+        reference: referenceOf(store),
+        assets: store.listAssets().map((record) => toAssetView(record, store)),
+        lastSyncAt: store.getMeta('last_sync_at') ?? null,
+      };
+    },
+    'workspace.edit': ({ edits }) => {
+      const { store } = requireWorkspace();
+      try {
+        store.setValues(edits);
+      } catch (error) {
+        throw new BridgeError({
+          code: 'bad_request',
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+      return [...new Set(edits.map((edit) => edit.localId))].map((id) => mustView(store, id));
+    },
+    'workspace.createAsset': ({ fields }) => {
+      const { store } = requireWorkspace();
+      const record = store.createAsset({ ...fields, annual_data: [], certifications: [] });
+      return mustView(store, record.localId);
+    },
+    'workspace.deleteAssets': ({ localIds }) => {
+      const { store } = requireWorkspace();
+      store.transaction(() => {
+        for (const id of localIds) if (store.asset(id)) store.deleteAsset(id);
+      });
+      return localIds;
+    },
+    'workspace.revertAsset': ({ localId }) => {
+      const { store } = requireWorkspace();
+      store.revertAsset(localId);
+      return view(store, localId);
+    },
+    'workspace.addEntry': ({ localId, collection, fields }) =>
+      editEntries(localId, collection, (list) => list.push({ ...fields, _key: randomUUID().slice(0, 8) })),
+    'workspace.removeEntry': ({ localId, collection, key }) =>
+      editEntries(localId, collection, (list) => {
+        const index = list.findIndex((entry) => entryKey(collection, entry) === key);
+        if (index >= 0) list.splice(index, 1);
+      }),
+    'workspace.resolveConflict': ({ localId, path, choice }) => {
+      const { store } = requireWorkspace();
+      store.resolveConflict(localId, path, choice);
+      return view(store, localId);
+    },
+    'workspace.resolveRemoteDeletion': ({ localId, choice }) => {
+      const { store } = requireWorkspace();
+      store.resolveRemoteDeletion(localId, choice);
+      return view(store, localId);
+    },
+    'sync.review': () => toReview(requireWorkspace().store.pending()),
+    'sync.run': async ({ mode }) => {
+      const { store, engine } = requireWorkspace();
+      if (running) throw new BridgeError({ code: 'bad_request', message: 'A sync is already running.' });
+      if (!token) throw new BridgeError({ code: 'forbidden', message: 'Sign in before syncing.' });
+      running = new AbortController();
+      try {
+        const report = await engine.sync({ mode, signal: running.signal });
+        if (report.stopped?.reason === 'unauthorized') {
+          paused = true;
+          events.emit('auth.signInRequired', { connectionId: connection.id, reason: 'unauthorized' });
+        } else if (
+          report.stopped?.reason === 'error' &&
+          /reach|answer in time/.test(report.stopped.message)
+        ) {
+          online = false;
+        } else {
+          online = true;
+        }
+        if (!report.stopped) store.setMeta('last_sync_at', new Date().toISOString());
+        events.emit('workspace.changed', { reason: 'push' });
+        return report;
+      } finally {
+        running = undefined;
+      }
+    },
+    'sync.cancel': () => {
+      const wasRunning = running !== undefined;
+      running?.abort();
+      return wasRunning;
+    },
+    'sync.dryRun': async () => {
+      const { engine } = requireWorkspace();
+      try {
+        return await engine.dryRun();
+      } catch (error) {
+        noteFailure(error);
+        throw new BridgeError({
+          code: 'bad_request',
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+    },
+  };
+
+  return {
+    handlers,
+    events,
+    sandbox,
+    async close() {
+      closeWorkspace();
+      await sandbox.server.close();
+    },
+  };
+}
+
+function summarizeEntity(entity: Entity): EntitySummary {
+  const prefs = entity.reporting_preferences;
+  return {
+    id: entity.id,
+    name: entity.name,
+    currency: prefs.currency,
+    areaUnit: prefs.area_units_name,
+    reportingPeriod: prefs.reporting_period,
+  };
+}

@@ -1,0 +1,93 @@
+/** Sync-facing shapes that cross the bridge: the renderer shows them, main produces them. */
+import type { Outlier, Validations } from '../domain';
+import type { AssetDoc, Scalar } from './asset-doc';
+
+/** The service's word on an asset: `_validations` at the three levels, as it answered. */
+export interface ServerVerdict {
+  asset: Validations;
+  annualData: Array<{ year: unknown; _validations?: Validations | undefined }>;
+  certifications: Array<{ id?: unknown; _validations?: Validations | undefined }>;
+}
+
+export type SyncPhase =
+  'pull' | 'validate' | 'push' | 'reconcile' | 'done' | 'paused' | 'failed' | 'cancelled';
+
+export interface SyncProgress {
+  phase: SyncPhase;
+  done: number;
+  total: number;
+  /** When the pacer holds the next batch back (epoch ms), for a countdown. */
+  nextSendAt?: number | undefined;
+  message?: string | undefined;
+}
+
+/** `strict` sends create/update (invalid rows refused); `always` sends always_create/always_update. */
+export type PushMode = 'strict' | 'always';
+
+export interface PullSummary {
+  added: number;
+  updated: number;
+  conflicts: number;
+  removed: number;
+  remoteDeletedConflicts: number;
+  adopted: number;
+}
+
+export interface PushSummary {
+  requests: number;
+  created: number;
+  updated: number;
+  deleted: number;
+  invalid: number;
+  notFound: number;
+  /** Not sent: the shared rules found errors offline (strict mode). */
+  blocked: Array<{ localId: string; errors: Validations['errors'] }>;
+  /** Held back until the user resolves their conflicts. */
+  conflicted: number;
+}
+
+export interface SyncReport {
+  pull: PullSummary;
+  push: PushSummary;
+  /** Set when the sync stopped early; pending work stays queued. */
+  stopped?: { reason: 'unauthorized' | 'forbidden' | 'cancelled' | 'error'; message: string };
+}
+
+export type AssetStatus = 'clean' | 'new' | 'modified' | 'deleted';
+
+export interface FieldConflictView {
+  path: string;
+  base: Scalar;
+  mine: Scalar;
+  theirs: Scalar;
+}
+
+/** One asset as the grids show it. */
+export interface AssetView {
+  localId: string;
+  serviceAssetId: number | null;
+  partnersId: number | null;
+  /** The analyst's copy; for a deleted asset, the last copy before deletion. */
+  doc: AssetDoc;
+  status: AssetStatus;
+  /** Paths that differ from the service's copy (staged changes). */
+  changedPaths: string[];
+  conflicts: FieldConflictView[];
+  remoteDeleted: boolean;
+  notFound: boolean;
+  serverValidations: ServerVerdict | null;
+  outliers: Outlier[];
+}
+
+export interface DryRunRow {
+  localId: string;
+  valid: boolean;
+  validations: ServerVerdict;
+}
+
+export interface PendingReview {
+  creates: Array<{ localId: string; name: string }>;
+  updates: Array<{ localId: string; name: string; changedPaths: string[] }>;
+  deletes: Array<{ localId: string; name: string; serviceAssetId: number | null }>;
+  conflicted: Array<{ localId: string; name: string }>;
+}

@@ -1,0 +1,41 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemorySecretStore } from '../../electron/auth/secret-store';
+import { startAppCore, type AppCore } from '../../electron/app/app-core';
+import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
+import { builtRendererDir } from './built-renderer';
+
+export const testAssessmentYear = 2025;
+
+/**
+ * The whole app as a new user gets it (embedded sandbox seeded with the demo entities), served by
+ * the browser host. Secrets stay in memory: test files run in parallel and would otherwise share
+ * one keychain entry (the keychain has its own tests).
+ */
+export async function startTestApp(): Promise<{
+  core: AppCore;
+  host: BrowserHost;
+  dataDir: string;
+  close(): Promise<void>;
+}> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'asset-desk-app-'));
+  const core = await startAppCore({
+    dataDir,
+    version: 'test',
+    host: 'browser',
+    assessmentYear: testAssessmentYear,
+    secrets: { store: new MemorySecretStore(), status: { available: true, backend: 'keychain' } },
+  });
+  const host = await startBrowserHost({ rendererDir: builtRendererDir(), handlers: core.handlers });
+  core.events.attach(host.events);
+  return {
+    core,
+    host,
+    dataDir,
+    async close() {
+      await host.close();
+      await core.close();
+    },
+  };
+}
