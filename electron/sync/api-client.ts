@@ -138,12 +138,23 @@ export class SubmissionApiClient {
    */
   async listAllAssets(
     entityId: number,
-    opts: { perPage?: number; signal?: AbortSignal; onPage?: (done: number, total: number) => void } = {},
+    opts: {
+      perPage?: number;
+      signal?: AbortSignal | undefined;
+      onPage?: (done: number, total: number) => void;
+      /** Each page's assets as they arrive (any order); the result is then empty, to spare memory. */
+      onAssets?: (assets: Asset[]) => void;
+    } = {},
   ): Promise<Asset[]> {
     const perPage = opts.perPage ?? MAX_PER_PAGE;
     const first = await this.listAssetsPage(entityId, 1, perPage, opts.signal);
     const lastPage = lastPageOf(first.meta, first.assets.length);
-    const pages: Asset[][] = [first.assets];
+    const pages: Asset[][] = [];
+    const take = (page: number, assets: Asset[]) => {
+      if (opts.onAssets) opts.onAssets(assets);
+      else pages[page - 1] = assets;
+    };
+    take(1, first.assets);
     opts.onPage?.(1, lastPage);
     let next = 2;
     let done = 1;
@@ -151,7 +162,7 @@ export class SubmissionApiClient {
       while (next <= lastPage) {
         const page = next++;
         const { assets } = await this.listAssetsPage(entityId, page, perPage, opts.signal);
-        pages[page - 1] = assets;
+        take(page, assets);
         opts.onPage?.(++done, lastPage);
       }
     };
@@ -182,10 +193,12 @@ export class SubmissionApiClient {
           what,
           signal,
         });
+        this.pacer.update(response.headers);
       } catch (error) {
         throw asTransportError(error, what, true);
+      } finally {
+        this.pacer.release();
       }
-      this.pacer.update(response.headers);
       if (response.status === 429) {
         await response.body?.cancel();
         continue;

@@ -37,6 +37,8 @@ const resetMarginMs = 250;
 
 export class BatchPacer {
   private state: RateLimitState = {};
+  private inFlight = 0;
+  private waiters: Array<() => void> = [];
 
   constructor(private readonly clock: PacerClock = realClock) {}
 
@@ -53,16 +55,34 @@ export class BatchPacer {
     return at > this.clock.now() ? at : undefined;
   }
 
-  /** Waits until a send is allowed, then counts it against the remaining budget. */
+  /**
+   * Waits until a send is allowed, then counts it against the remaining budget. While the budget is
+   * unknown (no answer yet), only one request is out at a time: its answer tells the budget.
+   */
   async acquire(onWait?: (until: number) => void, signal?: AbortSignal): Promise<void> {
-    const until = this.nextSendAt();
-    if (until !== undefined) {
+    for (;;) {
+      signal?.throwIfAborted();
+      if (this.state.limit === undefined && this.inFlight > 0) {
+        await new Promise<void>((resolve) => this.waiters.push(resolve));
+        continue;
+      }
+      const until = this.nextSendAt();
+      if (until === undefined) break;
       onWait?.(until);
       await this.clock.sleep(until - this.clock.now(), signal);
       // The window has turned over: the budget is the limit again until the service says otherwise.
-      this.state = { ...this.state, remaining: this.state.limit, resetAt: undefined };
+      if (this.state.resetAt !== undefined && this.clock.now() >= this.state.resetAt) {
+        this.state = { ...this.state, remaining: this.state.limit, resetAt: undefined };
+      }
     }
     if (this.state.remaining !== undefined) this.state.remaining = Math.max(0, this.state.remaining - 1);
+    this.inFlight++;
+  }
+
+  /** Ends a request that acquire() let out, answered or not. */
+  release(): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    for (const wake of this.waiters.splice(0)) wake();
   }
 
   /** Takes the service's word after every answer, 429s included. */
@@ -71,12 +91,16 @@ export class BatchPacer {
     const remaining = intHeader(headers.get('x-ratelimit-remaining'));
     const reset = intHeader(headers.get('x-ratelimit-reset'));
     if (limit === undefined && remaining === undefined && reset === undefined) return;
-    this.state = {
-      limit: limit ?? this.state.limit,
-      // -1 means throttled: nothing left until the reset.
-      remaining: remaining === undefined ? this.state.remaining : Math.max(0, remaining),
-      resetAt: reset === undefined ? this.state.resetAt : reset * 1000,
-    };
+    const resetAt = reset === undefined ? this.state.resetAt : reset * 1000;
+    // -1 means throttled: nothing left until the reset. Requests still out (besides the one this
+    // answer is for) may not be counted by the service yet: count them as spent.
+    const othersOut = Math.max(0, this.inFlight - 1);
+    let left = remaining === undefined ? this.state.remaining : Math.max(0, remaining - othersOut);
+    // Answers can overtake each other; within one window the lower count is the truer one.
+    if (left !== undefined && this.state.remaining !== undefined && resetAt === this.state.resetAt) {
+      left = Math.min(left, this.state.remaining);
+    }
+    this.state = { limit: limit ?? this.state.limit, remaining: left, resetAt };
   }
 }
 

@@ -24,7 +24,7 @@ import type {
 } from '../../shared/sync/types';
 import { ApiError } from './api-errors';
 import type { SubmissionApiClient } from './api-client';
-import type { AssetRecord, WorkspaceStore } from '../workspace/workspace-store';
+import type { AssetRecord, PendingWork, WorkspaceStore } from '../workspace/workspace-store';
 
 export type { SyncPhase, SyncProgress, PushMode, PullSummary, PushSummary, SyncReport };
 
@@ -39,6 +39,8 @@ export interface SyncEngineOptions {
   maxReconcileRounds?: number;
   /** The service's per-field limit; tests shrink it to make many batches out of few assets. */
   maxPerField?: number;
+  /** Batches in flight at once (default 2). */
+  inFlight?: number;
 }
 
 /**
@@ -48,7 +50,11 @@ export interface SyncEngineOptions {
  * partners_id) before anything is resent, so each asset reaches the service exactly once.
  */
 export class SyncEngine {
-  constructor(private readonly opts: SyncEngineOptions) {}
+  private readonly inFlight: number;
+
+  constructor(private readonly opts: SyncEngineOptions) {
+    this.inFlight = Math.max(1, opts.inFlight ?? 2);
+  }
 
   async sync(options: { mode?: PushMode; signal?: AbortSignal } = {}): Promise<SyncReport> {
     const report: SyncReport = { pull: emptyPull(), push: emptyPush() };
@@ -73,15 +79,32 @@ export class SyncEngine {
     return report;
   }
 
-  /** Fetches every asset of the entity and merges it into the workspace; settles lost batches. */
+  /**
+   * Fetches every asset of the entity and merges it into the workspace, a page at a time as pages
+   * arrive (each page one transaction, each merge idempotent); then settles lost batches and marks
+   * what the service no longer has.
+   */
   async pull(signal?: AbortSignal): Promise<PullSummary> {
     const { client, store, entityId } = this.opts;
     this.progress({ phase: 'pull', done: 0, total: 1 });
-    const remote = await client.listAllAssets(entityId, {
+    const summary = emptyPull();
+    const seen = new Set<number>();
+    const newByPartner = new Map<number, AssetRecord>();
+    for (const record of store.pending().creates) {
+      if (record.partnersId !== null) newByPartner.set(record.partnersId, record);
+    }
+    await client.listAllAssets(entityId, {
       signal,
       onPage: (done, total) => this.progress({ phase: 'pull', done, total }),
+      onAssets: (assets) => store.transaction(() => applyPage(store, assets, seen, newByPartner, summary)),
     });
-    return store.transaction(() => applyPull(store, remote));
+    store.transaction(() => {
+      for (const { batchId } of store.unsettledBatches()) store.abandonBatch(batchId);
+      const missing = store.markMissingRemote(seen);
+      summary.removed = missing.removed;
+      summary.remoteDeletedConflicts = missing.conflicts;
+    });
+    return summary;
   }
 
   async push(options: { mode?: PushMode; signal?: AbortSignal } = {}): Promise<PushSummary> {
@@ -140,75 +163,46 @@ export class SyncEngine {
         });
         await this.pull(signal);
       }
-      const batches = this.plan(summary, mode);
-      if (batches.length === 0) return;
+      const planner = this.plan(summary, mode);
+      const total = planner.estimate();
+      if (total === 0) return;
+      // Two batches in flight: the service works on one while this side settles the other and
+      // validates the next. Each batch has its own outbox entry, so a lost answer is reconciled per
+      // batch as before.
       let lost = false;
-      for (const [index, batch] of batches.entries()) {
-        signal?.throwIfAborted();
-        this.progress({
-          phase: 'push',
-          done: index,
-          total: batches.length,
-          nextSendAt: this.opts.client.pacer.nextSendAt(),
-        });
-        const outcome = await this.sendBatch(batch, mode, summary, signal);
-        if (outcome === 'lost') {
-          lost = true;
-          break;
+      let done = 0;
+      const worker = async () => {
+        for (;;) {
+          signal?.throwIfAborted();
+          if (lost) return;
+          const batch = planner.next();
+          if (!batch) return;
+          this.progress({ phase: 'push', done, total, nextSendAt: this.opts.client.pacer.nextSendAt() });
+          const outcome = await this.sendBatch(batch, mode, summary, signal);
+          if (outcome === 'lost') lost = true;
+          else done++;
         }
-      }
-      this.progress({ phase: 'push', done: batches.length, total: batches.length });
+      };
+      await settleAll(Array.from({ length: Math.min(this.inFlight, total) }, worker));
+      this.progress({ phase: 'push', done, total: Math.max(done, total) });
       if (!lost) return;
     }
   }
 
-  /** Splits pending work into batches; each field carries at most the per-field limit. */
-  private plan(summary: PushSummary, mode: PushMode): PlannedBatch[] {
-    const { store } = this.opts;
+  /** Pending work as a planner that fills batches lazily (see BatchPlanner). */
+  private plan(summary: PushSummary, mode: PushMode): BatchPlanner {
     this.progress({ phase: 'validate', done: 0, total: 1 });
-    const work = store.pending();
+    const work = this.opts.store.pending();
     summary.conflicted = work.conflicted.length;
     summary.blocked = [];
-    const createCtx = this.opts.validationContext('create');
-    const updateCtx = this.opts.validationContext('update');
-    const creates: PlannedItem[] = [];
-    for (const record of work.creates) {
-      const payload = store.createPayloadOf(record);
-      if (mode === 'strict') {
-        const result = validateAsset(payload, createCtx);
-        if (hasErrors(result)) {
-          summary.blocked.push({ localId: record.localId, errors: flattenErrors(result) });
-          continue;
-        }
-      }
-      creates.push({ record, payload });
-    }
-    const updates: PlannedItem[] = [];
-    for (const { record, patch } of work.updates) {
-      if (mode === 'strict' && record.current) {
-        const result = validateAsset(record.current, updateCtx);
-        if (hasErrors(result)) {
-          summary.blocked.push({ localId: record.localId, errors: flattenErrors(result) });
-          continue;
-        }
-      }
-      updates.push({ record, payload: patch });
-    }
-    const deletes: PlannedItem[] = work.deletes.map((record) => ({
-      record,
-      payload: { service_asset_id: record.serviceAssetId },
-    }));
-    const count = Math.max(creates.length, updates.length, deletes.length);
-    const size = this.opts.maxPerField ?? BATCH_MAX_PER_FIELD;
-    const batches: PlannedBatch[] = [];
-    for (let offset = 0; offset < count; offset += size) {
-      batches.push({
-        creates: creates.slice(offset, offset + size),
-        updates: updates.slice(offset, offset + size),
-        deletes: deletes.slice(offset, offset + size),
-      });
-    }
-    return batches;
+    return new BatchPlanner(work, {
+      mode,
+      size: this.opts.maxPerField ?? BATCH_MAX_PER_FIELD,
+      store: this.opts.store,
+      createCtx: this.opts.validationContext('create'),
+      updateCtx: this.opts.validationContext('update'),
+      blocked: summary.blocked,
+    });
   }
 
   private async sendBatch(
@@ -322,21 +316,19 @@ interface PlannedBatch {
   deletes: PlannedItem[];
 }
 
-/** One transaction: merge every remote asset, adopt lost creates, settle lost batches. */
-function applyPull(store: WorkspaceStore, remote: Asset[]): PullSummary {
-  const summary = emptyPull();
-  const seen = new Set<number>();
-  const newByPartner = new Map<number, AssetRecord>();
-  for (const record of store.listAssets()) {
-    if (record.serviceAssetId === null && record.partnersId !== null)
-      newByPartner.set(record.partnersId, record);
-  }
+/** Merges one page of remote assets; a new asset whose create answer was lost is adopted, not added. */
+function applyPage(
+  store: WorkspaceStore,
+  remote: Asset[],
+  seen: Set<number>,
+  newByPartner: Map<number, AssetRecord>,
+  summary: PullSummary,
+): void {
   for (const asset of remote) {
     if (asset.service_asset_id === null) continue;
     seen.add(asset.service_asset_id);
-    const known = store.assetByServiceId(asset.service_asset_id);
-    const pending = !known && asset.partners_id != null ? newByPartner.get(asset.partners_id) : undefined;
-    if (pending) {
+    const pending = asset.partners_id != null ? newByPartner.get(asset.partners_id) : undefined;
+    if (pending && !store.assetByServiceId(asset.service_asset_id)) {
       // A create whose answer was lost: the service has it, so it is not sent again.
       store.acknowledge(pending.localId, asset);
       newByPartner.delete(asset.partners_id as number);
@@ -348,11 +340,86 @@ function applyPull(store: WorkspaceStore, remote: Asset[]): PullSummary {
     else if (outcome === 'updated') summary.updated++;
     else if (outcome === 'conflict') summary.conflicts++;
   }
-  for (const { batchId } of store.unsettledBatches()) store.abandonBatch(batchId);
-  const missing = store.markMissingRemote(seen);
-  summary.removed = missing.removed;
-  summary.remoteDeletedConflicts = missing.conflicts;
-  return summary;
+}
+
+/**
+ * Fills batches from the pending queues, validating each candidate only when its batch is packed:
+ * the first batch leaves as soon as it is full, and the rest are validated while it is in flight.
+ * Greedy packing in queue order gives the fewest requests the per-field limit allows.
+ */
+class BatchPlanner {
+  private readonly cursor = { creates: 0, updates: 0, deletes: 0 };
+
+  constructor(
+    private readonly work: PendingWork,
+    private readonly opts: {
+      mode: PushMode;
+      size: number;
+      store: WorkspaceStore;
+      createCtx: ValidationContext;
+      updateCtx: ValidationContext;
+      blocked: PushSummary['blocked'];
+    },
+  ) {}
+
+  /** Batches needed if nothing is blocked: the progress total. */
+  estimate(): number {
+    const { creates, updates, deletes } = this.work;
+    return Math.ceil(Math.max(creates.length, updates.length, deletes.length) / this.opts.size);
+  }
+
+  next(): PlannedBatch | undefined {
+    const batch: PlannedBatch = {
+      creates: this.take(this.work.creates, 'creates', (record) => this.createItem(record)),
+      updates: this.take(this.work.updates, 'updates', (entry) => this.updateItem(entry)),
+      deletes: this.take(this.work.deletes, 'deletes', (record) => ({
+        record,
+        payload: { service_asset_id: record.serviceAssetId },
+      })),
+    };
+    return batch.creates.length + batch.updates.length + batch.deletes.length > 0 ? batch : undefined;
+  }
+
+  private take<T>(
+    queue: T[],
+    key: keyof BatchPlanner['cursor'],
+    toItem: (entry: T) => PlannedItem | undefined,
+  ) {
+    const items: PlannedItem[] = [];
+    while (items.length < this.opts.size && this.cursor[key] < queue.length) {
+      const item = toItem(queue[this.cursor[key]++] as T);
+      if (item) items.push(item);
+    }
+    return items;
+  }
+
+  private createItem(record: AssetRecord): PlannedItem | undefined {
+    const payload = this.opts.store.createPayloadOf(record);
+    return this.checked(record, payload, payload, this.opts.createCtx);
+  }
+
+  private updateItem({ record, patch }: PendingWork['updates'][number]): PlannedItem | undefined {
+    return this.checked(record, record.current ?? {}, patch, this.opts.updateCtx);
+  }
+
+  /** Strict mode holds back what the shared rules reject: the service would refuse it anyway. */
+  private checked(record: AssetRecord, whole: AssetInput, payload: AssetInput, ctx: ValidationContext) {
+    if (this.opts.mode === 'strict') {
+      const result = validateAsset(whole, ctx);
+      if (hasErrors(result)) {
+        this.opts.blocked.push({ localId: record.localId, errors: flattenErrors(result) });
+        return undefined;
+      }
+    }
+    return { record, payload };
+  }
+}
+
+/** Like Promise.all, but waits for every task before rethrowing the first failure. */
+async function settleAll(tasks: Promise<void>[]): Promise<void> {
+  const results = await Promise.allSettled(tasks);
+  const failure = results.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 function indexBy<K>(records: AssetRecord[], key: (record: AssetRecord) => K | null): Map<K, AssetRecord> {

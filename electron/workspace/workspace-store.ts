@@ -105,6 +105,8 @@ export class WorkspaceStore {
   private readonly db: Database.Database;
   private readonly now: () => number;
 
+  private readonly statements = new Map<string, Database.Statement>();
+
   private constructor(db: Database.Database, now: () => number) {
     this.db = db;
     this.now = now;
@@ -127,76 +129,69 @@ export class WorkspaceStore {
   // --- entity and reference data (for offline pickers, dropdowns and rules)
 
   saveEntity(entity: Entity): void {
-    this.db
-      .prepare(
-        'INSERT INTO entity (id, json, fetched_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at',
-      )
-      .run(entity.id, JSON.stringify(entity), this.now());
+    this.sql(
+      'INSERT INTO entity (id, json, fetched_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at',
+    ).run(entity.id, JSON.stringify(entity), this.now());
   }
 
   entity(): Entity | undefined {
-    const row = this.db.prepare('SELECT json FROM entity LIMIT 1').get() as { json: string } | undefined;
+    const row = this.sql('SELECT json FROM entity LIMIT 1').get() as { json: string } | undefined;
     return row ? (JSON.parse(row.json) as Entity) : undefined;
   }
 
   saveReference(key: string, value: unknown): void {
-    this.db
-      .prepare(
-        'INSERT INTO reference_data (key, json, fetched_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at',
-      )
-      .run(key, JSON.stringify(value), this.now());
+    this.sql(
+      'INSERT INTO reference_data (key, json, fetched_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at',
+    ).run(key, JSON.stringify(value), this.now());
   }
 
   reference(key: string): unknown {
-    const row = this.db.prepare('SELECT json FROM reference_data WHERE key = ?').get(key) as
+    const row = this.sql('SELECT json FROM reference_data WHERE key = ?').get(key) as
       { json: string } | undefined;
     return row ? (JSON.parse(row.json) as unknown) : undefined;
   }
 
   getMeta(key: string): string | undefined {
-    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as
-      { value: string } | undefined;
+    const row = this.sql('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
     return row?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.db
-      .prepare(
-        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-      )
-      .run(key, value);
+    this.sql(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ).run(key, value);
   }
 
   // --- reading
 
   listAssets(): AssetRecord[] {
-    return (this.db.prepare('SELECT * FROM assets ORDER BY rowid').all() as Row[]).map(toRecord);
+    return (this.sql('SELECT * FROM assets ORDER BY rowid').all() as Row[]).map(toRecord);
   }
 
   asset(localId: string): AssetRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM assets WHERE local_id = ?').get(localId) as Row | undefined;
+    const row = this.sql('SELECT * FROM assets WHERE local_id = ?').get(localId) as Row | undefined;
     return row ? toRecord(row) : undefined;
   }
 
   assetByServiceId(serviceAssetId: number): AssetRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM assets WHERE service_asset_id = ?').get(serviceAssetId) as
+    const row = this.sql('SELECT * FROM assets WHERE service_asset_id = ?').get(serviceAssetId) as
       Row | undefined;
     return row ? toRecord(row) : undefined;
   }
 
   journalLength(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM journal').get() as { n: number }).n;
+    return (this.sql('SELECT COUNT(*) AS n FROM journal').get() as { n: number }).n;
   }
 
   lastJournalSeq(): number {
-    return (this.db.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM journal').get() as { n: number }).n;
+    return (this.sql('SELECT COALESCE(MAX(seq), 0) AS n FROM journal').get() as { n: number }).n;
   }
 
   conflicts(localId?: string): Array<FieldConflict & { localId: string }> {
     const rows = (
       localId === undefined
-        ? this.db.prepare('SELECT * FROM conflicts ORDER BY local_id, path').all()
-        : this.db.prepare('SELECT * FROM conflicts WHERE local_id = ? ORDER BY path').all(localId)
+        ? this.sql('SELECT * FROM conflicts ORDER BY local_id, path').all()
+        : this.sql('SELECT * FROM conflicts WHERE local_id = ? ORDER BY path').all(localId)
     ) as Array<{ local_id: string; path: string; base: string; mine: string; theirs: string }>;
     return rows.map((row) => ({
       localId: row.local_id,
@@ -214,11 +209,9 @@ export class WorkspaceStore {
     const partnersId = typeof doc.partners_id === 'number' ? doc.partners_id : newPartnersId();
     const current = { ...doc, partners_id: partnersId };
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          'INSERT INTO assets (local_id, partners_id, base, current, updated_at) VALUES (?, ?, NULL, ?, ?)',
-        )
-        .run(localId, partnersId, JSON.stringify(current), this.now());
+      this.sql(
+        'INSERT INTO assets (local_id, partners_id, base, current, updated_at) VALUES (?, ?, NULL, ?, ?)',
+      ).run(localId, partnersId, JSON.stringify(current), this.now());
       this.journal(localId, 'create', current);
     })();
     return this.mustGet(localId);
@@ -255,11 +248,12 @@ export class WorkspaceStore {
       const record = this.mustGet(localId);
       // Never sent: nothing on the service to delete, so the row simply goes.
       if (record.serviceAssetId === null && record.inFlight === null) {
-        this.db.prepare('DELETE FROM assets WHERE local_id = ?').run(localId);
+        this.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
       } else {
-        this.db
-          .prepare('UPDATE assets SET current = NULL, updated_at = ? WHERE local_id = ?')
-          .run(this.now(), localId);
+        this.sql('UPDATE assets SET current = NULL, updated_at = ? WHERE local_id = ?').run(
+          this.now(),
+          localId,
+        );
       }
       this.journal(localId, 'delete', {});
     })();
@@ -269,9 +263,9 @@ export class WorkspaceStore {
   revertAsset(localId: string): void {
     this.db.transaction(() => {
       const record = this.mustGet(localId);
-      if (record.base === null) this.db.prepare('DELETE FROM assets WHERE local_id = ?').run(localId);
+      if (record.base === null) this.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
       else this.writeCurrent(localId, record.base);
-      this.db.prepare('DELETE FROM conflicts WHERE local_id = ?').run(localId);
+      this.sql('DELETE FROM conflicts WHERE local_id = ?').run(localId);
       this.journal(localId, 'revert', {});
     })();
   }
@@ -282,7 +276,7 @@ export class WorkspaceStore {
       if (choice === 'theirs' && record.current && record.base) {
         this.writeCurrent(localId, setPathFrom(record.current, record.base, path));
       }
-      this.db.prepare('DELETE FROM conflicts WHERE local_id = ? AND path = ?').run(localId, path);
+      this.sql('DELETE FROM conflicts WHERE local_id = ? AND path = ?').run(localId, path);
       this.journal(localId, 'resolve', { path, choice });
     })();
   }
@@ -293,14 +287,12 @@ export class WorkspaceStore {
       const record = this.mustGet(localId);
       if (!record.remoteDeleted) return;
       if (choice === 'theirs' || record.current === null) {
-        this.db.prepare('DELETE FROM assets WHERE local_id = ?').run(localId);
+        this.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
       } else {
         const { service_asset_id: _id, ...doc } = record.current;
-        this.db
-          .prepare(
-            'UPDATE assets SET service_asset_id = NULL, base = NULL, current = ?, remote_deleted = 0, updated_at = ? WHERE local_id = ?',
-          )
-          .run(JSON.stringify(doc), this.now(), localId);
+        this.sql(
+          'UPDATE assets SET service_asset_id = NULL, base = NULL, current = ?, remote_deleted = 0, updated_at = ? WHERE local_id = ?',
+        ).run(JSON.stringify(doc), this.now(), localId);
       }
       this.journal(localId, 'resolve-deletion', { choice });
     })();
@@ -311,11 +303,14 @@ export class WorkspaceStore {
   pending(): PendingWork {
     const work: PendingWork = { creates: [], updates: [], deletes: [], conflicted: [] };
     const conflicted = new Set(
-      (this.db.prepare('SELECT DISTINCT local_id FROM conflicts').all() as Array<{ local_id: string }>).map(
+      (this.sql('SELECT DISTINCT local_id FROM conflicts').all() as Array<{ local_id: string }>).map(
         (r) => r.local_id,
       ),
     );
-    for (const record of this.listAssets()) {
+    for (const row of this.sql('SELECT * FROM assets ORDER BY rowid').iterate() as IterableIterator<Row>) {
+      // Most rows are in step with the service: same text, nothing to parse or compare.
+      if (row.base !== null && row.base === row.current && row.remote_deleted === 0) continue;
+      const record = toRecord(row);
       if (record.remoteDeleted || conflicted.has(record.localId)) {
         if (record.remoteDeleted || changedPaths(record.base, record.current).length > 0)
           work.conflicted.push(record);
@@ -346,22 +341,24 @@ export class WorkspaceStore {
 
   beginBatch(batchId: string, localIds: readonly string[]): void {
     this.db.transaction(() => {
-      this.db
-        .prepare("INSERT INTO outbox (batch_id, created_at, state, local_ids) VALUES (?, ?, 'sending', ?)")
-        .run(batchId, this.now(), JSON.stringify(localIds));
-      const mark = this.db.prepare('UPDATE assets SET in_flight = ?, sent = current WHERE local_id = ?');
+      this.sql("INSERT INTO outbox (batch_id, created_at, state, local_ids) VALUES (?, ?, 'sending', ?)").run(
+        batchId,
+        this.now(),
+        JSON.stringify(localIds),
+      );
+      const mark = this.sql('UPDATE assets SET in_flight = ?, sent = current WHERE local_id = ?');
       for (const localId of localIds) mark.run(batchId, localId);
     })();
   }
 
   markBatchAmbiguous(batchId: string): void {
-    this.db.prepare("UPDATE outbox SET state = 'ambiguous' WHERE batch_id = ?").run(batchId);
+    this.sql("UPDATE outbox SET state = 'ambiguous' WHERE batch_id = ?").run(batchId);
   }
 
   /** Batches whose outcome is unknown: left by a lost answer, or by a crash while sending. */
   unsettledBatches(): Array<{ batchId: string; localIds: string[] }> {
     return (
-      this.db.prepare('SELECT batch_id, local_ids FROM outbox ORDER BY created_at').all() as Array<{
+      this.sql('SELECT batch_id, local_ids FROM outbox ORDER BY created_at').all() as Array<{
         batch_id: string;
         local_ids: string;
       }>
@@ -372,8 +369,8 @@ export class WorkspaceStore {
   settleBatch(batchId: string, apply: (tx: BatchSettlement) => void): void {
     this.db.transaction(() => {
       apply(new BatchSettlement(this));
-      this.db.prepare('UPDATE assets SET in_flight = NULL, sent = NULL WHERE in_flight = ?').run(batchId);
-      this.db.prepare('DELETE FROM outbox WHERE batch_id = ?').run(batchId);
+      this.sql('UPDATE assets SET in_flight = NULL, sent = NULL WHERE in_flight = ?').run(batchId);
+      this.sql('DELETE FROM outbox WHERE batch_id = ?').run(batchId);
     })();
   }
 
@@ -392,22 +389,23 @@ export class WorkspaceStore {
     const id = asset.service_asset_id;
     if (id === null) return 'unchanged';
     const theirs = docFromRemote(asset);
-    const existing = this.assetByServiceId(id);
+    const known = this.sql('SELECT local_id FROM assets WHERE service_asset_id = ?').get(id) as
+      { local_id: string } | undefined;
+    const existing = known ? this.mustGet(known.local_id) : undefined;
     if (!existing) {
-      this.db
-        .prepare(
-          'INSERT INTO assets (local_id, service_asset_id, partners_id, base, current, outliers, server_validations, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        )
-        .run(
-          randomUUID(),
-          id,
-          asset.partners_id ?? null,
-          JSON.stringify(theirs),
-          JSON.stringify(theirs),
-          JSON.stringify(asset._outliers),
-          verdictJson(asset),
-          this.now(),
-        );
+      const json = JSON.stringify(theirs);
+      this.sql(
+        'INSERT INTO assets (local_id, service_asset_id, partners_id, base, current, outliers, server_validations, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(
+        randomUUID(),
+        id,
+        asset.partners_id ?? null,
+        json,
+        json,
+        JSON.stringify(asset._outliers),
+        verdictJson(asset),
+        this.now(),
+      );
       return 'added';
     }
     return this.mergeInto(existing, theirs, asset);
@@ -418,29 +416,31 @@ export class WorkspaceStore {
    * becomes the base, and edits the analyst made while the batch was in flight stay pending.
    */
   acknowledge(localId: string, asset: Asset): void {
-    const record = this.mustGet(localId);
+    const row = this.sql('SELECT current, sent FROM assets WHERE local_id = ?').get(localId) as
+      { current: string | null; sent: string | null } | undefined;
+    if (!row) throw new Error(`No asset ${localId} in the workspace`);
     const theirs = docFromRemote(asset);
-    const sent = this.sentDoc(localId) ?? theirs;
-    const current = record.current === null ? null : mergeThreeWay(sent, record.current, theirs).merged;
-    this.db
-      .prepare(
-        'UPDATE assets SET service_asset_id = ?, base = ?, current = ?, outliers = ?, server_validations = ?, not_found = 0, updated_at = ? WHERE local_id = ?',
-      )
-      .run(
-        asset.service_asset_id,
-        JSON.stringify(theirs),
-        current === null ? null : JSON.stringify(current),
-        JSON.stringify(asset._outliers),
-        verdictJson(asset),
-        this.now(),
-        localId,
-      );
-  }
-
-  private sentDoc(localId: string): AssetDoc | null {
-    const row = this.db.prepare('SELECT sent FROM assets WHERE local_id = ?').get(localId) as
-      { sent: string | null } | undefined;
-    return parseDoc(row?.sent ?? null);
+    const theirsJson = JSON.stringify(theirs);
+    let currentJson: string | null;
+    if (row.current === null) currentJson = null;
+    else if (row.sent === null || row.current === row.sent) {
+      // Nothing was edited while the batch was out: the service's copy is the new local copy.
+      currentJson = theirsJson;
+    } else {
+      const sent = parseDoc(row.sent) ?? theirs;
+      currentJson = JSON.stringify(mergeThreeWay(sent, parseDoc(row.current) ?? {}, theirs).merged);
+    }
+    this.sql(
+      'UPDATE assets SET service_asset_id = ?, base = ?, current = ?, outliers = ?, server_validations = ?, not_found = 0, updated_at = ? WHERE local_id = ?',
+    ).run(
+      asset.service_asset_id,
+      theirsJson,
+      currentJson,
+      JSON.stringify(asset._outliers),
+      verdictJson(asset),
+      this.now(),
+      localId,
+    );
   }
 
   /** Local assets with a service id that the last full pull did not see: deleted on the service. */
@@ -452,10 +452,10 @@ export class WorkspaceStore {
         if (record.serviceAssetId === null || seen.has(record.serviceAssetId) || record.inFlight) continue;
         const edited = record.current === null || changedPaths(record.base, record.current).length > 0;
         if (record.current !== null && edited) {
-          this.db.prepare('UPDATE assets SET remote_deleted = 1 WHERE local_id = ?').run(record.localId);
+          this.sql('UPDATE assets SET remote_deleted = 1 WHERE local_id = ?').run(record.localId);
           conflicts++;
         } else {
-          this.db.prepare('DELETE FROM assets WHERE local_id = ?').run(record.localId);
+          this.sql('DELETE FROM assets WHERE local_id = ?').run(record.localId);
           removed++;
         }
       }
@@ -478,7 +478,7 @@ export class WorkspaceStore {
     if (current !== null && changedRemotely) {
       const { merged, conflicts } = mergeThreeWay(base, current, theirs);
       current = merged;
-      const insert = this.db.prepare(
+      const insert = this.sql(
         'INSERT INTO conflicts (local_id, path, base, mine, theirs) VALUES (?, ?, ?, ?, ?) ON CONFLICT(local_id, path) DO UPDATE SET base = excluded.base, mine = excluded.mine, theirs = excluded.theirs',
       );
       for (const conflict of conflicts) {
@@ -492,24 +492,22 @@ export class WorkspaceStore {
       }
       if (conflicts.length > 0) result = 'conflict';
     }
-    this.db
-      .prepare(
-        'UPDATE assets SET base = ?, current = ?, outliers = ?, server_validations = COALESCE(?, server_validations), remote_deleted = 0, not_found = 0, updated_at = ? WHERE local_id = ?',
-      )
-      .run(
-        JSON.stringify(theirs),
-        current === null ? null : JSON.stringify(current),
-        JSON.stringify(asset._outliers),
-        verdictJson(asset),
-        this.now(),
-        existing.localId,
-      );
+    this.sql(
+      'UPDATE assets SET base = ?, current = ?, outliers = ?, server_validations = COALESCE(?, server_validations), remote_deleted = 0, not_found = 0, updated_at = ? WHERE local_id = ?',
+    ).run(
+      JSON.stringify(theirs),
+      current === null ? null : JSON.stringify(current),
+      JSON.stringify(asset._outliers),
+      verdictJson(asset),
+      this.now(),
+      existing.localId,
+    );
     return result;
   }
 
   /** @internal */
   run(sql: string, ...params: unknown[]): void {
-    this.db.prepare(sql).run(...params);
+    this.sql(sql).run(...params);
   }
 
   /** @internal */
@@ -519,16 +517,31 @@ export class WorkspaceStore {
     return record;
   }
 
+  /** Prepared once per text: preparing costs more than running for these one-row statements. */
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   private writeCurrent(localId: string, doc: AssetDoc): void {
-    this.db
-      .prepare('UPDATE assets SET current = ?, updated_at = ? WHERE local_id = ?')
-      .run(JSON.stringify(doc), this.now(), localId);
+    this.sql('UPDATE assets SET current = ?, updated_at = ? WHERE local_id = ?').run(
+      JSON.stringify(doc),
+      this.now(),
+      localId,
+    );
   }
 
   private journal(localId: string, kind: string, payload: unknown): void {
-    this.db
-      .prepare('INSERT INTO journal (at, local_id, kind, payload) VALUES (?, ?, ?, ?)')
-      .run(this.now(), localId, kind, JSON.stringify(payload));
+    this.sql('INSERT INTO journal (at, local_id, kind, payload) VALUES (?, ?, ?, ?)').run(
+      this.now(),
+      localId,
+      kind,
+      JSON.stringify(payload),
+    );
   }
 }
 

@@ -172,21 +172,27 @@ export function mergeThreeWay(
     if (mv === bv) takeTheirs.push(path);
     else conflicts.push({ path, base: bv, mine: mv, theirs: tv });
   }
-  let merged = structuredClone(mine);
-  for (const path of takeTheirs.sort()) merged = setPathFrom(merged, theirs, path);
+  const merged = structuredClone(mine);
+  for (const path of takeTheirs.sort()) copyPathInto(merged, theirs, path);
   return { merged, conflicts };
 }
 
 /** Copies one path's value (or entry) from `source` into a copy of `target`. */
 export function setPathFrom(target: AssetDoc, source: AssetDoc, path: string): AssetDoc {
-  const [head, key, field] = path.split('/');
   const out = structuredClone(target);
-  if (head === undefined) return out;
+  copyPathInto(out, source, path);
+  return out;
+}
+
+/** Copies one path's value (or entry) from `source` into `out`, in place. */
+function copyPathInto(out: AssetDoc, source: AssetDoc, path: string): void {
+  const [head, key, field] = path.split('/');
+  if (head === undefined) return;
   if (key === undefined) {
     const value = source[head];
     if (value === undefined) delete out[head];
     else out[head] = structuredClone(value);
-    return out;
+    return;
   }
   const collection = head as Collection;
   const list = Array.isArray(out[collection]) ? (out[collection] as Record<string, unknown>[]) : [];
@@ -196,9 +202,9 @@ export function setPathFrom(target: AssetDoc, source: AssetDoc, path: string): A
   if (field === undefined) {
     if (!from && index >= 0) list.splice(index, 1);
     else if (from && index < 0) list.push(structuredClone(from));
-    return out;
+    return;
   }
-  if (!from) return out;
+  if (!from) return;
   if (index < 0)
     list.push({ ...(collection === 'annual_data' ? { year: from['year'] } : { id: from['id'] }) });
   const entry = list[index < 0 ? list.length - 1 : index];
@@ -206,7 +212,7 @@ export function setPathFrom(target: AssetDoc, source: AssetDoc, path: string): A
     if (from[field] === undefined) delete entry[field];
     else entry[field] = structuredClone(from[field]);
   }
-  return out;
+  return;
 }
 
 /** Sets one value at a path of a copy of the document (the edit operation of the grids). */

@@ -1,0 +1,188 @@
+/**
+ * Sync against the sandbox with its real limits (10 batches a minute, 5,000 per field).
+ * - push: 20,000 new assets, then the same 20,000 changed; requests vs the minimum, seconds vs the
+ *   floor (the rate limit's wait plus what the service itself takes for the same bodies, measured by
+ *   posting them raw with another token in this run).
+ * - pull: 20,000 assets at per_page 100 into an empty workspace; seconds and pages per second.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BATCH_MAX_PER_FIELD, defaultCertificationSchemes, defaultPropertyTypeCodes } from '../shared/domain';
+import type { AssetDoc } from '../shared/sync/asset-doc';
+import { SubmissionApiClient } from '../electron/sync/api-client';
+import { SyncEngine } from '../electron/sync/sync-engine';
+import { WorkspaceStore } from '../electron/workspace/workspace-store';
+
+const assessmentYear = 2025;
+const count = 20_000;
+const years = 2;
+/** The sandbox's real limit, as the bench child sets it. */
+const rate = { limit: 10, windowMs: 60_000 };
+
+function asset(i: number, tag: string): AssetDoc {
+  const size = 1_000 + (i % 50) * 400;
+  return {
+    name: `${tag} ${i}`,
+    country: 'NL',
+    state_province: 'Noord-Holland',
+    city: 'Amsterdam',
+    ownership: 100,
+    property_type_code: 'OFF',
+    size,
+    annual_data: Array.from({ length: years }, (_, k) => ({
+      year: assessmentYear - 1 - k,
+      owned_entire_period: true,
+      tenant_ctrl: false,
+      whole_building: true,
+      en_abs_we: size * 110 + k,
+      en_cov_we: size,
+      en_tot_we: size,
+    })),
+  };
+}
+
+/** The floor a client cannot beat: waits the rate limit forces on n requests. */
+function rateLimitFloorMs(requests: number): number {
+  return Math.floor(Math.max(0, requests - 1) / rate.limit) * rate.windowMs;
+}
+
+const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+interface Sandbox {
+  baseUrl: string;
+  tokens: [string, string];
+  entityIds: [number, number];
+  stop(): void;
+}
+
+async function startSandboxProcess(): Promise<Sandbox> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./support/sandbox-child.ts', import.meta.url)),
+      String(assessmentYear),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      if (buffer.includes('\n')) resolve(buffer.split('\n')[0] ?? '');
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox exited (${code})`)));
+  });
+  const info = JSON.parse(line) as Omit<Sandbox, 'stop'>;
+  return { ...info, stop: () => child.kill('SIGTERM') };
+}
+
+export default async function run(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-sync-'));
+  const sandbox = await startSandboxProcess();
+  const { baseUrl } = sandbox;
+  const [engineToken, peerToken] = sandbox.tokens;
+  const [entityId, peerEntityId] = sandbox.entityIds;
+
+  const validationContext = (mode: 'create' | 'update') => ({
+    mode,
+    assessmentYear,
+    areaUnit: 'm2' as const,
+    certifications: defaultCertificationSchemes,
+    propertyTypes: defaultPropertyTypeCodes,
+  });
+  const store = WorkspaceStore.open(join(dir, 'ws.sqlite'));
+  const client = new SubmissionApiClient({ baseUrl, getToken: () => engineToken });
+  const engine = new SyncEngine({ store, client, entityId, validationContext });
+  store.transaction(() => {
+    for (let i = 0; i < count; i++) store.createAsset(asset(i, 'Bench'));
+  });
+
+  // The peer: the same bodies posted raw with another token, to measure what the service alone takes.
+  const peer = new SubmissionApiClient({ baseUrl, getToken: () => peerToken });
+  const minimum = Math.ceil(count / BATCH_MAX_PER_FIELD);
+  const peerCreate: number[] = [];
+  const peerIds: number[] = [];
+  for (let b = 0; b < minimum; b++) {
+    const body = {
+      create: Array.from({ length: BATCH_MAX_PER_FIELD }, (_, k) => ({
+        ...asset(b * BATCH_MAX_PER_FIELD + k, 'Peer'),
+        partners_id: b * BATCH_MAX_PER_FIELD + k + 1,
+      })),
+    };
+    const t = performance.now();
+    const answer = await peer.postBatch(peerEntityId, body);
+    peerCreate.push(performance.now() - t);
+    for (const created of answer.created)
+      if (created.service_asset_id !== null) peerIds.push(created.service_asset_id);
+  }
+
+  let t = performance.now();
+  const created = await engine.push();
+  const createMs = performance.now() - t;
+  report('push 20,000 creates', created.requests, minimum, createMs, sum(peerCreate));
+
+  const records = store.listAssets();
+  store.transaction(() => {
+    for (const [i, record] of records.entries()) store.setValue(record.localId, 'address', `Street ${i}`);
+  });
+  t = performance.now();
+  const updated = await engine.push();
+  const updateMs = performance.now() - t;
+
+  const peerUpdate: number[] = [];
+  for (let b = 0; b < minimum; b++) {
+    const ids = peerIds.slice(b * BATCH_MAX_PER_FIELD, (b + 1) * BATCH_MAX_PER_FIELD);
+    const started = performance.now();
+    await peer.postBatch(peerEntityId, {
+      update: ids.map((id, k) => ({ service_asset_id: id, address: `Street ${k}` })),
+    });
+    peerUpdate.push(performance.now() - started);
+  }
+  // Each token has spent 4 of its 10 requests this minute: the 4 updates still fit, so no wait.
+  report('push 20,000 updates', updated.requests, minimum, updateMs, sum(peerUpdate), created.requests);
+
+  const fresh = WorkspaceStore.open(join(dir, 'fresh.sqlite'));
+  const pullEngine = new SyncEngine({ store: fresh, client, entityId, validationContext });
+  let pages = 0;
+  t = performance.now();
+  const remote = await client.listAllAssets(entityId, { onPage: (done) => (pages = done) });
+  const fetchMs = performance.now() - t;
+  t = performance.now();
+  const pulled = await pullEngine.pull();
+  const pullMs = performance.now() - t;
+  console.log(
+    `pull ${remote.length} assets (per_page 100): ${pages} pages fetched alone in ${fmt(fetchMs)} (${Math.round((pages / fetchMs) * 1000)} pages/s); ` +
+      `pulled into an empty workspace in ${fmt(pullMs)} (${pulled.added} added, ${Math.round((pages / pullMs) * 1000)} pages/s; ` +
+      `ratio to fetching alone ${(pullMs / fetchMs).toFixed(2)})`,
+  );
+
+  fresh.close();
+  store.close();
+  sandbox.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+function report(
+  label: string,
+  requests: number,
+  minimum: number,
+  ms: number,
+  serviceMs: number,
+  spent = 0,
+): void {
+  const floor = rateLimitFloorMs(requests + spent) + serviceMs;
+  console.log(
+    `${label}: ${requests} requests (minimum ${minimum}, ratio ${(requests / minimum).toFixed(2)}); ` +
+      `${fmt(ms)} vs floor ${fmt(floor)} (rate-limit waits ${fmt(rateLimitFloorMs(requests + spent))} + service time for the same bodies ${fmt(serviceMs)}); ` +
+      `ratio ${(ms / floor).toFixed(2)} (goal ≤ 1.20)`,
+  );
+}
