@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     `Sandbox Submission Service ${access.seeded ? '(seeded with demo data)' : ''}`.trim(),
     `  data dir : ${dataDir}`,
     `  base URL : ${baseUrl}   (asset API ${baseUrl}/api/v1, lists ${baseUrl}/api/v0)`,
+    `  portal   : ${baseUrl}/portal   (sign in as ${access.demoUser.email} / ${access.demoUser.password})`,
+    `  OAuth    : ${baseUrl}/oauth/authorize, ${baseUrl}/oauth/token (register applications under Data Partners)`,
     `  token    : ${access.token}`,
     `  entities : ${access.entityIds.join(', ')}`,
     `  try      : curl -H "Authorization: Bearer ${access.token}" ${baseUrl}/api/v1/entities`,

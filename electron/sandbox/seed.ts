@@ -3,6 +3,8 @@ import { grantableScopes } from './auth/scopes';
 import { maxTokenExpiry } from './auth/tokens';
 import { openEntitySession } from './model/asset-service';
 import type { SandboxStore } from './store';
+import { demoUserEmail, demoUserPassword, ensureDemoPassword } from './demo-user';
+import { seedResponses } from './seed-responses';
 
 export interface SeedOptions {
   /** Same seed, same data: tests and screenshots can rely on exact values. */
@@ -144,10 +146,11 @@ export function seedDemo(store: SandboxStore, opts: SeedOptions): SeedResult {
   return store.db.transaction(() => {
     const partner = admin.createDataPartner({ name: 'Demo Data Partner' });
     const user = admin.createUser({
-      email: 'analyst@example.com',
+      email: demoUserEmail,
       name: 'Demo Analyst',
       dataPartnerId: partner.id,
     });
+    store.accounts.setPassword(user.id, demoUserPassword);
     const entityIds: number[] = [];
     for (const e of demoEntities) {
       const entity = admin.createEntity({
@@ -162,6 +165,7 @@ export function seedDemo(store: SandboxStore, opts: SeedOptions): SeedResult {
       });
       admin.grantEntityAccess(entity.id, partner.id);
       entityIds.push(entity.id);
+      seedResponses(store, entity.id, opts.assessmentYear);
       const sqft = e.area_units_name === 'square feet';
       const session = openEntitySession(store, entity.id, { now, assessmentYear: opts.assessmentYear });
       for (let i = 1; i <= perEntity; i++) {
@@ -228,11 +232,14 @@ export const startupTokenName = 'Sandbox session token';
 export function ensureDemoAccess(
   store: SandboxStore,
   opts: SeedOptions,
-): { token: string; entityIds: number[]; seeded: boolean } {
+): { token: string; entityIds: number[]; seeded: boolean; demoUser: { email: string; password: string } } {
+  const demoUser = { email: demoUserEmail, password: demoUserPassword };
   if (store.admin.entityCount() === 0) {
     const r = seedDemo(store, opts);
-    return { token: r.token, entityIds: r.entityIds, seeded: true };
+    return { token: r.token, entityIds: r.entityIds, seeded: true, demoUser };
   }
+  // Sandboxes seeded before the portal existed: give them a sign-in and portfolio responses.
+  ensureDemoPassword(store);
   const now = opts.now ?? Date.now;
   const partner =
     store.admin.listDataPartners()[0] ?? store.admin.createDataPartner({ name: 'Demo Data Partner' });
@@ -245,9 +252,9 @@ export function ensureDemoAccess(
     scopes: grantableScopes,
     expiresAt: now() + 30 * 24 * 3600_000,
   });
-  return {
-    token: token.token,
-    entityIds: store.admin.listGrantedEntities(partner.id).map((e) => e.id),
-    seeded: false,
-  };
+  const entityIds = store.admin.listGrantedEntities(partner.id).map((e) => e.id);
+  for (const id of entityIds) {
+    if (store.responses.count(id) === 0) seedResponses(store, id, opts.assessmentYear);
+  }
+  return { token: token.token, entityIds, seeded: false, demoUser };
 }

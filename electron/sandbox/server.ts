@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
+import fastifyCookie from '@fastify/cookie';
 import { openStore, type SandboxStore } from './store';
 import { ApiError, codeForStatus, sendError, type ErrorBody } from './http/errors';
 import { versionRedirectHook } from './http/versioning';
@@ -12,6 +13,10 @@ import { registerAssetRoutes } from './routes/assets';
 import { registerBatchRoutes } from './routes/batches';
 import { registerValidationRoutes } from './routes/validation';
 import { registerExportRoutes } from './routes/export';
+import { registerResponseRoutes } from './routes/responses';
+import { registerOAuthRoutes } from './oauth/routes';
+import { registerPortalRoutes } from './portal/routes';
+import { collectUpload } from './http/uploads';
 
 export interface SandboxServerOptions {
   dataDir: string;
@@ -58,9 +63,12 @@ export function createSandboxServer(opts: SandboxServerOptions): SandboxServer {
   };
 
   void app.register(fastifyFormbody);
+  void app.register(fastifyCookie);
+  app.decorateRequest('uploads', null);
   void app.register(fastifyMultipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: 1024 * 1024, files: 1 },
+    onFile: collectUpload,
   });
   app.addHook('onRequest', versionRedirectHook);
 
@@ -89,7 +97,10 @@ export function createSandboxServer(opts: SandboxServerOptions): SandboxServer {
     registerBatchRoutes(api, ctx);
     registerValidationRoutes(api, ctx);
     registerExportRoutes(api, ctx);
+    registerResponseRoutes(api, ctx);
   });
+  registerOAuthRoutes(app, ctx);
+  registerPortalRoutes(app, ctx);
 
   let closed = false;
   return {

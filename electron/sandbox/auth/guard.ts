@@ -50,7 +50,8 @@ function isFormRequest(request: FastifyRequest): boolean {
 /**
  * The one gate in front of every API route, in this order: 401 (no, unknown or expired token),
  * 403 (scope missing), 403 (entity not granted to the token's data partner: also for ids that
- * do not exist, so a partner cannot probe which entities exist).
+ * do not exist, so a partner cannot probe which entities exist; for an OAuth token, also an
+ * entity the authorizing user cannot access).
  *
  * It runs at onRequest, before the body is read, so an unauthenticated caller cannot make the
  * sandbox parse a large body; only a form request whose token may sit in the body waits for
@@ -79,6 +80,9 @@ export function routeAccess(
       const entityId = parseIdParam(raw, 'Entity');
       if (!admin.hasEntityAccess(entityId, principal.dataPartnerId)) {
         throw forbidden(`Entity ${entityId} has not granted access to this data partner`);
+      }
+      if (principal.kind === 'oauth' && !admin.canReachEntity(principal, entityId)) {
+        throw forbidden(`The user who authorized this token cannot access entity ${entityId}`);
       }
       request.entityId = entityId;
     }

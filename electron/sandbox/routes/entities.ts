@@ -6,9 +6,9 @@ import type { SandboxContext } from '../context';
 
 export function registerEntityRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { admin } = ctx.store;
-  // Only the entities granted to the token's data partner: the pool a partner may see.
+  // Only the entities granted to the token's data partner (and, for OAuth, the user's own).
   app.get('/api/v1/entities', routeAccess(admin, accessRules.listEntities), async (request) =>
-    admin.listGrantedEntities(request.principal?.dataPartnerId ?? -1),
+    request.principal ? admin.listReachableEntities(request.principal) : [],
   );
   app.get('/api/v1/entities/:entity_id', routeAccess(admin, accessRules.getEntity), async (request) => {
     const entity = admin.getEntity(request.entityId ?? -1);

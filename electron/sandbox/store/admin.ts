@@ -82,6 +82,8 @@ export interface TokenPrincipal {
   tokenHash: string;
   dataPartnerId: number;
   userId: number | null;
+  /** 'partner' (generated in the portal) or 'oauth' (issued to an application for a user). */
+  kind: string;
   scopes: Set<Scope>;
   expiresAtMs: number;
 }
@@ -207,6 +209,9 @@ export function createAdmin(db: Db, now: () => number) {
     deleteToken: db.prepare('DELETE FROM access_tokens WHERE id = ?'),
     touchToken: db.prepare('UPDATE access_tokens SET last_used_at = ? WHERE id = ?'),
     countEntities: db.prepare('SELECT COUNT(*) AS n FROM entities'),
+    userGrantedEntities: db.prepare(`SELECT e.* FROM entities e JOIN entity_grants g ON g.entity_id = e.id
+      WHERE g.data_partner_id = @partner AND (e.owner_user_id = @user
+        OR e.id IN (SELECT entity_id FROM entity_members WHERE user_id = @user)) ORDER BY e.id`),
   };
 
   const getPartner = (id: number): DataPartner | undefined =>
@@ -279,6 +284,23 @@ export function createAdmin(db: Db, now: () => number) {
       return (st.grantedEntities.all(dataPartnerId) as EntityRow[]).map(entityResource);
     },
 
+    /**
+     * The entities a token reaches. A partner token: those granted to its data partner. An OAuth
+     * token (the spec): only those the user can access that are also granted to the partner.
+     */
+    listReachableEntities(principal: TokenPrincipal): EntityResource[] {
+      if (principal.kind !== 'oauth') return this.listGrantedEntities(principal.dataPartnerId);
+      return (
+        st.userGrantedEntities.all({
+          partner: principal.dataPartnerId,
+          user: principal.userId ?? -1,
+        }) as EntityRow[]
+      ).map(entityResource);
+    },
+    canReachEntity(principal: TokenPrincipal, entityId: number): boolean {
+      return this.listReachableEntities(principal).some((e) => e.id === entityId);
+    },
+
     createAccessToken(input: NewToken): CreatedToken {
       const nowMs = now();
       if (!input.name.trim()) throw new AdminError('A token needs a name');
@@ -327,6 +349,7 @@ export function createAdmin(db: Db, now: () => number) {
           tokenHash: hash,
           dataPartnerId: row.data_partner_id,
           userId: row.user_id,
+          kind: row.kind,
           scopes: new Set(row.scopes.split(' ').filter(isScope)),
           expiresAtMs: row.expires_at,
         },

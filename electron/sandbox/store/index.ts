@@ -2,6 +2,9 @@ import { openDatabase, type Db } from './db';
 import { createAdmin, type Admin } from './admin';
 import { createAssetsRepo, type AssetsRepo } from './assets-repo';
 import { createExportsRepo, type ExportsRepo } from './exports-repo';
+import { createAccountsRepo, type AccountsRepo } from './accounts-repo';
+import { createOAuthRepo, type OAuthRepo } from './oauth-repo';
+import { createResponsesRepo, type ResponsesRepo } from './responses-repo';
 
 export interface SandboxStore {
   db: Db;
@@ -9,6 +12,9 @@ export interface SandboxStore {
   admin: Admin;
   assets: AssetsRepo;
   exports: ExportsRepo;
+  accounts: AccountsRepo;
+  oauth: OAuthRepo;
+  responses: ResponsesRepo;
   close(): void;
 }
 
@@ -21,6 +27,9 @@ export function openStore(dataDir: string, now: () => number = Date.now): Sandbo
     admin: createAdmin(db, now),
     assets: createAssetsRepo(db),
     exports: createExportsRepo(db),
+    accounts: createAccountsRepo(db, now),
+    oauth: createOAuthRepo(db, now),
+    responses: createResponsesRepo(db, now),
     close() {
       if (db.open) db.close();
     },
@@ -29,3 +38,5 @@ export function openStore(dataDir: string, now: () => number = Date.now): Sandbo
 
 export * from './admin';
 export type { AssetDoc, StoredAsset, StoredValidations } from './assets-repo';
+export type { OAuthApplication, CreatedApplication } from './oauth-repo';
+export type { PortfolioResponse, ResponseValue, ResponseDocument } from './responses-repo';

@@ -88,4 +88,87 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'portal accounts and sessions, OAuth provider, entity members, portfolio responses',
+    sql: `
+      ALTER TABLE users ADD COLUMN password_hash TEXT;
+      CREATE TABLE entity_members (
+        entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        PRIMARY KEY (entity_id, user_id)
+      );
+      CREATE TABLE portal_sessions (
+        id_hash TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        csrf_token TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE TABLE oauth_applications (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        data_partner_id INTEGER NOT NULL REFERENCES data_partners(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        uid TEXT NOT NULL UNIQUE,
+        secret_hash TEXT NOT NULL,
+        redirect_uris TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE oauth_codes (
+        code_hash TEXT PRIMARY KEY,
+        application_id INTEGER NOT NULL REFERENCES oauth_applications(id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        redirect_uri TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        code_challenge TEXT,
+        expires_at INTEGER NOT NULL,
+        used_at INTEGER,
+        token_id INTEGER
+      );
+      ALTER TABLE access_tokens ADD COLUMN application_id INTEGER REFERENCES oauth_applications(id) ON DELETE CASCADE;
+      CREATE INDEX access_tokens_user ON access_tokens (user_id, kind);
+      -- The spec: if the user revokes access, the OAuth flow restarts at step 1. So a revoked grant
+      -- deletes the partner's OAuth tokens of every user who can reach that entity, whichever code
+      -- path removed the grant.
+      CREATE TRIGGER entity_grant_revoked AFTER DELETE ON entity_grants BEGIN
+        DELETE FROM access_tokens
+        WHERE kind = 'oauth' AND data_partner_id = OLD.data_partner_id AND user_id IN (
+          SELECT owner_user_id FROM entities WHERE id = OLD.entity_id
+          UNION SELECT user_id FROM entity_members WHERE entity_id = OLD.entity_id
+        );
+      END;
+      CREATE TABLE responses (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        year INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        state TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX responses_entity ON responses (entity_id, id);
+      CREATE TABLE response_values (
+        response_id INTEGER NOT NULL REFERENCES responses(id) ON DELETE CASCADE,
+        variable TEXT NOT NULL,
+        value TEXT NOT NULL,
+        lock_version INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (response_id, variable)
+      );
+      CREATE TABLE response_documents (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        response_id INTEGER NOT NULL REFERENCES responses(id) ON DELETE CASCADE,
+        variable TEXT,
+        filename TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        content_type TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        content BLOB NOT NULL,
+        data_partner_id INTEGER,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX response_documents_response ON response_documents (response_id, id);
+    `,
+  },
 ];
