@@ -22,6 +22,8 @@ import {
   type Connection,
   type ConnectionRegistry,
 } from '../auth/connections';
+import { AuthError } from '../auth/errors';
+import { startOAuthLogin, type OAuthLogin } from '../auth/oauth-login';
 import { checkPastedToken } from '../auth/partner-token';
 import {
   openSecretStore,
@@ -49,6 +51,8 @@ export interface AppCoreOptions {
   assessmentYear?: number;
   /** Injected where the caller already probed the keychain. */
   secrets?: { store: SecretStore; status: SecretStoreStatus };
+  /** The system browser, for OAuth sign-in (Electron: shell.openExternal). */
+  openBrowser?: (url: string) => Promise<void>;
 }
 
 export interface AppCore {
@@ -96,6 +100,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   let problem: string | undefined;
   let workspace: OpenWorkspace | undefined;
   let running: AbortController | undefined;
+  const oauthFlows = new Map<string, OAuthLogin>();
 
   function newClient(target: Connection): SubmissionApiClient {
     return new SubmissionApiClient({ baseUrl: target.baseUrl, getToken: () => token?.accessToken });
@@ -318,6 +323,77 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       }
       return sessionState();
     },
+    'auth.startOAuth': async ({ connectionId, redirect, clientId, clientSecret }) => {
+      const target = registry.get(connectionId);
+      if (!target) throw new BridgeError({ code: 'not_found', message: `No connection ${connectionId}` });
+      const client =
+        target.id === localSandboxId
+          ? sandbox.oauthClient
+          : clientId && clientSecret
+            ? { clientId, clientSecret }
+            : undefined;
+      if (!client) {
+        throw new BridgeError({
+          code: 'bad_request',
+          message: 'Enter the client id and secret of the OAuth application registered in the portal.',
+        });
+      }
+      const openBrowser = opts.openBrowser;
+      if (!openBrowser)
+        throw new BridgeError({ code: 'bad_request', message: 'No browser to sign in with.' });
+      const flowId = randomUUID();
+      const login = await startOAuthLogin({
+        connection: target,
+        clientId: client.clientId,
+        clientSecret: client.clientSecret,
+        scopes: [...grantableScopes],
+        openBrowser,
+        redirect: redirect ?? 'loopback',
+      });
+      oauthFlows.set(flowId, login);
+      login.result.then(
+        async (tokenSet) => {
+          oauthFlows.delete(flowId);
+          await secrets.store.save(target.id, {
+            accessToken: tokenSet.accessToken,
+            kind: 'oauth',
+            scopes: tokenSet.scopes,
+            expiresAt: tokenSet.expiresAt.toISOString(),
+            obtainedAt: tokenSet.obtainedAt.toISOString(),
+          });
+          if (target.id !== connection.id) await registry.setActive(target.id);
+          await activate(target);
+          events.emit('auth.oauthFinished', { flowId, ok: true });
+        },
+        (error: unknown) => {
+          oauthFlows.delete(flowId);
+          events.emit('auth.oauthFinished', {
+            flowId,
+            ok: false,
+            code: error instanceof AuthError ? error.code : 'server_error',
+            message: error instanceof Error ? error.message : String(error),
+          });
+        },
+      );
+      return {
+        flowId,
+        mode: login.mode,
+        authorizeUrl: login.authorizeUrl,
+        browserOpened: login.browserOpened,
+        fallbackReason: login.fallbackReason,
+      };
+    },
+    'auth.submitOAuthCode': ({ flowId, code }) => {
+      const login = oauthFlows.get(flowId);
+      if (!login) return false;
+      login.submitCode(code);
+      return true;
+    },
+    'auth.cancelOAuth': ({ flowId }) => {
+      const login = oauthFlows.get(flowId);
+      login?.cancel();
+      return login !== undefined;
+    },
     'workspace.snapshot': (): WorkspaceSnapshot => {
       const { store } = requireWorkspace();
       const entity = store.entity();
@@ -428,6 +504,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     events,
     sandbox,
     async close() {
+      for (const login of oauthFlows.values()) login.cancel();
       closeWorkspace();
       await sandbox.server.close();
     },

@@ -14,7 +14,13 @@ const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version
 const port = Number(process.env['ASSET_DESK_PORT'] ?? 0);
 const dataDir = resolve(process.env['ASSET_DESK_DATA_DIR'] ?? `${root}.data/app`);
 
-const core = await startAppCore({ dataDir, version: pkg.version, host: 'browser' });
+const core = await startAppCore({
+  dataDir,
+  version: pkg.version,
+  host: 'browser',
+  // No system browser to drive from here: the user opens the sign-in page themselves.
+  openBrowser: async (url) => console.log(`Sign in by opening ${url}`),
+});
 const host = await startBrowserHost({
   rendererDir: `${root}out/renderer`,
   handlers: core.handlers,

@@ -8,10 +8,10 @@
  * are only typed.
  */
 import { z } from 'zod';
-import type { AppInfo, SessionState, WorkspaceSnapshot } from './types';
+import type { AppInfo, OAuthFinished, OAuthStart, SessionState, WorkspaceSnapshot } from './types';
 import type { AssetView, DryRunRow, PendingReview, SyncProgress, SyncReport } from '../sync/types';
 
-export type { AppInfo, SessionState, WorkspaceSnapshot } from './types';
+export type { AppInfo, OAuthFinished, OAuthStart, SessionState, WorkspaceSnapshot } from './types';
 
 interface MethodSpec<Args extends z.ZodType, Result> {
   readonly args: Args;
@@ -69,6 +69,22 @@ export const bridgeMethods = {
       .strict(),
   ),
   'auth.signOut': method<SessionState>()(z.object({ connectionId }).strict()),
+  /** Opens the system browser on the portal's authorize page; the result comes as auth.oauthFinished. */
+  'auth.startOAuth': method<OAuthStart>()(
+    z
+      .object({
+        connectionId,
+        redirect: z.enum(['loopback', 'oob']).optional(),
+        /** For a custom connection: the OAuth application the user registered in its portal. */
+        clientId: z.string().min(1).max(200).optional(),
+        clientSecret: z.string().min(1).max(500).optional(),
+      })
+      .strict(),
+  ),
+  'auth.submitOAuthCode': method<boolean>()(
+    z.object({ flowId: z.string().min(1).max(64), code: z.string().min(1).max(500) }).strict(),
+  ),
+  'auth.cancelOAuth': method<boolean>()(z.object({ flowId: z.string().min(1).max(64) }).strict()),
   'workspace.snapshot': method<WorkspaceSnapshot>()(noArgs),
   'workspace.edit': method<AssetView[]>()(
     z
@@ -109,6 +125,7 @@ export const bridgeEvents = {
   /** Assets changed by something other than the renderer's own call (a pull, an import). */
   'workspace.changed': event<{ reason: 'pull' | 'push' | 'import' | 'entity' }>(),
   'auth.signInRequired': event<{ connectionId: string; reason: 'unauthorized' | 'expired' }>(),
+  'auth.oauthFinished': event<OAuthFinished>(),
 } as const;
 
 export type BridgeMethods = typeof bridgeMethods;

@@ -69,3 +69,15 @@ export interface WorkspaceSnapshot {
   assets: AssetView[];
   lastSyncAt: string | null;
 }
+
+export interface OAuthStart {
+  flowId: string;
+  mode: 'loopback' | 'oob';
+  /** Shown to the user when the browser could not be opened, or for the oob path. */
+  authorizeUrl: string;
+  browserOpened: boolean;
+  fallbackReason?: string | undefined;
+}
+
+export type OAuthFinished =
+  { flowId: string; ok: true } | { flowId: string; ok: false; code: string; message: string };
