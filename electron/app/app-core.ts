@@ -15,6 +15,7 @@ import type {
   WorkspaceSnapshot,
 } from '../../shared/bridge/types';
 import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
+import type { PushMode, SyncReport } from '../../shared/sync/types';
 import { connectionFolder } from './paths';
 import {
   localSandboxId,
@@ -31,7 +32,7 @@ import {
   type SecretStoreStatus,
   type StoredToken,
 } from '../auth/secret-store';
-import { expiryState } from '../auth/token-lifecycle';
+import { expiryState, watchExpiry } from '../auth/token-lifecycle';
 import { grantableScopes } from '../sandbox/auth/scopes';
 import { BridgeError } from '../bridge/dispatch';
 import type { BridgeHandlers } from '../bridge/handlers';
@@ -101,6 +102,9 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   let workspace: OpenWorkspace | undefined;
   let running: AbortController | undefined;
   const oauthFlows = new Map<string, OAuthLogin>();
+  let stopExpiryWatch: (() => void) | undefined;
+  /** A sync stopped by a refused token resumes by itself once the user has signed in again. */
+  let resumeAfterSignIn: PushMode | undefined;
 
   function newClient(target: Connection): SubmissionApiClient {
     return new SubmissionApiClient({ baseUrl: target.baseUrl, getToken: () => token?.accessToken });
@@ -120,10 +124,33 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     problem = error instanceof Error ? error.message : String(error);
   }
 
+  /** Warns before the token expires and pauses at expiry: OAuth tokens live 2 hours and cannot be refreshed. */
+  function watchToken(): void {
+    stopExpiryWatch?.();
+    stopExpiryWatch = undefined;
+    if (!token) return;
+    const kind = token.kind;
+    stopExpiryWatch = watchExpiry(
+      { kind, expiresAt: token.expiresAt },
+      {
+        onSoon: (state) =>
+          events.emit('app.notice', {
+            level: 'warning',
+            message: `Your ${kind === 'oauth' ? 'OAuth sign-in' : 'access token'} expires at ${state.expiresAt?.toISOString() ?? 'soon'}; sign in again before then to keep syncing.`,
+          }),
+        onExpired: () => {
+          paused = true;
+          events.emit('auth.signInRequired', { connectionId: connection.id, reason: 'expired' });
+        },
+      },
+    );
+  }
+
   async function activate(target: Connection): Promise<void> {
     connection = target;
     token = await secrets.store.read(target.id);
     client = newClient(target);
+    watchToken();
     paused = false;
     problem = undefined;
     entities = [];
@@ -201,6 +228,36 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       energyRatings: reference.energyRatings as EnergyRatingScheme[],
       propertyTypes: (reference.propertyTypes as ListItem[]).map((item) => item.code),
     };
+  }
+
+  async function runSync(mode: PushMode): Promise<SyncReport> {
+    const { store, engine } = requireWorkspace();
+    if (running) throw new BridgeError({ code: 'bad_request', message: 'A sync is already running.' });
+    if (!token) throw new BridgeError({ code: 'forbidden', message: 'Sign in before syncing.' });
+    running = new AbortController();
+    try {
+      const report = await engine.sync({ mode, signal: running.signal });
+      resumeAfterSignIn = undefined;
+      if (report.stopped?.reason === 'unauthorized') {
+        paused = true;
+        resumeAfterSignIn = mode;
+        events.emit('auth.signInRequired', { connectionId: connection.id, reason: 'unauthorized' });
+      } else {
+        online = !(report.stopped?.reason === 'error' && /reach|answer in time/.test(report.stopped.message));
+      }
+      if (!report.stopped) store.setMeta('last_sync_at', new Date().toISOString());
+      events.emit('workspace.changed', { reason: 'push' });
+      return report;
+    } finally {
+      running = undefined;
+    }
+  }
+
+  function resumeSync(): void {
+    const mode = resumeAfterSignIn;
+    if (mode === undefined || !workspace || !token) return;
+    resumeAfterSignIn = undefined;
+    runSync(mode).catch((error: unknown) => noteFailure(error));
   }
 
   function requireWorkspace(): OpenWorkspace {
@@ -313,6 +370,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       });
       if (target.id !== connection.id) await registry.setActive(target.id);
       await activate(target);
+      resumeSync();
       return sessionState();
     },
     'auth.signOut': async ({ connectionId }) => {
@@ -364,6 +422,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
           if (target.id !== connection.id) await registry.setActive(target.id);
           await activate(target);
           events.emit('auth.oauthFinished', { flowId, ok: true });
+          resumeSync();
         },
         (error: unknown) => {
           oauthFlows.delete(flowId);
@@ -455,31 +514,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       return view(store, localId);
     },
     'sync.review': () => toReview(requireWorkspace().store.pending()),
-    'sync.run': async ({ mode }) => {
-      const { store, engine } = requireWorkspace();
-      if (running) throw new BridgeError({ code: 'bad_request', message: 'A sync is already running.' });
-      if (!token) throw new BridgeError({ code: 'forbidden', message: 'Sign in before syncing.' });
-      running = new AbortController();
-      try {
-        const report = await engine.sync({ mode, signal: running.signal });
-        if (report.stopped?.reason === 'unauthorized') {
-          paused = true;
-          events.emit('auth.signInRequired', { connectionId: connection.id, reason: 'unauthorized' });
-        } else if (
-          report.stopped?.reason === 'error' &&
-          /reach|answer in time/.test(report.stopped.message)
-        ) {
-          online = false;
-        } else {
-          online = true;
-        }
-        if (!report.stopped) store.setMeta('last_sync_at', new Date().toISOString());
-        events.emit('workspace.changed', { reason: 'push' });
-        return report;
-      } finally {
-        running = undefined;
-      }
-    },
+    'sync.run': ({ mode }) => runSync(mode ?? 'strict'),
     'sync.cancel': () => {
       const wasRunning = running !== undefined;
       running?.abort();
@@ -504,6 +539,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     events,
     sandbox,
     async close() {
+      stopExpiryWatch?.();
       for (const login of oauthFlows.values()) login.cancel();
       closeWorkspace();
       await sandbox.server.close();

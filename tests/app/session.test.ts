@@ -1,0 +1,98 @@
+/**
+ * The app core's sign-in lifecycle: a token revoked mid-work pauses the sync and keeps the edits;
+ * signing in again resumes it by itself. A machine without a keychain says so and keeps working.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localSandboxId } from '../../electron/auth/connections';
+import { openSecretStore } from '../../electron/auth/secret-store';
+import { grantableScopes } from '../../electron/sandbox/auth/scopes';
+import { startAppCore } from '../../electron/app/app-core';
+import { startTestApp, testAssessmentYear } from '../support/test-app';
+
+describe('sign-in lifecycle in the app', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  const events: Array<{ name: string; payload: unknown }> = [];
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    app.core.events.attach({ emit: (name, payload) => events.push({ name, payload }) });
+  });
+  afterAll(() => app?.close());
+
+  it('a revoked token pauses the sync with edits kept; signing in again resumes it', async () => {
+    const { handlers, sandbox } = app.core;
+    const admin = sandbox.server.store.admin;
+    const partner = admin.listDataPartners()[0];
+    if (!partner) throw new Error('no partner');
+    const snapshot = await handlers['workspace.snapshot']({});
+    const target = snapshot.assets[0];
+    if (!target?.serviceAssetId) throw new Error('no synced asset');
+    await handlers['workspace.edit']({
+      edits: [{ localId: target.localId, path: 'address', value: 'Paused street 1' }],
+    });
+
+    // Revoke every token of the partner, the app's one among them.
+    for (const token of admin.listAccessTokens(partner.id)) admin.deleteAccessToken(token.id);
+    const report = await handlers['sync.run']({});
+    expect(report.stopped?.reason).toBe('unauthorized');
+    expect(events).toContainEqual({
+      name: 'auth.signInRequired',
+      payload: { connectionId: localSandboxId, reason: 'unauthorized' },
+    });
+    const paused = await handlers['session.get']({});
+    expect(paused.auth.paused).toBe(true);
+    expect((await handlers['sync.review']({})).updates.map((u) => u.localId)).toContain(target.localId);
+
+    const fresh = admin.createAccessToken({
+      dataPartnerId: partner.id,
+      name: 'pasted again',
+      scopes: grantableScopes,
+      expiresAt: Date.now() + 86_400_000,
+    });
+    const before = events.length;
+    const session = await handlers['auth.signInWithToken']({
+      connectionId: localSandboxId,
+      token: fresh.token,
+    });
+    expect(session.auth).toMatchObject({ signedIn: true, paused: false });
+    // The paused sync goes out by itself.
+    await expect
+      .poll(() => events.slice(before).some((e) => e.name === 'workspace.changed'), { timeout: 15_000 })
+      .toBe(true);
+    expect((await handlers['sync.review']({})).updates).toEqual([]);
+    const remote = await fetch(
+      `${sandbox.baseUrl}/api/v1/entities/${snapshot.entity.id}/assets/${target.serviceAssetId}`,
+      {
+        headers: { Authorization: `Bearer ${fresh.token}` },
+      },
+    );
+    expect(((await remote.json()) as { address: string }).address).toBe('Paused street 1');
+  });
+
+  it('without a Secret Service the app says so plainly and keeps the sign-in in memory', async () => {
+    const failing = {
+      getPassword: () => Promise.reject(new Error('org.freedesktop.DBus.Error.ServiceUnknown')),
+      setPassword: () => Promise.reject(new Error('org.freedesktop.DBus.Error.ServiceUnknown')),
+      deletePassword: () => Promise.reject(new Error('org.freedesktop.DBus.Error.ServiceUnknown')),
+    };
+    const core = await startAppCore({
+      dataDir: mkdtempSync(join(tmpdir(), 'asset-desk-nokeychain-')),
+      version: 'test',
+      host: 'browser',
+      assessmentYear: testAssessmentYear,
+      secrets: await openSecretStore({ keychain: failing }),
+    });
+    try {
+      const session = await core.handlers['session.get']({});
+      expect(session.keychain.available).toBe(false);
+      expect(session.keychain.message).toMatch(/keychain is unavailable.*memory for this session only/s);
+      expect(session.auth).toMatchObject({ signedIn: true, storage: 'memory' });
+      expect((await core.handlers['workspace.snapshot']({})).assets.length).toBeGreaterThan(0);
+    } finally {
+      await core.close();
+    }
+  });
+});
