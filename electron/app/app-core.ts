@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import {
   areaUnitFromName,
+  entitySchema,
   type CertificationScheme,
   type EnergyRatingScheme,
   type Entity,
@@ -18,6 +21,7 @@ import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { PushMode, SyncReport } from '../../shared/sync/types';
 import { connectionFolder } from './paths';
 import {
+  customConnectionInputSchema,
   localSandboxId,
   openConnectionRegistry,
   type Connection,
@@ -158,10 +162,12 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       try {
         entities = await client.listEntities();
         online = true;
+        await saveEntityCache(target.id, entities);
       } catch (error) {
         noteFailure(error);
       }
     }
+    if (entities.length === 0) entities = await readEntityCache(target.id);
     const preferred = workspace?.entityId;
     const entityId = entities.find((entity) => entity.id === preferred)?.id ?? entities[0]?.id;
     closeWorkspace();
@@ -260,6 +266,26 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     runSync(mode).catch((error: unknown) => noteFailure(error));
   }
 
+  /** The entity picker works offline from the last list the service gave (no secrets in it). */
+  async function saveEntityCache(connectionId: string, list: Entity[]): Promise<void> {
+    const folder = connectionFolder(opts.dataDir, connectionId);
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'entities.json'), JSON.stringify(list));
+  }
+
+  async function readEntityCache(connectionId: string): Promise<Entity[]> {
+    try {
+      const text = await readFile(
+        join(connectionFolder(opts.dataDir, connectionId), 'entities.json'),
+        'utf8',
+      );
+      const parsed = z.array(entitySchema).safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : [];
+    } catch {
+      return [];
+    }
+  }
+
   function requireWorkspace(): OpenWorkspace {
     if (!workspace) {
       throw new BridgeError({
@@ -296,16 +322,11 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       keychain: secrets.status.available
         ? { available: true }
         : { available: false, message: secrets.status.message },
-      entities: (entities.length > 0 ? entities : cachedEntities()).map(summarizeEntity),
+      entities: entities.map(summarizeEntity),
       activeEntityId: workspace?.entityId ?? null,
       online,
       problem,
     };
-  }
-
-  function cachedEntities(): Entity[] {
-    const entity = workspace?.store.entity();
-    return entity ? [entity] : [];
   }
 
   function view(store: WorkspaceStore, localId: string) {
@@ -351,6 +372,36 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       }
       await openWorkspace(entityId);
       events.emit('workspace.changed', { reason: 'entity' });
+      return sessionState();
+    },
+    'connections.add': async (input) => {
+      const parsed = customConnectionInputSchema.safeParse(input);
+      if (!parsed.success) {
+        throw new BridgeError({
+          code: 'bad_request',
+          message: `Check the connection: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+        });
+      }
+      const added = await registry.addCustom(parsed.data);
+      await registry.setActive(added.id);
+      await activate(added);
+      return sessionState();
+    },
+    'connections.select': async ({ connectionId }) => {
+      const target = registry.get(connectionId);
+      if (!target) throw new BridgeError({ code: 'not_found', message: `No connection ${connectionId}` });
+      await registry.setActive(target.id);
+      await activate(target);
+      events.emit('workspace.changed', { reason: 'entity' });
+      return sessionState();
+    },
+    'connections.remove': async ({ connectionId }) => {
+      if (connectionId === localSandboxId) {
+        throw new BridgeError({ code: 'bad_request', message: 'The local sandbox is built in and stays.' });
+      }
+      await secrets.store.delete(connectionId).catch(() => false);
+      await registry.removeCustom(connectionId);
+      if (connectionId === connection.id) await activate(registry.active());
       return sessionState();
     },
     'auth.signInWithToken': async ({ connectionId, token: pasted, expiresOn }) => {

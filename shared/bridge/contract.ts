@@ -56,6 +56,19 @@ export const bridgeMethods = {
   'session.selectEntity': method<SessionState>()(
     z.object({ entityId: z.number().int().positive() }).strict(),
   ),
+  /** A custom connection: the real service's sandbox or production. URLs are checked in main. */
+  'connections.add': method<SessionState>()(
+    z
+      .object({
+        name: z.string().min(1).max(80),
+        baseUrl: z.string().min(1).max(500),
+        portalUrl: z.string().min(1).max(500),
+        authUrl: z.string().min(1).max(500),
+      })
+      .strict(),
+  ),
+  'connections.select': method<SessionState>()(z.object({ connectionId }).strict()),
+  'connections.remove': method<SessionState>()(z.object({ connectionId }).strict()),
   'auth.signInWithToken': method<SessionState>()(
     z
       .object({

@@ -10,6 +10,7 @@ import { localSandboxId } from '../../electron/auth/connections';
 import { openSecretStore } from '../../electron/auth/secret-store';
 import { grantableScopes } from '../../electron/sandbox/auth/scopes';
 import { startAppCore } from '../../electron/app/app-core';
+import { startHarness } from '../sandbox/helpers';
 import { startTestApp, testAssessmentYear } from '../support/test-app';
 
 describe('sign-in lifecycle in the app', () => {
@@ -70,6 +71,49 @@ describe('sign-in lifecycle in the app', () => {
       },
     );
     expect(((await remote.json()) as { address: string }).address).toBe('Paused street 1');
+  });
+
+  it('a custom connection: added, signed in with a pasted token, and its entity list kept for offline use', async () => {
+    const { handlers } = app.core;
+    const remote = await startHarness();
+    const url = remote.baseUrl.replace('127.0.0.1', 'localhost');
+    await expect(
+      handlers['connections.add']({
+        name: 'Plain http',
+        baseUrl: 'http://example.com',
+        portalUrl: 'http://example.com',
+        authUrl: 'http://example.com',
+      }),
+    ).rejects.toThrow(/Check the connection/);
+
+    const added = await handlers['connections.add']({
+      name: 'Real service (test)',
+      baseUrl: url,
+      portalUrl: url,
+      authUrl: url,
+    });
+    const custom = added.connections.find((c) => c.name === 'Real service (test)');
+    expect(custom?.active).toBe(true);
+    expect(added.auth.signedIn).toBe(false);
+    await expect(
+      handlers['auth.signInWithToken']({ connectionId: custom?.id ?? '', token: 'not-a-real-token-value' }),
+    ).rejects.toThrow();
+
+    const signedIn = await handlers['auth.signInWithToken']({
+      connectionId: custom?.id ?? '',
+      token: remote.token,
+    });
+    expect(signedIn.auth.signedIn).toBe(true);
+    expect(signedIn.entities.map((e) => e.id)).toContain(remote.entityId);
+
+    await remote.close();
+    const offline = await handlers['connections.select']({ connectionId: custom?.id ?? '' });
+    expect(offline.online).toBe(false);
+    expect(offline.entities.map((e) => e.id)).toContain(remote.entityId);
+
+    const back = await handlers['connections.select']({ connectionId: localSandboxId });
+    expect(back.online).toBe(true);
+    expect(back.activeConnectionId).toBe(localSandboxId);
   });
 
   it('without a Secret Service the app says so plainly and keeps the sign-in in memory', async () => {
