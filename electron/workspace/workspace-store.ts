@@ -250,10 +250,7 @@ export class WorkspaceStore {
       if (record.serviceAssetId === null && record.inFlight === null) {
         this.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
       } else {
-        this.sql('UPDATE assets SET current = NULL, updated_at = ? WHERE local_id = ?').run(
-          this.now(),
-          localId,
-        );
+        this.writeCurrent(localId, null);
       }
       this.journal(localId, 'delete', {});
     })();
@@ -346,7 +343,7 @@ export class WorkspaceStore {
         this.now(),
         JSON.stringify(localIds),
       );
-      const mark = this.sql('UPDATE assets SET in_flight = ?, sent = current WHERE local_id = ?');
+      const mark = this.sql('UPDATE assets SET in_flight = ?, sent = NULL WHERE local_id = ?');
       for (const localId of localIds) mark.run(batchId, localId);
     })();
   }
@@ -424,7 +421,8 @@ export class WorkspaceStore {
     let currentJson: string | null;
     if (row.current === null) currentJson = null;
     else if (row.sent === null || row.current === row.sent) {
-      // Nothing was edited while the batch was out: the service's copy is the new local copy.
+      // Nothing was edited while the batch was out (no copy was kept): the service's copy is the
+      // new local copy.
       currentJson = theirsJson;
     } else {
       const sent = parseDoc(row.sent) ?? theirs;
@@ -527,12 +525,15 @@ export class WorkspaceStore {
     return statement;
   }
 
-  private writeCurrent(localId: string, doc: AssetDoc): void {
-    this.sql('UPDATE assets SET current = ?, updated_at = ? WHERE local_id = ?').run(
-      JSON.stringify(doc),
-      this.now(),
-      localId,
-    );
+  /**
+   * The first edit of an asset whose batch is out keeps the copy that was sent (copy on write), so
+   * the answer can be merged under the edits; SET expressions read the row as it was.
+   */
+  private writeCurrent(localId: string, doc: AssetDoc | null): void {
+    this.sql(
+      `UPDATE assets SET sent = CASE WHEN in_flight IS NOT NULL AND sent IS NULL THEN current ELSE sent END,
+       current = ?, updated_at = ? WHERE local_id = ?`,
+    ).run(doc === null ? null : JSON.stringify(doc), this.now(), localId);
   }
 
   private journal(localId: string, kind: string, payload: unknown): void {

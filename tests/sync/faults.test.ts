@@ -80,6 +80,38 @@ describe('sync under faults', () => {
     store.close();
   });
 
+  it('an edit made while its batch is in flight stays pending on top of the service answer', async () => {
+    proxy = await startFaultProxy(h.baseUrl);
+    const { store } = tempWorkspace();
+    const { engine } = makeEngine(store, makeClient(proxy.url, h.token), h.entityId);
+    const local = store.createAsset(newAsset(serial++));
+    await engine.sync();
+    store.setValue(local.localId, 'address', 'Sent street 1');
+
+    proxy.delayResponses(batchLine, 800);
+    const editing = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        store.setValue(local.localId, 'city', 'Edited while in flight');
+        resolve();
+      }, 300),
+    );
+    const report = await engine.push();
+    await editing;
+    expect(report.updated).toBe(1);
+    const id = store.asset(local.localId)?.serviceAssetId as number;
+    const onService = await makeClient(h.baseUrl, h.token).getAsset(h.entityId, id);
+    expect(onService).toMatchObject({ address: 'Sent street 1', city: 'Amsterdam' });
+    // The answer became the base; the later edit is still pending, and goes out next.
+    expect(store.pending().updates.map((u) => u.patch)).toEqual([
+      { service_asset_id: id, city: 'Edited while in flight' },
+    ]);
+    await engine.push();
+    expect((await makeClient(h.baseUrl, h.token).getAsset(h.entityId, id)).city).toBe(
+      'Edited while in flight',
+    );
+    store.close();
+  });
+
   it('a service that is down stops the sync with a clear error and loses nothing', async () => {
     proxy = await startFaultProxy(h.baseUrl);
     const { store } = tempWorkspace();
