@@ -2,20 +2,10 @@
  * Typed failures of sign-in and token use. Each carries a `code` the UI maps to a sentence, and a
  * message that never contains a token value.
  */
+import { oauthErrorCodes, type OAuthErrorCode } from '../../shared/auth/oauth-error-codes';
+
 export type AuthErrorCode =
-  // OAuth codes of the spec (common, access grant, access token, invalid tokens).
-  | 'invalid_request'
-  | 'invalid_redirect_uri'
-  | 'unauthorized_client'
-  | 'access_denied'
-  | 'invalid_scope'
-  | 'server_error'
-  | 'temporarily_unavailable'
-  | 'unsupported_response_type'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'unsupported_grant_type'
-  | 'unknown'
+  | OAuthErrorCode
   // The app's own.
   | 'invalid_token'
   | 'missing_scope'
@@ -25,20 +15,7 @@ export type AuthErrorCode =
   | 'cancelled'
   | 'signed_out';
 
-const oauthCodes = new Set<string>([
-  'invalid_request',
-  'invalid_redirect_uri',
-  'unauthorized_client',
-  'access_denied',
-  'invalid_scope',
-  'server_error',
-  'temporarily_unavailable',
-  'unsupported_response_type',
-  'invalid_client',
-  'invalid_grant',
-  'unsupported_grant_type',
-  'unknown',
-]);
+const oauthCodes = new Set<string>(oauthErrorCodes);
 
 export class AuthError extends Error {
   constructor(

@@ -1,33 +1,26 @@
+import type { OAuthErrorCode } from '../../../shared/auth/oauth-error-codes';
+
 /**
  * The spec's OAuth error codes. Every one the sandbox can produce is listed with where it arises;
  * `invalid_resource_owner` (password grant) cannot, because only the authorization-code grant is
  * offered.
  */
-export type OAuthErrorCode =
-  /** A required parameter is missing, repeated or malformed; an unsupported PKCE method. */
-  | 'invalid_request'
-  /** redirect_uri is not one the application registered (shown on a page, never redirected to). */
-  | 'invalid_redirect_uri'
-  /** A grant or response type the service knows but does not allow applications (implicit, password, client credentials). */
-  | 'unauthorized_client'
-  /** The user pressed Deny. */
-  | 'access_denied'
-  /** A scope that is not in the spec's table. */
-  | 'invalid_scope'
-  /** An unexpected failure. */
-  | 'server_error'
-  /** The database is busy or the service is shutting down: retry later. */
-  | 'temporarily_unavailable'
-  /** response_type other than code (and the known-but-refused token). */
-  | 'unsupported_response_type'
-  /** Unknown client_id or wrong client_secret. */
-  | 'invalid_client'
-  /** Code unknown, expired, used, issued to another client or redirect_uri, or failing PKCE. */
-  | 'invalid_grant'
-  /** grant_type the service does not know. */
-  | 'unsupported_grant_type'
-  /** The spec's "invalid tokens" code: token info for a token that is not a live OAuth token. */
-  | 'unknown';
+/*
+ * Where each code arises here:
+ * - invalid_request: a required parameter is missing, repeated or malformed; an unsupported PKCE method.
+ * - invalid_redirect_uri: not one the application registered (shown on a page, never redirected to).
+ * - unauthorized_client: a grant or response type known but not allowed (implicit, password, client credentials).
+ * - access_denied: the user pressed Deny.
+ * - invalid_scope: a scope that is not in the spec's table.
+ * - server_error: an unexpected failure.
+ * - temporarily_unavailable: the database is busy or the service is shutting down.
+ * - unsupported_response_type: response_type other than code.
+ * - invalid_client: unknown client_id or wrong client_secret.
+ * - invalid_grant: code unknown, expired, used, issued to another client or redirect_uri, or failing PKCE.
+ * - unsupported_grant_type: a grant_type the service does not know.
+ * - unknown: token info for a token that is not a live OAuth token.
+ */
+export type { OAuthErrorCode };
 
 export class OAuthError extends Error {
   constructor(
