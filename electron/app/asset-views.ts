@@ -5,13 +5,14 @@ import type { AssetRecord, PendingWork, WorkspaceStore } from '../workspace/work
 /** An asset as the grids show it: the copy, its staged changes, conflicts and the service's word. */
 export function toAssetView(record: AssetRecord, store: WorkspaceStore): AssetView {
   const doc = record.current ?? record.base ?? {};
+  const changed = record.inStep === true || record.current === null ? [] : changedPaths(record.base, record.current);
   return {
     localId: record.localId,
     serviceAssetId: record.serviceAssetId,
     partnersId: record.partnersId,
     doc,
-    status: statusOf(record),
-    changedPaths: record.current === null ? [] : changedPaths(record.base, record.current),
+    status: statusOf(record, changed),
+    changedPaths: changed,
     conflicts: store
       .conflicts(record.localId)
       .map(({ path, base, mine, theirs }) => ({ path, base, mine, theirs })),
@@ -22,10 +23,10 @@ export function toAssetView(record: AssetRecord, store: WorkspaceStore): AssetVi
   };
 }
 
-function statusOf(record: AssetRecord): AssetStatus {
+function statusOf(record: AssetRecord, changed: string[]): AssetStatus {
   if (record.current === null) return 'deleted';
   if (record.serviceAssetId === null) return 'new';
-  return changedPaths(record.base, record.current).length > 0 ? 'modified' : 'clean';
+  return changed.length > 0 ? 'modified' : 'clean';
 }
 
 const nameOf = (record: AssetRecord): string => {

@@ -31,6 +31,8 @@ export interface AssetRecord {
   notFound: boolean;
   inFlight: string | null;
   updatedAt: number;
+  /** The local copy is byte-for-byte the service's copy: nothing to diff (unset: not known). */
+  inStep?: boolean;
 }
 
 export interface PendingWork {
@@ -77,6 +79,7 @@ function toRecord(row: Row): AssetRecord {
     notFound: row.not_found === 1,
     inFlight: row.in_flight,
     updatedAt: row.updated_at,
+    inStep: row.base !== null && row.base === row.current,
   };
 }
 
