@@ -42,6 +42,7 @@ import { BridgeError } from '../bridge/dispatch';
 import type { BridgeHandlers } from '../bridge/handlers';
 import { ApiError } from '../sync/api-errors';
 import { SubmissionApiClient } from '../sync/api-client';
+import { ResponsesService } from '../responses/responses-service';
 import { SyncEngine } from '../sync/sync-engine';
 import { WorkspaceStore } from '../workspace/workspace-store';
 import { toAssetView, toReview } from './asset-views';
@@ -110,6 +111,23 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   /** A sync stopped by a refused token resumes by itself once the user has signed in again. */
   let resumeAfterSignIn: PushMode | undefined;
 
+  const responses = new ResponsesService({
+    // The same file as the workspace store: responses live beside the assets of the entity.
+    workspace: () =>
+      workspace && {
+        entityId: workspace.entityId,
+        file: workspaceFile(connection.id, workspace.entityId),
+      },
+    client: () => client,
+    signedIn: () => token !== null,
+    events,
+    noteFailure: (error) => noteFailure(error),
+  });
+
+  function workspaceFile(connectionId: string, entityId: number): string {
+    return join(connectionFolder(opts.dataDir, connectionId), `entity-${entityId}.sqlite`);
+  }
+
   function newClient(target: Connection): SubmissionApiClient {
     return new SubmissionApiClient({ baseUrl: target.baseUrl, getToken: () => token?.accessToken });
   }
@@ -176,6 +194,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
 
   function closeWorkspace(): void {
     running?.abort();
+    responses.release();
     workspace?.store.close();
     workspace = undefined;
   }
@@ -571,6 +590,15 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       running?.abort();
       return wasRunning;
     },
+    'responses.list': () => responses.list(),
+    'responses.open': ({ responseId }) => responses.open(responseId),
+    'responses.setValue': ({ responseId, variable, value }) =>
+      responses.setValue(responseId, variable, value),
+    'responses.resolveConflict': ({ responseId, variable, choice }) =>
+      responses.resolveConflict(responseId, variable, choice),
+    'responses.revertValue': ({ responseId, variable }) => responses.revertValue(responseId, variable),
+    'responses.sync': () => responses.sync(),
+    'responses.attachDocument': (input) => responses.attachDocument(input),
     'sync.dryRun': async () => {
       const { engine } = requireWorkspace();
       try {

@@ -53,6 +53,40 @@ const steps: ReadonlyArray<(db: Database.Database) => void> = [
       );
     `);
   },
+  (db) => {
+    db.exec(`
+      -- Portfolio responses (v0) of the entity. json: the summary and the indicator definitions as
+      -- last read; load_error: why the service would not give the contents (history not authorised).
+      CREATE TABLE responses (
+        id INTEGER PRIMARY KEY,
+        json TEXT NOT NULL,
+        load_error TEXT,
+        fetched_at INTEGER NOT NULL
+      );
+      -- One row per answer, like an asset: base is the service's value at base_lock_version, current
+      -- the analyst's; they differ while an edit is pending. conflict_*: the service's newer value
+      -- when both sides changed, kept until the analyst chooses.
+      CREATE TABLE response_values (
+        response_id INTEGER NOT NULL REFERENCES responses(id) ON DELETE CASCADE,
+        variable TEXT NOT NULL,
+        base_value TEXT NOT NULL,
+        base_lock_version INTEGER NOT NULL,
+        current_value TEXT NOT NULL,
+        conflict_value TEXT,
+        conflict_lock_version INTEGER,
+        server_errors TEXT,
+        remote_updated_at TEXT,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (response_id, variable)
+      );
+      CREATE TABLE response_documents (
+        response_id INTEGER NOT NULL REFERENCES responses(id) ON DELETE CASCADE,
+        id INTEGER NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (response_id, id)
+      );
+    `);
+  },
 ];
 
 export const schemaVersion = steps.length;

@@ -10,6 +10,14 @@
 import { z } from 'zod';
 import type { AppInfo, OAuthFinished, OAuthStart, SessionState, WorkspaceSnapshot } from './types';
 import type { AssetView, DryRunRow, PendingReview, SyncProgress, SyncReport } from '../sync/types';
+import type {
+  ResponseDetail,
+  ResponseDocumentView,
+  ResponseListItem,
+  ResponseValueView,
+  ResponsesSyncReport,
+  UploadProgress,
+} from '../responses/types';
 
 export type { AppInfo, OAuthFinished, OAuthStart, SessionState, WorkspaceSnapshot } from './types';
 
@@ -49,6 +57,19 @@ const docFields = z.record(
     .regex(/^[a-z_][a-z0-9_]*$/),
   scalar,
 );
+
+const responseId = z.number().int().positive();
+const indicatorVariable = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z][A-Za-z0-9_]*$/);
+/** checkbox: option codes; radio: one code; text: a string; null clears. Checked per kind in main. */
+const indicatorValue = z.union([
+  z.string().max(100_000),
+  z.array(z.string().min(1).max(200)).max(500),
+  z.null(),
+]);
 
 export const bridgeMethods = {
   'app.info': method<AppInfo>()(noArgs),
@@ -130,6 +151,30 @@ export const bridgeMethods = {
   'sync.run': method<SyncReport>()(z.object({ mode: z.enum(['strict', 'always']).optional() }).strict()),
   'sync.cancel': method<boolean>()(noArgs),
   'sync.dryRun': method<DryRunRow[]>()(noArgs),
+  /** The entity's portfolio responses (the first call reads them from the service). */
+  'responses.list': method<ResponseListItem[]>()(noArgs),
+  'responses.open': method<ResponseDetail>()(z.object({ responseId }).strict()),
+  /** Stored offline and sent by responses.sync; refused for a historical (read-only) response. */
+  'responses.setValue': method<ResponseValueView>()(
+    z.object({ responseId, variable: indicatorVariable, value: indicatorValue }).strict(),
+  ),
+  'responses.resolveConflict': method<ResponseValueView>()(
+    z.object({ responseId, variable: indicatorVariable, choice: z.enum(['mine', 'theirs']) }).strict(),
+  ),
+  'responses.revertValue': method<ResponseValueView>()(
+    z.object({ responseId, variable: indicatorVariable }).strict(),
+  ),
+  'responses.sync': method<ResponsesSyncReport>()(noArgs),
+  /** Uploads a file main can read (a path from the file picker); progress comes as responses.uploadProgress. */
+  'responses.attachDocument': method<ResponseDocumentView>()(
+    z
+      .object({
+        responseId,
+        filePath: z.string().min(1).max(4_096),
+        variable: indicatorVariable.optional(),
+      })
+      .strict(),
+  ),
 } as const;
 
 export const bridgeEvents = {
@@ -139,6 +184,7 @@ export const bridgeEvents = {
   'workspace.changed': event<{ reason: 'pull' | 'push' | 'import' | 'entity' }>(),
   'auth.signInRequired': event<{ connectionId: string; reason: 'unauthorized' | 'expired' }>(),
   'auth.oauthFinished': event<OAuthFinished>(),
+  'responses.uploadProgress': event<UploadProgress>(),
 } as const;
 
 export type BridgeMethods = typeof bridgeMethods;

@@ -81,3 +81,15 @@ export interface OAuthStart {
 
 export type OAuthFinished =
   { flowId: string; ok: true } | { flowId: string; ok: false; code: string; message: string };
+
+export type {
+  IndicatorDefinition,
+  IndicatorValue,
+  ResponseDetail,
+  ResponseDocumentView,
+  ResponseListItem,
+  ResponseValueStatus,
+  ResponseValueView,
+  ResponsesSyncReport,
+  UploadProgress,
+} from '../responses/types';

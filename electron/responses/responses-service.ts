@@ -1,0 +1,186 @@
+import { BridgeError } from '../bridge/dispatch';
+import type { EventSink } from '../bridge/handlers';
+import { ApiError } from '../sync/api-errors';
+import type { SubmissionApiClient } from '../sync/api-client';
+import type {
+  IndicatorValue,
+  ResponseDetail,
+  ResponseDocumentView,
+  ResponseListItem,
+  ResponseValueView,
+  ResponsesSyncReport,
+} from '../../shared/responses/types';
+import { documentFromPath, DocumentFileError } from './documents';
+import { ResponseEditError, ResponsesStore } from './responses-store';
+import { pullResponses, syncResponses } from './responses-sync';
+
+/** The workspace the responses belong to: one file per connection and entity. */
+export interface ResponsesWorkspace {
+  entityId: number;
+  file: string;
+}
+
+export interface ResponsesServiceDeps {
+  /** The open workspace, or undefined when none is (signed out, no entity). */
+  workspace: () => ResponsesWorkspace | undefined;
+  client: () => SubmissionApiClient;
+  signedIn: () => boolean;
+  events: EventSink;
+  /** Told of every failed call, so the session can say offline or ask for sign-in. */
+  noteFailure: (error: unknown) => void;
+}
+
+/** A failure the UI shows as is. */
+const fail = (code: 'bad_request' | 'not_found' | 'forbidden', message: string): BridgeError =>
+  new BridgeError({ code, message });
+
+/** Progress events at most every this many bytes, so a 10 MB file makes ~40, not ~160. */
+const progressStep = 256 * 1024;
+
+/**
+ * Portfolio responses of the open workspace: offline reads and edits in its store, sync and
+ * evidence uploads through the client. The store follows the workspace: it is opened on first use
+ * and reopened when the workspace (connection, entity) changes.
+ */
+export class ResponsesService {
+  private opened: { file: string; store: ResponsesStore } | undefined;
+  private syncing = false;
+
+  constructor(private readonly deps: ResponsesServiceDeps) {}
+
+  async list(): Promise<ResponseListItem[]> {
+    const { store, workspace } = this.current();
+    // A first look fills the list, as a first open of the asset workspace does.
+    if (store.isEmpty() && this.deps.signedIn()) {
+      try {
+        await pullResponses({ store, client: this.deps.client(), entityId: workspace.entityId });
+      } catch (error) {
+        this.deps.noteFailure(error);
+      }
+    }
+    return store.list();
+  }
+
+  open(responseId: number): ResponseDetail {
+    const detail = this.current().store.detail(responseId);
+    if (!detail) throw fail('not_found', `No response ${responseId} in the workspace`);
+    return detail;
+  }
+
+  setValue(responseId: number, variable: string, value: IndicatorValue): ResponseValueView {
+    return this.edit(() => this.current().store.setValue(responseId, variable, value));
+  }
+
+  resolveConflict(responseId: number, variable: string, choice: 'mine' | 'theirs'): ResponseValueView {
+    return this.edit(() => this.current().store.resolveConflict(responseId, variable, choice));
+  }
+
+  revertValue(responseId: number, variable: string): ResponseValueView {
+    return this.edit(() => this.current().store.revertValue(responseId, variable));
+  }
+
+  async sync(signal?: AbortSignal): Promise<ResponsesSyncReport> {
+    const { store, workspace } = this.current();
+    if (!this.deps.signedIn()) throw fail('forbidden', 'Sign in before syncing.');
+    if (this.syncing) throw fail('bad_request', 'A sync of the responses is already running.');
+    this.syncing = true;
+    try {
+      return await syncResponses({
+        store,
+        client: this.deps.client(),
+        entityId: workspace.entityId,
+        signal,
+        onStop: this.deps.noteFailure,
+      });
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  async attachDocument(input: {
+    responseId: number;
+    filePath: string;
+    variable?: string | undefined;
+  }): Promise<ResponseDocumentView> {
+    const { store, workspace } = this.current();
+    const response = store.summary(input.responseId);
+    if (!response) throw fail('not_found', `No response ${input.responseId} in the workspace`);
+    if (response.state !== 'open')
+      throw fail('forbidden', `${response.name} is ${response.state}: a historical response is read-only`);
+    if (input.variable !== undefined) {
+      const def = response.indicators.find((d) => d.variable === input.variable);
+      if (!def?.evidence)
+        throw fail('bad_request', `Indicator ${input.variable} takes no evidence documents`);
+    }
+    if (!this.deps.signedIn()) throw fail('forbidden', 'Sign in to upload documents.');
+    let upload;
+    try {
+      upload = await documentFromPath(input.filePath, input.variable);
+    } catch (error) {
+      if (error instanceof DocumentFileError) throw fail('bad_request', error.message);
+      throw error;
+    }
+    const { filename } = upload;
+    let lastEmitted = -1;
+    const progress = (sent: number, total: number, done = false): void => {
+      if (!done && lastEmitted >= 0 && sent - lastEmitted < progressStep && sent < total) return;
+      lastEmitted = sent;
+      this.deps.events.emit('responses.uploadProgress', {
+        responseId: input.responseId,
+        filename,
+        sent,
+        total,
+        done,
+      });
+    };
+    try {
+      const doc = await this.deps
+        .client()
+        .uploadResponseDocument(workspace.entityId, input.responseId, upload, {
+          onProgress: (s, t) => progress(s, t),
+        });
+      progress(upload.size, upload.size, true);
+      return store.addDocument(input.responseId, doc);
+    } catch (error) {
+      this.deps.noteFailure(error);
+      if (error instanceof ApiError) throw fail('bad_request', error.message);
+      throw error;
+    }
+  }
+
+  /** Closes the store; the next call opens the then-current workspace's. */
+  release(): void {
+    this.opened?.store.close();
+    this.opened = undefined;
+  }
+
+  private current(): { store: ResponsesStore; workspace: ResponsesWorkspace } {
+    const workspace = this.deps.workspace();
+    if (!workspace) {
+      this.release();
+      throw fail(
+        'bad_request',
+        this.deps.signedIn() ? 'No reporting entity is selected.' : 'Sign in to choose a reporting entity.',
+      );
+    }
+    if (this.opened?.file !== workspace.file) {
+      this.release();
+      this.opened = { file: workspace.file, store: ResponsesStore.open(workspace.file) };
+    }
+    return { store: this.opened.store, workspace };
+  }
+
+  private edit(fn: () => ResponseValueView): ResponseValueView {
+    try {
+      return fn();
+    } catch (error) {
+      if (error instanceof ResponseEditError) {
+        throw fail(
+          error.code === 'not_found' ? 'not_found' : error.code === 'read_only' ? 'forbidden' : 'bad_request',
+          error.message,
+        );
+      }
+      throw error;
+    }
+  }
+}
