@@ -2,7 +2,7 @@
  * The composition root of the desktop app: the only main-process module that imports Electron.
  * Everything it wires is plain Node under electron/, tested without Electron.
  */
-import { app, BrowserWindow, ipcMain, session, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, shell, type WebContents } from 'electron';
 import { fileURLToPath } from 'node:url';
 import {
   bridgeMethodNames,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 import {
   areaUnitFromName,
@@ -59,6 +59,11 @@ export interface AppCoreOptions {
   secrets?: { store: SecretStore; status: SecretStoreStatus };
   /** The system browser, for OAuth sign-in (Electron: shell.openExternal). */
   openBrowser?: (url: string) => Promise<void>;
+  /** The host's open-file dialog (Electron: dialog.showOpenDialog); undefined when cancelled. */
+  pickFile?: (request: {
+    purpose: 'evidence' | 'workbook';
+    extensions: string[];
+  }) => Promise<string | undefined>;
 }
 
 export interface AppCore {
@@ -75,6 +80,11 @@ interface OpenWorkspace {
 }
 
 const referenceKey = 'reference';
+
+const pickExtensions: Record<'evidence' | 'workbook', string[]> = {
+  evidence: ['pdf', 'png', 'jpg', 'jpeg', 'txt', 'csv', 'xlsx', 'docx'],
+  workbook: ['xlsx', 'csv'],
+};
 
 /**
  * The app behind the bridge, for any host: the embedded sandbox, the connections and their secrets,
@@ -107,6 +117,8 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   let workspace: OpenWorkspace | undefined;
   let running: AbortController | undefined;
   const oauthFlows = new Map<string, OAuthLogin>();
+  /** Paths the user chose in main's dialog, by the id the renderer holds instead. */
+  const pickedFiles = new Map<string, string>();
   let stopExpiryWatch: (() => void) | undefined;
   /** A sync stopped by a refused token resumes by itself once the user has signed in again. */
   let resumeAfterSignIn: PushMode | undefined;
@@ -598,7 +610,29 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       responses.resolveConflict(responseId, variable, choice),
     'responses.revertValue': ({ responseId, variable }) => responses.revertValue(responseId, variable),
     'responses.sync': () => responses.sync(),
-    'responses.attachDocument': (input) => responses.attachDocument(input),
+    'files.pick': async ({ purpose }) => {
+      if (!opts.pickFile)
+        throw new BridgeError({ code: 'bad_request', message: 'This host has no file dialog.' });
+      const path = await opts.pickFile({ purpose, extensions: pickExtensions[purpose] });
+      if (path === undefined) return null;
+      const fileId = randomUUID();
+      pickedFiles.set(fileId, path);
+      const size = await stat(path).then(
+        (info) => (info.isFile() ? info.size : null),
+        () => null,
+      );
+      return { fileId, name: basename(path), size };
+    },
+    'responses.attachDocument': async ({ responseId, fileId, variable }) => {
+      const filePath = pickedFiles.get(fileId);
+      if (filePath === undefined) {
+        throw new BridgeError({
+          code: 'not_found',
+          message: 'That file is no longer chosen: pick it again.',
+        });
+      }
+      return responses.attachDocument({ responseId, filePath, variable });
+    },
     'sync.dryRun': async () => {
       const { engine } = requireWorkspace();
       try {

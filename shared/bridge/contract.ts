@@ -8,7 +8,14 @@
  * are only typed.
  */
 import { z } from 'zod';
-import type { AppInfo, OAuthFinished, OAuthStart, SessionState, WorkspaceSnapshot } from './types';
+import type {
+  AppInfo,
+  OAuthFinished,
+  OAuthStart,
+  PickedFile,
+  SessionState,
+  WorkspaceSnapshot,
+} from './types';
 import type { AssetView, DryRunRow, PendingReview, SyncProgress, SyncReport } from '../sync/types';
 import type {
   ResponseDetail,
@@ -166,11 +173,14 @@ export const bridgeMethods = {
   ),
   'responses.sync': method<ResponsesSyncReport>()(noArgs),
   /** Uploads a file main can read (a path from the file picker); progress comes as responses.uploadProgress. */
+  /** Main's own file dialog; the chosen path stays in main, the renderer gets an id and a name. */
+  'files.pick': method<PickedFile | null>()(z.object({ purpose: z.enum(['evidence', 'workbook']) }).strict()),
   'responses.attachDocument': method<ResponseDocumentView>()(
     z
       .object({
         responseId,
-        filePath: z.string().min(1).max(4_096),
+        /** A file main's own picker returned (files.pick): the renderer never names a path. */
+        fileId: z.string().min(1).max(64),
         variable: indicatorVariable.optional(),
       })
       .strict(),

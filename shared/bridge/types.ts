@@ -93,3 +93,11 @@ export type {
   ResponsesSyncReport,
   UploadProgress,
 } from '../responses/types';
+
+/** A file the user chose in main's dialog. The path never leaves main. */
+export interface PickedFile {
+  fileId: string;
+  name: string;
+  /** Null when the file could not be read at pick time (the use of it will say why). */
+  size: number | null;
+}

@@ -62,6 +62,7 @@ vi.mock('electron', () => {
       },
     },
     shell: { openExternal: () => Promise.resolve() },
+    dialog: { showOpenDialog: () => Promise.resolve({ canceled: true, filePaths: [] }) },
     BrowserWindow,
   };
 });

@@ -43,6 +43,18 @@ describe('portfolio responses in the app', () => {
     return page.text;
   }
 
+  /** The user picks the file in main's dialog; the renderer only ever holds the returned id. */
+  async function attachPicked(path: string, variable?: string, onResponse = responseId) {
+    app.picker.next = path;
+    const picked = await app.core.handlers['files.pick']({ purpose: 'evidence' });
+    if (!picked) throw new Error('the picker returned nothing');
+    return app.core.handlers['responses.attachDocument']({
+      responseId: onResponse,
+      fileId: picked.fileId,
+      variable,
+    });
+  }
+
   it('lists the entity’s responses on first use, this year’s open and last year’s read-only', async () => {
     const list = await app.core.handlers['responses.list']({});
     expect(list.map((r) => [r.year, r.readOnly])).toEqual([
@@ -78,11 +90,7 @@ describe('portfolio responses in the app', () => {
     bytes.set(new TextEncoder().encode('%PDF-1.7\n'));
     writeFileSync(file, bytes);
     progress.length = 0;
-    const doc = await app.core.handlers['responses.attachDocument']({
-      responseId,
-      filePath: file,
-      variable: 'LE1_objectives',
-    });
+    const doc = await attachPicked(file, 'LE1_objectives');
     expect(doc).toMatchObject({
       filename: 'ESG policy 2025.pdf',
       size: bytes.length,
@@ -110,8 +118,7 @@ describe('portfolio responses in the app', () => {
   });
 
   it('refuses what main cannot or should not send, before uploading', async () => {
-    const attach = (filePath: string, variable?: string) =>
-      app.core.handlers['responses.attachDocument']({ responseId, filePath, variable });
+    const attach = (filePath: string, variable?: string) => attachPicked(filePath, variable);
     const folder = join(files, 'folder.pdf');
     mkdirSync(folder);
     const big = join(files, 'big.pdf');
@@ -132,9 +139,10 @@ describe('portfolio responses in the app', () => {
     await expect(attach(empty)).rejects.toThrow(/empty/);
     await expect(attach(note, 'LE2_responsible')).rejects.toThrow(/takes no evidence/);
     const history = (await app.core.handlers['responses.list']({})).find((r) => r.readOnly)?.id ?? 0;
+    await expect(attachPicked(note, undefined, history)).rejects.toThrow(/read-only/);
     await expect(
-      app.core.handlers['responses.attachDocument']({ responseId: history, filePath: note }),
-    ).rejects.toThrow(/read-only/);
+      app.core.handlers['responses.attachDocument']({ responseId, fileId: 'never-picked' }),
+    ).rejects.toThrow(/pick it again/);
     expect((await open(responseId)).documents).toHaveLength(1);
   });
 

@@ -17,15 +17,19 @@ export async function startTestApp(): Promise<{
   core: AppCore;
   host: BrowserHost;
   dataDir: string;
+  /** What the next "open file" dialog returns, as if the user chose it (undefined: cancelled). */
+  picker: { next: string | undefined };
   close(): Promise<void>;
 }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'asset-desk-app-'));
+  const picker: { next: string | undefined } = { next: undefined };
   const core = await startAppCore({
     dataDir,
     version: 'test',
     host: 'browser',
     assessmentYear: testAssessmentYear,
     secrets: { store: new MemorySecretStore(), status: { available: true, backend: 'keychain' } },
+    pickFile: async () => picker.next,
   });
   const host = await startBrowserHost({ rendererDir: builtRendererDir(), handlers: core.handlers });
   core.events.attach(host.events);
@@ -33,6 +37,7 @@ export async function startTestApp(): Promise<{
     core,
     host,
     dataDir,
+    picker,
     async close() {
       await host.close();
       await core.close();
