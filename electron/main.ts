@@ -87,6 +87,15 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     version: app.getVersion(),
     host: 'electron',
+    openBrowser: (url) => (isExternalWebUrl(url) ? shell.openExternal(url) : Promise.resolve()),
+    // Only files the user chose here can be read for the renderer: it never names a path itself.
+    pickFile: async ({ extensions }) => {
+      const options = { properties: ['openFile' as const], filters: [{ name: 'Files', extensions }] };
+      const result = mainWindow
+        ? await dialog.showOpenDialog(mainWindow, options)
+        : await dialog.showOpenDialog(options);
+      return result.canceled ? undefined : result.filePaths[0];
+    },
   });
   registerBridge(createDispatcher(core.handlers));
   core.events.attach(windowEvents);
