@@ -5,7 +5,8 @@ import type { AssetRecord, PendingWork, WorkspaceStore } from '../workspace/work
 /** An asset as the grids show it: the copy, its staged changes, conflicts and the service's word. */
 export function toAssetView(record: AssetRecord, store: WorkspaceStore): AssetView {
   const doc = record.current ?? record.base ?? {};
-  const changed = record.inStep === true || record.current === null ? [] : changedPaths(record.base, record.current);
+  const changed =
+    record.inStep === true || record.current === null ? [] : changedPaths(record.base, record.current);
   return {
     localId: record.localId,
     serviceAssetId: record.serviceAssetId,

@@ -48,6 +48,11 @@ export interface LayoutOptions {
   /** Slots for nested records; at least 1 so an empty workbook still shows the columns. */
   certificationSlots?: number;
   energyRatingSlots?: number;
+  /**
+   * The entity's area unit for the labels of floor-area columns (e.g. "m²"); omitted, those labels
+   * carry no unit. Only labels change: the variable names stay the contract.
+   */
+  areaUnitLabel?: string;
 }
 
 const annualTopicsBySheet: Partial<Record<SheetName, readonly Topic[]>> = {
@@ -58,14 +63,14 @@ const annualTopicsBySheet: Partial<Record<SheetName, readonly Topic[]>> = {
   Waste: ['waste'],
 };
 
-const certificationFields: readonly [string, string][] = [
+export const certificationFields: readonly [string, string][] = [
   ['id', 'Record ID'],
   ['certification_id', 'Certification'],
   ['level', 'Level'],
   ['size', 'Floor area'],
   ['year', 'Year'],
 ];
-const energyRatingFields: readonly [string, string][] = [
+export const energyRatingFields: readonly [string, string][] = [
   ['id', 'Record ID'],
   ['energy_rating_id', 'Energy rating'],
   ['level', 'Level'],
@@ -129,11 +134,22 @@ function idColumns(withName: boolean): WorkbookColumn[] {
   return cols;
 }
 
-function annualColumns(defs: readonly AnnualFieldDef[], years: readonly number[]): WorkbookColumn[] {
+/** The unit shown after a label, unless the label already ends with it. */
+function unitSuffix(label: string, unit: string | undefined, areaUnitLabel: string | undefined): string {
+  const shown = unit === 'area' ? areaUnitLabel : unit === 'year' ? undefined : unit;
+  if (!shown || label.endsWith(`(${shown})`)) return '';
+  return ` (${shown})`;
+}
+
+function annualColumns(
+  defs: readonly AnnualFieldDef[],
+  years: readonly number[],
+  areaUnitLabel: string | undefined,
+): WorkbookColumn[] {
   const cols: WorkbookColumn[] = [];
   for (const def of defs) {
     for (const year of years) {
-      const label = `${def.label}${def.unit && def.unit !== 'area' ? ` (${def.unit})` : ''} ${year}`;
+      const label = `${def.label}${unitSuffix(def.label, def.unit, areaUnitLabel)} ${year}`;
       cols.push({
         key: annualColumnKey(def.name, year),
         label,
@@ -175,12 +191,13 @@ export function workbookLayout(opts: LayoutOptions): WorkbookSheet[] {
       const cols = idColumns(false);
       for (const def of assetFieldCatalog) {
         if (def.name === 'service_asset_id') continue;
+        const label = `${def.label}${unitSuffix(def.label, def.unit, opts.areaUnitLabel)}`;
         cols.push({
           key: assetColumnKey(def.name),
-          label: def.label,
+          label,
           source: { kind: 'asset', field: def.name },
           importable: true,
-          width: width(def.label),
+          width: width(label),
         });
       }
       return { name, columns: cols };
@@ -205,7 +222,7 @@ export function workbookLayout(opts: LayoutOptions): WorkbookSheet[] {
     }
     const topics = annualTopicsBySheet[name] ?? [];
     const defs = topics.flatMap((t) => annualFieldsByTopic(t));
-    return { name, columns: [...idColumns(true), ...annualColumns(defs, years)] };
+    return { name, columns: [...idColumns(true), ...annualColumns(defs, years, opts.areaUnitLabel)] };
   });
 }
 
@@ -218,4 +235,77 @@ export function reportingYears(
   for (const a of assets) for (const r of a.annual_data ?? []) if (r.year > latest) latest = r.year;
   const y = Number.isFinite(latest) ? latest : fallbackYear;
   return [y - 1, y];
+}
+
+/** Every year the assets hold data for, oldest first (or the two reporting years when there is none). */
+export function allYears(
+  assets: Iterable<{ annual_data?: readonly { year?: unknown }[] | null }>,
+  fallbackYear: number,
+): number[] {
+  const years = new Set<number>();
+  for (const a of assets)
+    for (const r of a.annual_data ?? [])
+      if (typeof r.year === 'number' && Number.isInteger(r.year)) years.add(r.year);
+  return years.size > 0 ? [...years].sort((a, b) => a - b) : [fallbackYear - 1, fallbackYear];
+}
+
+const normalizeLabel = (label: string): string =>
+  label
+    .toLowerCase()
+    .replace(/\s*\([^)]*\)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * Reads a visible label back to its variable name: the fallback for a column whose hidden name cell
+ * was lost (a column inserted by hand, the names row deleted). Units in parentheses are ignored, so a
+ * workbook labelled in another area unit still matches; years and slot numbers come from the label.
+ */
+export function columnKeyFromLabel(label: string, sheet?: string): string | undefined {
+  const text = normalizeLabel(label);
+  if (text === '') return undefined;
+  const index = labelIndex();
+  const direct = index.asset.get(text);
+  if (direct) return direct;
+  const yearMatch = /^(.*) (\d{4})$/.exec(text);
+  if (yearMatch) {
+    const field = index.annual.get(yearMatch[1] ?? '');
+    if (field) return annualColumnKey(field, Number(yearMatch[2]));
+  }
+  const slotMatch = /^(.*) (\d{1,3})$/.exec(text);
+  if (slotMatch) {
+    const candidates = index.nested.get(slotMatch[1] ?? '') ?? [];
+    // Certifications and energy ratings share labels ("Level 1"): the tab decides between them.
+    const preferred = sheet === 'Energy Ratings' ? 'energy_ratings' : 'certifications';
+    const hit =
+      candidates.find((c) => c.kind === preferred) ?? (candidates.length === 1 ? candidates[0] : undefined);
+    const slot = Number(slotMatch[2]);
+    if (hit && slot >= 1) return nestedColumnKey(hit.kind, slot - 1, hit.field);
+  }
+  return undefined;
+}
+
+type NestedLabel = { kind: 'certifications' | 'energy_ratings'; field: string };
+let labels:
+  { asset: Map<string, string>; annual: Map<string, string>; nested: Map<string, NestedLabel[]> } | undefined;
+
+function labelIndex(): NonNullable<typeof labels> {
+  if (labels) return labels;
+  const asset = new Map<string, string>();
+  for (const def of assetFieldCatalog) asset.set(normalizeLabel(def.label), def.name);
+  asset.set(normalizeLabel('Asset name'), 'name');
+  const annual = new Map<string, string>();
+  for (const topic of ['reporting', 'efficiency', 'energy', 'ghg', 'water', 'waste'] as const)
+    for (const def of annualFieldsByTopic(topic)) annual.set(normalizeLabel(def.label), def.name);
+  const nested = new Map<string, NestedLabel[]>();
+  const add = (kind: NestedLabel['kind'], fields: readonly [string, string][]): void => {
+    for (const [field, label] of fields) {
+      const key = normalizeLabel(label);
+      nested.set(key, [...(nested.get(key) ?? []), { kind, field }]);
+    }
+  };
+  add('certifications', certificationFields);
+  add('energy_ratings', energyRatingFields);
+  labels = { asset, annual, nested };
+  return labels;
 }

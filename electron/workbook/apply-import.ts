@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import type { AssetDoc } from '../../shared/sync/asset-doc';
+import type { WorkspaceStore } from '../workspace/workspace-store';
+import { docHash, type ImportPlan } from './import-plan';
+
+export type ImportErrorKind = 'rejected' | 'nothing' | 'stale' | 'no_undo' | 'undo_conflict';
+
+export class ImportError extends Error {
+  constructor(
+    readonly kind: ImportErrorKind,
+    message: string,
+    readonly details: { localIds?: string[] } = {},
+  ) {
+    super(message);
+    this.name = 'ImportError';
+  }
+}
+
+export interface AppliedImport {
+  importId: string;
+  at: number;
+  file: string;
+  created: string[];
+  updated: string[];
+  /** Rejected assets left out (only with `partial`). */
+  skipped: number;
+}
+
+/**
+ * The undo of the last import, kept in the workspace file itself (meta table) so it survives a
+ * restart and is written in the same transaction as the import: an import is never recorded without
+ * its undo, nor the reverse.
+ */
+const UNDO_KEY = 'exchange.import.undo';
+
+const undoSchema = z.object({
+  importId: z.string(),
+  at: z.number(),
+  file: z.string(),
+  undone: z.boolean(),
+  entries: z.array(
+    z.object({
+      localId: z.string(),
+      /** null: the import created the asset. */
+      before: z.record(z.string(), z.unknown()).nullable(),
+      afterHash: z.string(),
+    }),
+  ),
+});
+type UndoRecord = z.infer<typeof undoSchema>;
+
+export interface ApplyOptions {
+  /** Apply the new and changed assets even though others were rejected (the user chose to). */
+  partial?: boolean;
+  now?: () => number;
+}
+
+/**
+ * Applies a previewed plan as one transaction: all of it or (on any failure) none. Refuses a plan
+ * whose assets were edited since the preview, so the preview the analyst approved is what happens.
+ */
+export function applyImport(store: WorkspaceStore, plan: ImportPlan, opts: ApplyOptions = {}): AppliedImport {
+  const rejected = plan.counts.rejected;
+  const fileErrors = plan.issues.filter((i) => i.severity === 'error').length;
+  if (!opts.partial && (rejected > 0 || fileErrors > 0)) {
+    const parts = [
+      rejected > 0 ? `${rejected} asset${rejected === 1 ? ' was' : 's were'} rejected` : '',
+      fileErrors > 0 ? `${fileErrors} column problem${fileErrors === 1 ? '' : 's'}` : '',
+    ].filter(Boolean);
+    throw new ImportError(
+      'rejected',
+      `Nothing was imported: ${parts.join(' and ')}. Fix the file, or choose to import the valid rows only.`,
+    );
+  }
+  const work = plan.rows.filter((r) => r.status === 'new' || r.status === 'changed');
+  if (work.length === 0)
+    throw new ImportError('nothing', 'Nothing to import: the file matches the workspace.');
+  const at = (opts.now ?? Date.now)();
+  return store.transaction(() => {
+    const stale: string[] = [];
+    for (const row of work) {
+      if (row.status !== 'changed' || row.localId === null) continue;
+      const record = store.asset(row.localId);
+      if (!record || docHash(record.current) !== row.beforeHash) stale.push(row.localId);
+    }
+    if (stale.length > 0) {
+      throw new ImportError(
+        'stale',
+        `${stale.length} asset${stale.length === 1 ? '' : 's'} changed since the preview; preview the import again.`,
+        { localIds: stale },
+      );
+    }
+    const created: string[] = [];
+    const updated: string[] = [];
+    const entries: UndoRecord['entries'] = [];
+    for (const row of work) {
+      if (!row.doc) continue;
+      if (row.status === 'new') {
+        const record = store.createAsset(row.doc);
+        created.push(record.localId);
+        entries.push({ localId: record.localId, before: null, afterHash: docHash(record.current) });
+      } else if (row.localId !== null) {
+        const before = store.asset(row.localId)?.current ?? null;
+        store.replaceDoc(row.localId, row.doc, 'import');
+        updated.push(row.localId);
+        entries.push({ localId: row.localId, before, afterHash: docHash(row.doc) });
+      }
+    }
+    const undo: UndoRecord = { importId: plan.id, at, file: plan.source.file, undone: false, entries };
+    store.setMeta(UNDO_KEY, JSON.stringify(undo));
+    return { importId: plan.id, at, file: plan.source.file, created, updated, skipped: rejected };
+  });
+}
+
+function readUndo(store: WorkspaceStore): UndoRecord | undefined {
+  const text = store.getMeta(UNDO_KEY);
+  if (!text) return undefined;
+  const parsed = undoSchema.safeParse(JSON.parse(text));
+  return parsed.success && !parsed.data.undone ? parsed.data : undefined;
+}
+
+/** What the UI offers to undo: the last import, unless it was undone already. */
+export function lastImport(
+  store: WorkspaceStore,
+): { importId: string; at: number; file: string; created: number; updated: number } | undefined {
+  const undo = readUndo(store);
+  if (!undo) return undefined;
+  return {
+    importId: undo.importId,
+    at: undo.at,
+    file: undo.file,
+    created: undo.entries.filter((e) => e.before === null).length,
+    updated: undo.entries.filter((e) => e.before !== null).length,
+  };
+}
+
+/**
+ * Undoes the last import as one transaction: assets it created are removed, assets it changed get
+ * their previous copy back. Refused (nothing touched) when an affected asset was edited or sent since,
+ * because undoing would then silently throw that later work away.
+ */
+export function undoImport(store: WorkspaceStore, importId?: string): { removed: number; restored: number } {
+  const undo = readUndo(store);
+  if (!undo || (importId !== undefined && undo.importId !== importId)) {
+    throw new ImportError(
+      'no_undo',
+      'There is no import to undo (only the most recent import can be undone).',
+    );
+  }
+  return store.transaction(() => {
+    const conflicts: string[] = [];
+    for (const e of undo.entries) {
+      const record = store.asset(e.localId);
+      const moved = !record || docHash(record.current) !== e.afterHash;
+      const sent = e.before === null && (record?.serviceAssetId !== null || record?.inFlight !== null);
+      if (moved || sent) conflicts.push(e.localId);
+    }
+    if (conflicts.length > 0) {
+      throw new ImportError(
+        'undo_conflict',
+        `The import cannot be undone: ${conflicts.length} of its assets ${conflicts.length === 1 ? 'was' : 'were'} edited or sent since. Undo those edits first, or change the assets by hand.`,
+        { localIds: conflicts },
+      );
+    }
+    let removed = 0;
+    let restored = 0;
+    for (const e of undo.entries) {
+      if (e.before === null) {
+        store.deleteAsset(e.localId);
+        removed++;
+      } else {
+        store.replaceDoc(e.localId, e.before as AssetDoc, 'undo-import');
+        restored++;
+      }
+    }
+    store.setMeta(UNDO_KEY, JSON.stringify({ ...undo, undone: true }));
+    return { removed, restored };
+  });
+}

@@ -1,0 +1,204 @@
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import type { AssetInput } from '../../shared/domain';
+import { columnSpec, formulaTrigger, toCellValue } from './cells';
+import { workbookLayout, type ColumnSource, type LayoutOptions, type WorkbookColumn } from './layout';
+import { checkSize, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_ROWS, WorkbookError } from './read-workbook';
+import { SheetParser, type ParsedWorkbook, type RawOrIssue } from './sheet-parser';
+
+/**
+ * CSV of the same columns as the workbook, on one sheet: a first row of variable names (a CSV cannot
+ * hide a row, so it is simply the first), a second row of labels, then one row per asset.
+ */
+export const CSV_SHEET = 'CSV';
+
+/** The workbook's columns, tab after tab, each variable once (the id and name head every tab). */
+export function csvColumns(opts: LayoutOptions): WorkbookColumn[] {
+  const seen = new Set<string>();
+  const out: WorkbookColumn[] = [];
+  for (const sheet of workbookLayout(opts)) {
+    for (const c of sheet.columns) {
+      if (seen.has(c.key)) continue;
+      seen.add(c.key);
+      out.push({ ...c, importable: true });
+    }
+  }
+  return out;
+}
+
+function csvField(value: string): string {
+  return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** Text that Excel would run as a formula gets a leading apostrophe, which Excel shows as text. */
+function csvText(value: string | number | boolean | Date | null): string {
+  if (value === null) return '';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number') return String(value);
+  return csvField(formulaTrigger.test(value) ? `'${value}` : value);
+}
+
+function valueOf(asset: AssetInput, source: ColumnSource): unknown {
+  switch (source.kind) {
+    case 'asset':
+      return asset[source.field];
+    case 'annual': {
+      const entries = Array.isArray(asset.annual_data) ? asset.annual_data : [];
+      return entries.find((r) => r.year === source.year)?.[source.field];
+    }
+    case 'certifications':
+    case 'energy_ratings': {
+      const list = asset[source.kind];
+      return Array.isArray(list)
+        ? (list[source.index] as Record<string, unknown> | undefined)?.[source.field]
+        : undefined;
+    }
+  }
+}
+
+export interface WriteCsvOptions {
+  years: readonly number[];
+  areaUnitLabel?: string;
+}
+
+/** Writes the assets as CSV (UTF-8 with a BOM, so Excel opens accented names correctly). */
+export async function writeAssetCsv(
+  filename: string,
+  assets: readonly AssetInput[],
+  opts: WriteCsvOptions,
+): Promise<void> {
+  let certificationSlots = 1;
+  let energyRatingSlots = 1;
+  for (const a of assets) {
+    certificationSlots = Math.max(
+      certificationSlots,
+      Array.isArray(a.certifications) ? a.certifications.length : 0,
+    );
+    energyRatingSlots = Math.max(
+      energyRatingSlots,
+      Array.isArray(a.energy_ratings) ? a.energy_ratings.length : 0,
+    );
+  }
+  const columns = csvColumns({
+    years: opts.years,
+    certificationSlots,
+    energyRatingSlots,
+    ...(opts.areaUnitLabel ? { areaUnitLabel: opts.areaUnitLabel } : {}),
+  });
+  const specs = columns.map((c) => columnSpec(c.source));
+  const out = createWriteStream(filename, { encoding: 'utf8' });
+  const write = async (line: string): Promise<void> => {
+    if (!out.write(line)) await once(out, 'drain');
+  };
+  await write('\ufeff');
+  await write(columns.map((c) => csvField(c.key)).join(',') + '\r\n');
+  await write(columns.map((c) => csvField(c.label)).join(',') + '\r\n');
+  for (const asset of assets) {
+    await write(
+      columns.map((c, i) => csvText(toCellValue(valueOf(asset, c.source), specs[i]))).join(',') + '\r\n',
+    );
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+function decode(bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '');
+  } catch {
+    // Excel's "CSV" (not "CSV UTF-8") is in the system code page: Windows-1252 on most desktops.
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+}
+
+/** The delimiter of the first line: a comma, or the semicolon that Excel uses where "," is decimal. */
+function delimiterOf(text: string): string {
+  const line = text.slice(0, Math.max(0, text.indexOf('\n')) || text.length);
+  const count = (ch: string): number => line.split(ch).length - 1;
+  const semi = count(';');
+  const tab = count('\t');
+  const comma = count(',');
+  if (tab > comma && tab > semi) return '\t';
+  return semi > comma ? ';' : ',';
+}
+
+/** RFC 4180 records: quoted fields may hold delimiters, quotes ("") and line breaks. */
+export function* csvRecords(text: string, delimiter = ','): Generator<string[]> {
+  let field = '';
+  let record: string[] = [];
+  let quoted = false;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const ch = text[i] as string;
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+      } else field += ch;
+      i++;
+      continue;
+    }
+    if (ch === '"' && field === '') quoted = true;
+    else if (ch === delimiter) {
+      record.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
+      record.push(field);
+      yield record;
+      record = [];
+      field = '';
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+    } else field += ch;
+    i++;
+  }
+  if (quoted)
+    throw new WorkbookError('truncated', 'The CSV file ends inside a quoted value: it is incomplete.');
+  if (field !== '' || record.length > 0) {
+    record.push(field);
+    yield record;
+  }
+}
+
+function rawFromCsv(text: string): RawOrIssue {
+  // Our own exports protect formula-like text with an apostrophe; it is not part of the value.
+  if (text.length > 1 && text[0] === "'" && formulaTrigger.test(text.slice(1))) return text.slice(1);
+  return text;
+}
+
+/** Reads a CSV of the asset columns into the same rows the workbook reader gives. */
+export async function readAssetCsv(
+  file: string,
+  opts: { maxBytes?: number; maxRows?: number } = {},
+): Promise<ParsedWorkbook> {
+  await checkSize(file, opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES);
+  const bytes = await readFile(file);
+  if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
+    throw new WorkbookError('not_xlsx', 'This file is an Excel workbook, not a CSV: import it as .xlsx.');
+  }
+  if (bytes.includes(0)) throw new WorkbookError('not_xlsx', 'This file is not a CSV text file.');
+  const text = decode(bytes);
+  const parser = new SheetParser(CSV_SHEET, { maxRows: opts.maxRows ?? DEFAULT_MAX_ROWS });
+  let row = 0;
+  try {
+    for (const record of csvRecords(text, delimiterOf(text))) parser.push(++row, record.map(rawFromCsv));
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new WorkbookError('too_many_rows', error.message, { cause: error });
+    throw error;
+  }
+  const sheet = parser.finish();
+  if (!parser.recognised) {
+    throw new WorkbookError(
+      'empty',
+      'This CSV has none of the asset spreadsheet’s columns (variable names or labels).',
+    );
+  }
+  return { format: 'csv', sheets: [sheet], issues: [...parser.issues] };
+}

@@ -1,0 +1,280 @@
+import type { Scalar } from '../../shared/sync/asset-doc';
+import { coerceCell, columnSpec, type ColumnSpec, type RawCell } from './cells';
+import { columnKeyFromLabel, parseColumnKey, type ColumnSource } from './layout';
+
+/**
+ * Turns the rows of one tab (from the XLSX reader or the CSV reader) into rows keyed by API variable
+ * name with typed values. Columns are found by the hidden names row; a column without a name falls
+ * back to its visible label. Positions never matter.
+ */
+
+export type Severity = 'error' | 'warning';
+
+export interface CellIssue {
+  sheet: string;
+  /** 1-based row number as the spreadsheet shows it; 0 for the whole sheet. */
+  row: number;
+  /** A1 reference (or the column letter for a column-wide issue); empty for the whole sheet. */
+  cell: string;
+  key?: string;
+  /** The cell's content as text, for the preview. */
+  value?: string;
+  reason: string;
+  severity: Severity;
+}
+
+export interface ReadColumn {
+  /** 1-based column index. */
+  index: number;
+  letter: string;
+  key: string;
+  source: ColumnSource;
+  spec: ColumnSpec;
+  matchedBy: 'name' | 'label';
+  /** False for context columns (the asset name on topic tabs), read but never imported. */
+  importable: boolean;
+}
+
+export interface ParsedRow {
+  sheet: string;
+  row: number;
+  /**
+   * Coerced values aligned with the sheet's `columns` (dense: a pool of 10,000 assets x 800 columns
+   * stays an array of numbers, not a map per row); `null` for an empty cell, `undefined` for a cell
+   * in `errors`.
+   */
+  values: Array<Scalar | undefined>;
+  errors: CellIssue[];
+}
+
+export interface ParsedSheet {
+  name: string;
+  columns: ReadColumn[];
+  rows: ParsedRow[];
+}
+
+export interface ParsedWorkbook {
+  format: 'xlsx' | 'csv';
+  sheets: ParsedSheet[];
+  /** File-level problems: unknown or duplicated columns, a tab without an Asset ID column... */
+  issues: CellIssue[];
+}
+
+/** A raw cell, or why it cannot be read at all (an error value, a formula without cached result). */
+export type RawOrIssue = RawCell | { unreadable: string };
+
+export const nestedFieldNames: Record<'certifications' | 'energy_ratings', ReadonlySet<string>> = {
+  certifications: new Set(['id', 'certification_id', 'level', 'size', 'year']),
+  energy_ratings: new Set(['id', 'energy_rating_id', 'level', 'size']),
+};
+
+export function columnLetter(index: number): string {
+  let n = index;
+  let out = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    out = String.fromCharCode(65 + r) + out;
+    n = Math.floor((n - 1) / 26);
+  }
+  return out;
+}
+
+function showRaw(raw: RawOrIssue | undefined): string {
+  if (raw === null || raw === undefined) return '';
+  if (raw instanceof Date)
+    return Number.isNaN(raw.getTime()) ? 'invalid date' : raw.toISOString().slice(0, 10);
+  if (typeof raw === 'object') return raw.unreadable;
+  const text = String(raw);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+const isEmpty = (raw: RawOrIssue | undefined): boolean =>
+  raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '');
+
+function knownSource(key: string): { source: ColumnSource; spec: ColumnSpec } | undefined {
+  const source = parseColumnKey(key);
+  if (!source) return undefined;
+  if (
+    (source.kind === 'certifications' || source.kind === 'energy_ratings') &&
+    !nestedFieldNames[source.kind].has(source.field)
+  )
+    return undefined;
+  const spec = columnSpec(source);
+  return spec ? { source, spec } : undefined;
+}
+
+const headerText = (raw: RawOrIssue | undefined): string =>
+  typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
+
+export interface SheetParserOptions {
+  maxRows: number;
+  date1904?: boolean;
+}
+
+export class SheetParser {
+  private readonly pending: Array<{ row: number; cells: RawOrIssue[] }> = [];
+  private columns: ReadColumn[] | undefined;
+  private byIndex: Array<ReadColumn | undefined> = [];
+  private positionByIndex: number[] = [];
+  /** Columns without a usable header: an issue only if a data row has something in them. */
+  private unnamed = new Map<number, string>();
+  private unnamedReported = new Set<number>();
+  readonly rows: ParsedRow[] = [];
+  readonly issues: CellIssue[] = [];
+  private dataRows = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly opts: SheetParserOptions,
+  ) {}
+
+  /** Feeds one spreadsheet row; `cells[0]` is column A. */
+  push(row: number, cells: RawOrIssue[]): void {
+    if (!this.columns) {
+      this.pending.push({ row, cells });
+      if (this.pending.length === 2) this.resolveHeader();
+      return;
+    }
+    this.dataRow(row, cells);
+  }
+
+  /** Finishes the sheet (a sheet of one row has a header and no data). */
+  finish(): ParsedSheet {
+    if (!this.columns) this.resolveHeader();
+    return { name: this.name, columns: this.columns ?? [], rows: this.rows };
+  }
+
+  /** True when the tab has at least one column the app knows (other tabs are ignored). */
+  get recognised(): boolean {
+    return (this.columns?.length ?? 0) > 0;
+  }
+
+  private resolveHeader(): void {
+    const [first, second] = this.pending;
+    const namesRow = first?.cells ?? [];
+    const hasNames = namesRow.some((raw) => knownSource(headerText(raw)) !== undefined);
+    // With the names row, labels follow; without it (deleted by hand, a CSV from elsewhere) the first
+    // row is taken for labels.
+    const labelRow = hasNames ? (second?.cells ?? []) : namesRow;
+    const dataFrom = hasNames ? 2 : 1;
+    const width = Math.max(namesRow.length, labelRow.length);
+    const columns: ReadColumn[] = [];
+    const seen = new Map<string, string>();
+    for (let i = 0; i < width; i++) {
+      const index = i + 1;
+      const letter = columnLetter(index);
+      const nameText = hasNames ? headerText(namesRow[i]) : '';
+      const labelText = headerText(labelRow[i]);
+      let key: string | undefined;
+      let matchedBy: 'name' | 'label' = 'name';
+      if (nameText !== '') {
+        if (knownSource(nameText)) key = nameText;
+        else {
+          this.issue(
+            0,
+            letter,
+            `Unknown column "${nameText}"${labelText ? ` ("${labelText}")` : ''}: not a variable of the asset spreadsheet`,
+            nameText,
+          );
+          continue;
+        }
+      } else if (labelText !== '') {
+        key = columnKeyFromLabel(labelText, this.name);
+        matchedBy = 'label';
+        if (!key || !knownSource(key)) {
+          this.issue(
+            0,
+            letter,
+            `Unknown column "${labelText}": it has no variable name and its label matches none`,
+            labelText,
+          );
+          continue;
+        }
+      } else {
+        this.unnamed.set(index, letter);
+        continue;
+      }
+      const known = knownSource(key);
+      if (!known) continue;
+      const earlier = seen.get(key);
+      if (earlier) {
+        this.issue(0, letter, `Column ${key} appears twice (columns ${earlier} and ${letter})`, key);
+        continue;
+      }
+      seen.set(key, letter);
+      columns.push({ index, letter, key, ...known, matchedBy, importable: true });
+    }
+    // The asset name is read-only context on topic tabs; it is data only beside other asset fields.
+    const hasAssetFields = columns.some(
+      (c) => c.source.kind === 'asset' && c.key !== 'service_asset_id' && c.key !== 'name',
+    );
+    for (const c of columns) if (c.key === 'name' && !hasAssetFields) c.importable = false;
+    if (columns.length > 0 && !seen.has('service_asset_id')) {
+      this.issue(
+        0,
+        '',
+        'This tab has no Asset ID column (variable service_asset_id), so its rows cannot be matched to assets',
+      );
+    }
+    this.columns = columns;
+    columns.forEach((c, position) => {
+      this.byIndex[c.index] = c;
+      this.positionByIndex[c.index] = position;
+    });
+    const rest = this.pending.slice(dataFrom);
+    this.pending.length = 0;
+    for (const r of rest) this.dataRow(r.row, r.cells);
+  }
+
+  private dataRow(row: number, cells: RawOrIssue[]): void {
+    const columns = this.columns ?? [];
+    if (columns.length === 0) return;
+    if (!cells.some((raw) => !isEmpty(raw))) return;
+    if (++this.dataRows > this.opts.maxRows) {
+      throw new RangeError(`The tab "${this.name}" has more than ${this.opts.maxRows} rows`);
+    }
+    // Known columns whose cells are empty still count: an emptied cell clears the value.
+    const values = new Array<Scalar | undefined>(columns.length).fill(null);
+    const parsed: ParsedRow = { sheet: this.name, row, values, errors: [] };
+    for (let i = 0; i < cells.length; i++) {
+      const raw = cells[i];
+      if (isEmpty(raw)) continue;
+      const column = this.byIndex[i + 1];
+      if (!column) {
+        const letter = this.unnamed.get(i + 1);
+        if (letter && !this.unnamedReported.has(i + 1)) {
+          this.unnamedReported.add(i + 1);
+          this.issue(
+            row,
+            `${letter}${row}`,
+            `Column ${letter} holds values but has neither a variable name nor a label`,
+            showRaw(raw),
+          );
+        }
+        continue;
+      }
+      const position = this.positionByIndex[i + 1] ?? 0;
+      const ref = `${column.letter}${row}`;
+      if (raw !== null && raw !== undefined && typeof raw === 'object' && !(raw instanceof Date)) {
+        values[position] = undefined;
+        parsed.errors.push(this.cellIssue(row, ref, column.key, raw.unreadable, raw.unreadable));
+        continue;
+      }
+      const result = coerceCell(raw ?? null, column.spec, { date1904: this.opts.date1904 ?? false });
+      if (result.ok) values[position] = result.value;
+      else {
+        values[position] = undefined;
+        parsed.errors.push(this.cellIssue(row, ref, column.key, showRaw(raw), result.reason));
+      }
+    }
+    this.rows.push(parsed);
+  }
+
+  private cellIssue(row: number, cell: string, key: string, value: string, reason: string): CellIssue {
+    return { sheet: this.name, row, cell, key, value, reason, severity: 'error' };
+  }
+
+  private issue(row: number, cell: string, reason: string, value?: string): void {
+    this.issues.push({ sheet: this.name, row, cell, reason, severity: 'error', ...(value ? { value } : {}) });
+  }
+}
