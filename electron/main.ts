@@ -88,6 +88,13 @@ async function start(): Promise<void> {
     version: app.getVersion(),
     host: 'electron',
     openBrowser: (url) => (isExternalWebUrl(url) ? shell.openExternal(url) : Promise.resolve()),
+    pickSaveFile: async ({ defaultName, extensions }) => {
+      const options = { defaultPath: defaultName, filters: [{ name: 'Files', extensions }] };
+      const result = mainWindow
+        ? await dialog.showSaveDialog(mainWindow, options)
+        : await dialog.showSaveDialog(options);
+      return result.canceled ? undefined : result.filePath;
+    },
     // Only files the user chose here can be read for the renderer: it never names a path itself.
     pickFile: async ({ extensions }) => {
       const options = { properties: ['openFile' as const], filters: [{ name: 'Files', extensions }] };

@@ -19,6 +19,7 @@ import type {
 } from '../../shared/bridge/types';
 import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { PushMode, SyncReport } from '../../shared/sync/types';
+import type { ImportPreview } from '../../shared/exchange/types';
 import { connectionFolder } from './paths';
 import {
   customConnectionInputSchema,
@@ -45,6 +46,10 @@ import { SubmissionApiClient } from '../sync/api-client';
 import { ResponsesService } from '../responses/responses-service';
 import { SyncEngine } from '../sync/sync-engine';
 import { WorkspaceStore } from '../workspace/workspace-store';
+import { importFromExportLink, runServiceExport } from '../exchange/service-export';
+import { applyImport, undoImport } from '../workbook/apply-import';
+import type { ImportPlan } from '../workbook/import-plan';
+import { exportWorkspace, previewImportFile } from '../workbook/workspace-exchange';
 import { toAssetView, toReview } from './asset-views';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox';
 import { EventRelay } from './event-relay';
@@ -59,6 +64,8 @@ export interface AppCoreOptions {
   secrets?: { store: SecretStore; status: SecretStoreStatus };
   /** The system browser, for OAuth sign-in (Electron: shell.openExternal). */
   openBrowser?: (url: string) => Promise<void>;
+  /** The host's save dialog (Electron: dialog.showSaveDialog); undefined when cancelled. */
+  pickSaveFile?: (request: { defaultName: string; extensions: string[] }) => Promise<string | undefined>;
   /** The host's open-file dialog (Electron: dialog.showOpenDialog); undefined when cancelled. */
   pickFile?: (request: {
     purpose: 'evidence' | 'workbook';
@@ -119,6 +126,9 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   const oauthFlows = new Map<string, OAuthLogin>();
   /** Paths the user chose in main's dialog, by the id the renderer holds instead. */
   const pickedFiles = new Map<string, string>();
+  /** Import previews waiting for the user's go, by id (only the latest few are kept). */
+  const plans = new Map<string, ImportPlan>();
+  const downloadDir = join(opts.dataDir, 'exports');
   let stopExpiryWatch: (() => void) | undefined;
   /** A sync stopped by a refused token resumes by itself once the user has signed in again. */
   let resumeAfterSignIn: PushMode | undefined;
@@ -314,6 +324,27 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       return parsed.success ? parsed.data : [];
     } catch {
       return [];
+    }
+  }
+
+  /** Keeps a plan for its apply call and gives the renderer the part it shows. */
+  function keepPlan(plan: ImportPlan): ImportPreview {
+    plans.set(plan.id, plan);
+    while (plans.size > 5) plans.delete(plans.keys().next().value as string);
+    return toPreview(plan);
+  }
+
+  /** Workbook, download and service failures reach the user as their own clear sentence. */
+  async function exchangeCall<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof BridgeError) throw error;
+      if (error instanceof ApiError) noteFailure(error);
+      throw new BridgeError({
+        code: 'bad_request',
+        message: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 
@@ -610,6 +641,71 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       responses.resolveConflict(responseId, variable, choice),
     'responses.revertValue': ({ responseId, variable }) => responses.revertValue(responseId, variable),
     'responses.sync': () => responses.sync(),
+    'workbook.export': async ({ format }) => {
+      const { store } = requireWorkspace();
+      if (!opts.pickSaveFile)
+        throw new BridgeError({ code: 'bad_request', message: 'This host has no save dialog.' });
+      const entity = store.entity();
+      const defaultName = `${(entity?.name ?? 'assets').replace(/[^\w.-]+/g, ' ').trim()} ${new Date().toISOString().slice(0, 10)}.${format}`;
+      const file = await opts.pickSaveFile({ defaultName, extensions: [format] });
+      if (file === undefined) return null;
+      const written = await exchangeCall(() =>
+        exportWorkspace(store, file, { format, fallbackYear: assessmentYear - 1 }),
+      );
+      return { fileName: basename(written.file), assets: written.assets };
+    },
+    'workbook.previewImport': async ({ fileId }) => {
+      const { store } = requireWorkspace();
+      const file = pickedFiles.get(fileId);
+      if (file === undefined) {
+        throw new BridgeError({
+          code: 'not_found',
+          message: 'That file is no longer chosen: pick it again.',
+        });
+      }
+      return keepPlan(await exchangeCall(() => previewImportFile(store, file)));
+    },
+    'workbook.applyImport': async ({ planId, partial }) => {
+      const { store } = requireWorkspace();
+      const plan = plans.get(planId);
+      if (!plan)
+        throw new BridgeError({ code: 'not_found', message: 'That preview is gone: read the file again.' });
+      const applied = await exchangeCall(async () => applyImport(store, plan, { partial: partial ?? false }));
+      plans.delete(planId);
+      events.emit('workspace.changed', { reason: 'import' });
+      return {
+        importId: applied.importId,
+        created: applied.created.length,
+        updated: applied.updated.length,
+        skipped: applied.skipped,
+      };
+    },
+    'workbook.undoImport': async () => {
+      const { store } = requireWorkspace();
+      const undone = await exchangeCall(async () => undoImport(store));
+      events.emit('workspace.changed', { reason: 'import' });
+      return undone;
+    },
+    'exchange.serviceExport': async ({ publicCallbackUrl }) => {
+      const { store, entityId } = requireWorkspace();
+      const result = await exchangeCall(() =>
+        runServiceExport({
+          client,
+          entityId,
+          downloadDir,
+          publicCallbackUrl: publicCallbackUrl ?? null,
+          onProgress: (progress) => events.emit('exchange.progress', progress),
+        }),
+      );
+      if (result.kind === 'awaiting-link') return result;
+      const preview = keepPlan(await exchangeCall(() => previewImportFile(store, result.file)));
+      return { kind: 'downloaded', fileName: basename(result.file), bytes: result.bytes, preview };
+    },
+    'exchange.importLink': async ({ url }) => {
+      const { store } = requireWorkspace();
+      const { plan } = await exchangeCall(() => importFromExportLink(url, { store, downloadDir }));
+      return keepPlan(plan);
+    },
     'files.pick': async ({ purpose }) => {
       if (!opts.pickFile)
         throw new BridgeError({ code: 'bad_request', message: 'This host has no file dialog.' });
@@ -657,6 +753,25 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       closeWorkspace();
       await sandbox.server.close();
     },
+  };
+}
+
+function toPreview(plan: ImportPlan): ImportPreview {
+  return {
+    planId: plan.id,
+    fileName: basename(plan.source.file),
+    format: plan.source.format,
+    counts: plan.counts,
+    canApply: plan.canApply,
+    issues: plan.issues,
+    rows: plan.rows.map(({ status, localId, serviceAssetId, name, changes, errors }) => ({
+      status,
+      localId,
+      serviceAssetId,
+      name,
+      changes,
+      errors,
+    })),
   };
 }
 

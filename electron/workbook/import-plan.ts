@@ -14,7 +14,9 @@ import type { CellIssue, ParsedRow, ParsedSheet, ParsedWorkbook, ReadColumn } fr
  * deleted on the service) and is rejected, as are IDs repeated on a tab. One bad cell rejects its
  * whole asset, so an asset is never half imported.
  */
-export type RowStatus = 'new' | 'changed' | 'unchanged' | 'rejected';
+import type { RowStatus } from '../../shared/exchange/types';
+
+export type { RowStatus };
 
 export interface FieldChange {
   /** Asset-doc path (`name`, `annual_data/2024/en_abs_wf`, `certifications/id:7/level`). */

@@ -1,3 +1,4 @@
+import type { CellIssue } from '../../shared/exchange/types';
 import type { Scalar } from '../../shared/sync/asset-doc';
 import { coerceCell, columnSpec, type ColumnSpec, type RawCell } from './cells';
 import { columnKeyFromLabel, parseColumnKey, type ColumnSource } from './layout';
@@ -8,20 +9,7 @@ import { columnKeyFromLabel, parseColumnKey, type ColumnSource } from './layout'
  * back to its visible label. Positions never matter.
  */
 
-export type Severity = 'error' | 'warning';
-
-export interface CellIssue {
-  sheet: string;
-  /** 1-based row number as the spreadsheet shows it; 0 for the whole sheet. */
-  row: number;
-  /** A1 reference (or the column letter for a column-wide issue); empty for the whole sheet. */
-  cell: string;
-  key?: string;
-  /** The cell's content as text, for the preview. */
-  value?: string;
-  reason: string;
-  severity: Severity;
-}
+export type { CellIssue, Severity } from '../../shared/exchange/types';
 
 export interface ReadColumn {
   /** 1-based column index. */

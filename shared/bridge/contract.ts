@@ -18,6 +18,12 @@ import type {
 } from './types';
 import type { AssetView, DryRunRow, PendingReview, SyncProgress, SyncReport } from '../sync/types';
 import type {
+  ImportPreview,
+  ImportResult,
+  ServiceExportProgressView,
+  ServiceExportView,
+} from '../exchange/types';
+import type {
   ResponseDetail,
   ResponseDocumentView,
   ResponseListItem,
@@ -173,6 +179,22 @@ export const bridgeMethods = {
   ),
   'responses.sync': method<ResponsesSyncReport>()(noArgs),
   /** Uploads a file main can read (a path from the file picker); progress comes as responses.uploadProgress. */
+  /** Writes the workspace to a file the user chooses in main's save dialog; null when cancelled. */
+  'workbook.export': method<{ fileName: string; assets: number } | null>()(
+    z.object({ format: z.enum(['xlsx', 'csv']) }).strict(),
+  ),
+  /** Reads a picked workbook (files.pick) into a preview; nothing changes until it is applied. */
+  'workbook.previewImport': method<ImportPreview>()(z.object({ fileId: z.string().min(1).max(64) }).strict()),
+  'workbook.applyImport': method<ImportResult>()(
+    z.object({ planId: z.string().min(1).max(64), partial: z.boolean().optional() }).strict(),
+  ),
+  'workbook.undoImport': method<{ removed: number; restored: number }>()(noArgs),
+  /** The service's own export, delivered to a loopback callback (or to a public URL the user set). */
+  'exchange.serviceExport': method<ServiceExportView>()(
+    z.object({ publicCallbackUrl: z.string().url().max(2_000).optional() }).strict(),
+  ),
+  /** A link the service delivered to the public callback URL, pasted by the user. */
+  'exchange.importLink': method<ImportPreview>()(z.object({ url: z.string().url().max(4_000) }).strict()),
   /** Main's own file dialog; the chosen path stays in main, the renderer gets an id and a name. */
   'files.pick': method<PickedFile | null>()(z.object({ purpose: z.enum(['evidence', 'workbook']) }).strict()),
   'responses.attachDocument': method<ResponseDocumentView>()(
@@ -194,6 +216,7 @@ export const bridgeEvents = {
   'workspace.changed': event<{ reason: 'pull' | 'push' | 'import' | 'entity' }>(),
   'auth.signInRequired': event<{ connectionId: string; reason: 'unauthorized' | 'expired' }>(),
   'auth.oauthFinished': event<OAuthFinished>(),
+  'exchange.progress': event<ServiceExportProgressView>(),
   'responses.uploadProgress': event<UploadProgress>(),
 } as const;
 

@@ -17,12 +17,15 @@ export async function startTestApp(): Promise<{
   core: AppCore;
   host: BrowserHost;
   dataDir: string;
-  /** What the next "open file" dialog returns, as if the user chose it (undefined: cancelled). */
-  picker: { next: string | undefined };
+  /** What the next open (`next`) or save (`saveNext`) dialog returns, as if the user chose it. */
+  picker: { next: string | undefined; saveNext: string | undefined };
   close(): Promise<void>;
 }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'asset-desk-app-'));
-  const picker: { next: string | undefined } = { next: undefined };
+  const picker: { next: string | undefined; saveNext: string | undefined } = {
+    next: undefined,
+    saveNext: undefined,
+  };
   const core = await startAppCore({
     dataDir,
     version: 'test',
@@ -30,6 +33,7 @@ export async function startTestApp(): Promise<{
     assessmentYear: testAssessmentYear,
     secrets: { store: new MemorySecretStore(), status: { available: true, backend: 'keychain' } },
     pickFile: async () => picker.next,
+    pickSaveFile: async () => picker.saveNext,
   });
   const host = await startBrowserHost({ rendererDir: builtRendererDir(), handlers: core.handlers });
   core.events.attach(host.events);
