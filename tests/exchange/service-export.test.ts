@@ -120,7 +120,7 @@ describe('the callback listener refuses forged callbacks', () => {
     cleanups.push(() => listener.close());
     const url = new URL(listener.callbackUrl);
     expect(url.hostname).toBe('127.0.0.1');
-    expect(url.pathname).toMatch(/^\/export-callback\/[A-Za-z0-9_-]{32}$/);
+    expect(url.pathname).toMatch(/^\/export-callback\/[A-Za-z0-9_-]{43}$/);
     const post = (target: string, body: string, type = 'application/json') =>
       fetch(target, { method: 'POST', headers: { 'content-type': type }, body }).then(
         (r) => r.status,
