@@ -1,32 +1,131 @@
 import { useEffect } from 'react';
-import { AssetsGrid } from './grids/AssetsGrid';
-import { useAppStore } from './store/assets-store';
+import { bridge } from './bridge';
+import { redo, undo } from './editing/commands';
+import { gridCommandOf } from './editing/keyboard';
+import { AnnualGrid, AssetsGrid, EntriesGrid } from './grids/WorkspaceGrids';
+import { OutliersView } from './outliers/OutliersView';
+import { Header } from './shell/Header';
+import { Notices } from './shell/Notices';
+import { SignInDialog } from './shell/SignInDialog';
+import { StatusBar } from './shell/StatusBar';
+import { Toolbar } from './shell/Toolbar';
+import { notify, useUi } from './store/ui';
+import { loadAll, refreshSession, reloadSnapshot, useWorkspace } from './store/workspace';
+import { ReviewDialog } from './sync/ReviewDialog';
+import { SyncPanel } from './sync/SyncPanel';
+import { connectSyncEvents, useSync } from './sync/sync-store';
+import { ProblemsPanel } from './validation/ProblemsPanel';
+import { connectValidation } from './validation/validation-store';
+
+function isTextInput(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el?.tagName && (['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || el.isContentEditable);
+}
+
+function useAppWiring(): void {
+  useEffect(() => {
+    const off = [connectValidation(), connectSyncEvents()];
+    let reloadTimer: ReturnType<typeof setTimeout> | undefined;
+    off.push(
+      bridge.on('workspace.changed', () => {
+        // The sync button reloads when its call returns; other changes (a pull, an import) here.
+        if (useSync.getState().running) return;
+        clearTimeout(reloadTimer);
+        reloadTimer = setTimeout(() => void reloadSnapshot().catch(() => undefined), 150);
+      }),
+      bridge.on('auth.signInRequired', () => {
+        void refreshSession();
+        useUi.setState({ dialog: 'signIn' });
+      }),
+      bridge.on('app.notice', (n) => notify(n.level, n.message)),
+    );
+    const onKey = (e: KeyboardEvent) => {
+      if (isTextInput(e.target) || useUi.getState().dialog) return;
+      const command = gridCommandOf(e);
+      if (command === 'undo') {
+        e.preventDefault();
+        void undo();
+      } else if (command === 'redo') {
+        e.preventDefault();
+        void redo();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    void loadAll();
+    return () => {
+      for (const f of off) f();
+      window.removeEventListener('keydown', onKey);
+      clearTimeout(reloadTimer);
+    };
+  }, []);
+}
 
 export function App() {
-  const { session, snapshot, status, error, load } = useAppStore();
-  useEffect(() => {
-    void load();
-  }, [load]);
-  const assets = snapshot?.assets ?? [];
+  useAppWiring();
+  const status = useWorkspace((s) => s.status);
+  const error = useWorkspace((s) => s.error);
+  const session = useWorkspace((s) => s.session);
+  const panel = useUi((s) => s.panel);
 
   return (
     <div className="app">
-      <header className="app-header">
-        <h1>Asset Desk</h1>
-        <span className="entity-name">{snapshot?.entity.name ?? ''}</span>
-      </header>
-      <main className="app-main">
-        {status === 'error' && (
-          <p role="alert" className="error">
-            Could not load the workspace: {error}
-          </p>
-        )}
-        {session?.problem && <p className="error">{session.problem}</p>}
-        <AssetsGrid rows={assets} />
+      <Header />
+      <Toolbar />
+      <main className={`app-main${panel ? ' with-panel' : ''}`}>
+        <div className="workspace-area">
+          {status === 'error' && (
+            <p role="alert" className="error">
+              Could not load the workspace: {error}
+            </p>
+          )}
+          {session?.problem && <p className="error banner">{session.problem}</p>}
+          {status === 'no-workspace' && <Welcome />}
+          {status === 'ready' && <WorkspaceView />}
+        </div>
+        {panel === 'problems' && status === 'ready' && <ProblemsPanel />}
+        {panel === 'sync' && status === 'ready' && <SyncPanel />}
       </main>
-      <footer className="status-bar" aria-live="polite">
-        {status === 'ready' ? `${assets.length} assets` : status === 'loading' ? 'Loading…' : ''}
-      </footer>
+      <StatusBar />
+      <Notices />
+      <SignInDialog />
+      <ReviewDialog />
+    </div>
+  );
+}
+
+function WorkspaceView() {
+  const tab = useUi((s) => s.tab);
+  const meta = useWorkspace((s) => s.meta);
+  if (!meta) return null;
+  // Keyed by entity so a switch builds the grids afresh with the new entity's units.
+  const key = `${meta.connectionId}:${meta.entity.id}`;
+  if (tab === 'outliers') return <OutliersView key={key} />;
+  return (
+    <div className="grid-panel" id="workspace-view" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+      {tab === 'assets' && <AssetsGrid key={key} meta={meta} />}
+      {tab === 'annual' && <AnnualGrid key={key} meta={meta} />}
+      {tab === 'certifications' && <EntriesGrid key={`${key}:c`} meta={meta} collection="certifications" />}
+      {tab === 'energy_ratings' && <EntriesGrid key={`${key}:e`} meta={meta} collection="energy_ratings" />}
+    </div>
+  );
+}
+
+function Welcome() {
+  const session = useWorkspace((s) => s.session);
+  const signedIn = session?.auth.signedIn ?? false;
+  return (
+    <div className="welcome">
+      <h2>{signedIn ? 'Choose a reporting entity' : 'Sign in to start'}</h2>
+      <p>
+        {signedIn
+          ? 'Pick the entity to work on in the bar above; its assets are kept here for offline work.'
+          : 'The built-in sandbox needs no account. For the service, paste an access token from its portal.'}
+      </p>
+      {!signedIn && (
+        <button type="button" className="primary" onClick={() => useUi.setState({ dialog: 'signIn' })}>
+          Sign in
+        </button>
+      )}
     </div>
   );
 }

@@ -1,0 +1,33 @@
+/** The spreadsheet shortcuts the grids take over from AG Grid (Community has none of them). */
+
+export type GridCommand = 'undo' | 'redo' | 'fillDown' | 'clear' | 'selectAll';
+
+interface KeyLike {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+}
+
+export function gridCommandOf(event: KeyLike): GridCommand | null {
+  const mod = event.ctrlKey || event.metaKey;
+  const key = event.key.toLowerCase();
+  if (mod && !event.altKey) {
+    if (key === 'z' && !event.shiftKey) return 'undo';
+    if (key === 'y' || (key === 'z' && event.shiftKey)) return 'redo';
+    if (key === 'd') return 'fillDown';
+    return null;
+  }
+  if (!event.altKey && (event.key === 'Delete' || (event.key === 'Backspace' && event.shiftKey)))
+    return 'clear';
+  return null;
+}
+
+/** Keys the grid must leave alone (its own handling would start an edit or do nothing useful). */
+export function isGridShortcut(event: KeyLike): boolean {
+  if (gridCommandOf(event) !== null) return true;
+  const mod = event.ctrlKey || event.metaKey;
+  // Copy and paste arrive as clipboard events on the grid's container.
+  return mod && ['c', 'v', 'x'].includes(event.key.toLowerCase());
+}

@@ -1,0 +1,224 @@
+/**
+ * Column specs (columns.ts) as AG Grid column definitions: the value comes from the row's document
+ * (or a pending typed value), an edit goes to the bridge through `editCells`, and the cell's classes
+ * and tooltip come from offline validation, the service's `_validations`, staged changes and
+ * conflicts at the cell's document path.
+ */
+import type {
+  CellClassParams,
+  ColDef,
+  ColGroupDef,
+  EditableCallbackParams,
+  ITooltipParams,
+  SuppressKeyboardEventParams,
+  ValueFormatterParams,
+  ValueGetterParams,
+  ValueSetterParams,
+} from 'ag-grid-community';
+import type { Scalar } from '../../../shared/sync/asset-doc';
+import type { AssetView } from '../../../shared/sync/types';
+import { editCells } from '../editing/commands';
+import { isGridShortcut } from '../editing/keyboard';
+import { pending } from '../editing/pending';
+import { tooltipText } from '../validation/issues';
+import { useValidation, validation } from '../validation/validation-store';
+import type { ColumnGroupSpec, FieldColumn } from './columns';
+import type { DataColumnContext } from './grid-context';
+import { pathOf, rawValueOf, type GridRow } from './rows';
+import { formatValue, parseInput } from './values';
+
+export type GridColDef = ColDef<GridRow>;
+
+const changedSets = new WeakMap<AssetView, Set<string>>();
+const conflictMaps = new WeakMap<AssetView, Map<string, AssetView['conflicts'][number]>>();
+
+export function changedSet(view: AssetView): Set<string> {
+  let set = changedSets.get(view);
+  if (!set) {
+    set = new Set(view.changedPaths);
+    changedSets.set(view, set);
+  }
+  return set;
+}
+
+function conflictAt(view: AssetView, path: string) {
+  let map = conflictMaps.get(view);
+  if (!map) {
+    map = new Map(view.conflicts.map((c) => [c.path, c]));
+    conflictMaps.set(view, map);
+  }
+  return map.get(path);
+}
+
+/** The value shown in a cell: a pending typed value first, else the document's. */
+export function cellValue(row: GridRow, field: string): unknown {
+  const typed = pending.get(row.localId, pathOf(row, field));
+  return typed ? typed.value : rawValueOf(row, field);
+}
+
+export function isRowEditable(row: GridRow | undefined): boolean {
+  return row !== undefined && row.view.status !== 'deleted';
+}
+
+interface CellState {
+  error: boolean;
+  warning: boolean;
+  service: boolean;
+  changed: boolean;
+  saving: boolean;
+  conflict: boolean;
+}
+
+const cleanState: CellState = {
+  error: false,
+  warning: false,
+  service: false,
+  changed: false,
+  saving: false,
+  conflict: false,
+};
+
+/**
+ * Cell states by row object and field. Row objects are replaced when their asset changes; typed
+ * values (pending) and validation results change apart from rows, so their versions reset the cache.
+ */
+let stateCache = new WeakMap<GridRow, Map<string, CellState>>();
+let cachedPending = -1;
+let cachedValidation = -1;
+
+function stateOf(p: CellClassParams<GridRow>, field: string): CellState {
+  const row = p.data;
+  if (!row) return cleanState;
+  const validationVersion = useValidation.getState().version;
+  if (cachedPending !== pending.version || cachedValidation !== validationVersion) {
+    cachedPending = pending.version;
+    cachedValidation = validationVersion;
+    stateCache = new WeakMap();
+  }
+  let byField = stateCache.get(row);
+  if (!byField) {
+    byField = new Map();
+    stateCache.set(row, byField);
+  }
+  let state = byField.get(field);
+  if (state) return state;
+  const view = row.view;
+  const path = pathOf(row, field);
+  const issues = validation.cell(view, path);
+  const saving = pending.size > 0 && pending.has(row.localId, path);
+  const changed = view.changedPaths.length > 0 && changedSet(view).has(path);
+  const conflict = view.conflicts.length > 0 && conflictAt(view, path) !== undefined;
+  state =
+    !issues && !saving && !changed && !conflict
+      ? cleanState
+      : {
+          error: (issues?.errors.length ?? 0) > 0,
+          warning: issues !== undefined && issues.errors.length === 0 && issues.warnings.length > 0,
+          service: (issues?.service.length ?? 0) > 0,
+          changed,
+          saving,
+          conflict,
+        };
+  byField.set(field, state);
+  return state;
+}
+
+export const suppressGridShortcuts = (p: SuppressKeyboardEventParams<GridRow>): boolean =>
+  !p.editing && isGridShortcut(p.event);
+
+export interface ColumnOptions {
+  /** Display text for a stored value (e.g. a scheme id as its name). */
+  format?: (value: unknown) => string;
+  /** Pasted or typed text as a value (e.g. a scheme name as its id). */
+  parse?: (text: unknown) => Scalar;
+  /** Dropdown values per row (levels of the row's scheme). */
+  valuesFor?: (row: GridRow) => readonly unknown[] | undefined;
+  editableFor?: (row: GridRow) => boolean;
+}
+
+export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDef {
+  const field = spec.field;
+  const format = opts.format ?? formatValue;
+  const parse = opts.parse ?? ((text: unknown) => parseInput(text, spec.type));
+  const context: DataColumnContext = { spec, parse: (text) => parse(text), format };
+  const isNumber = spec.type === 'number' || spec.type === 'integer';
+  const selectValues = (row: GridRow | undefined): readonly unknown[] | undefined => {
+    const dynamic = row && opts.valuesFor?.(row);
+    if (dynamic) return dynamic;
+    if (spec.type === 'boolean') return [null, true, false];
+    if (spec.codes) return [null, ...spec.codes];
+    return undefined;
+  };
+  return {
+    colId: spec.id,
+    headerName: spec.headerName,
+    headerTooltip: spec.headerTooltip,
+    width: spec.width,
+    pinned: spec.pinned ?? null,
+    lockPinned: spec.pinned !== undefined,
+    context,
+    filter: isNumber ? 'agNumberColumnFilter' : 'agTextColumnFilter',
+    cellDataType: false,
+    type: isNumber ? 'rightAligned' : undefined,
+    valueGetter: (p: ValueGetterParams<GridRow>) => {
+      if (!p.data) return null;
+      const value = cellValue(p.data, field);
+      // Sorting and the number filter compare numbers; text that is not a number sorts as text.
+      return value === undefined ? null : value;
+    },
+    valueFormatter: (p: ValueFormatterParams<GridRow>) => format(p.value),
+    filterValueGetter: (p: ValueGetterParams<GridRow>) => {
+      if (!p.data) return null;
+      const value = cellValue(p.data, field);
+      if (isNumber) return typeof value === 'number' ? value : null;
+      return format(value);
+    },
+    editable: (p: EditableCallbackParams<GridRow>) =>
+      spec.editable && isRowEditable(p.data) && (opts.editableFor?.(p.data!) ?? true),
+    cellEditorSelector: (p) => {
+      const values = selectValues(p.data);
+      if (values) return { component: 'agSelectCellEditor', params: { values: [...values] } };
+      return { component: 'agTextCellEditor' };
+    },
+    valueSetter: (p: ValueSetterParams<GridRow>) => {
+      if (!p.data) return false;
+      performance.mark('edit:start');
+      const value = parse(p.newValue);
+      void editCells([{ localId: p.data.localId, path: pathOf(p.data, field), value }], 'Edit');
+      return true;
+    },
+    suppressKeyboardEvent: suppressGridShortcuts,
+    tooltipValueGetter: (p: ITooltipParams<GridRow>) => {
+      const row = p.data as GridRow | undefined;
+      if (!row) return undefined;
+      const path = pathOf(row, field);
+      const lines: string[] = [];
+      const text = tooltipText(validation.cell(row.view, path));
+      if (text) lines.push(text);
+      const conflict = conflictAt(row.view, path);
+      if (conflict)
+        lines.push(`Conflict — mine: ${formatValue(conflict.mine)}, theirs: ${formatValue(conflict.theirs)}`);
+      if (changedSet(row.view).has(path)) lines.push('Changed here, not synced yet');
+      return lines.length > 0 ? lines.join('\n') : undefined;
+    },
+    // One lookup per cell draw, shared by every rule (scrolling draws thousands of cells a second).
+    cellClassRules: {
+      'cell-error': (p) => stateOf(p, field).error,
+      'cell-warning': (p) => stateOf(p, field).warning,
+      'cell-service-error': (p) => stateOf(p, field).service,
+      'cell-changed': (p) => stateOf(p, field).changed,
+      'cell-saving': (p) => stateOf(p, field).saving,
+      'cell-conflict': (p) => stateOf(p, field).conflict,
+      'cell-readonly': (p) => !spec.editable || !isRowEditable(p.data),
+    },
+  };
+}
+
+export function toColGroupDefs(groups: readonly ColumnGroupSpec[]): ColGroupDef<GridRow>[] {
+  return groups.map((group) => ({
+    groupId: group.id,
+    headerName: group.headerName,
+    headerClass: `group-${group.id}`,
+    children: group.children.map((spec) => toColDef(spec)),
+  }));
+}

@@ -1,0 +1,139 @@
+/** The app bar: connection, entity picker with its units and period, online state, sign-in, sync. */
+import { useState } from 'react';
+import { bridge } from '../bridge';
+import { runSync, useSync } from '../sync/sync-store';
+import { notify, setPanel, useUi } from '../store/ui';
+import { loadAll, useWorkspace, workspaceCounts } from '../store/workspace';
+
+export function Header() {
+  const session = useWorkspace((s) => s.session);
+  const meta = useWorkspace((s) => s.meta);
+  const pendingCount = useWorkspace((s) => workspaceCounts(s).pending);
+  const running = useSync((s) => s.running);
+  const [switching, setSwitching] = useState(false);
+  const active = session?.entities.find((e) => e.id === session.activeEntityId);
+  const connection = session?.connections.find((c) => c.id === session.activeConnectionId);
+
+  const selectEntity = async (entityId: number) => {
+    setSwitching(true);
+    try {
+      await bridge.methods['session.selectEntity']({ entityId });
+      await loadAll();
+    } catch (error) {
+      notify('error', error instanceof Error ? error.message : String(error));
+    } finally {
+      setSwitching(false);
+    }
+  };
+
+  return (
+    <header className="app-header">
+      <h1>Asset Desk</h1>
+      <div className="header-field">
+        <span className="header-label">Connection</span>
+        <span className="header-value" title={connection?.baseUrl}>
+          {connection?.name ?? '—'}
+        </span>
+      </div>
+      <div className="header-field">
+        <label className="header-label" htmlFor="entity-picker">
+          Reporting entity
+        </label>
+        <select
+          id="entity-picker"
+          data-testid="entity-picker"
+          value={session?.activeEntityId ?? ''}
+          disabled={switching || !session || session.entities.length === 0}
+          onChange={(e) => void selectEntity(Number(e.target.value))}
+        >
+          {session?.activeEntityId === null && <option value="">Choose an entity…</option>}
+          {session?.entities.map((entity) => (
+            <option key={entity.id} value={entity.id}>
+              {entity.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {active && (
+        <div className="entity-facts" data-testid="entity-facts">
+          <span title="Area unit">{active.areaUnit}</span>
+          <span title="Currency">{active.currency}</span>
+          <span title="Reporting period">{active.reportingPeriod}</span>
+          {meta && <span title="Assessment year">Assessment {meta.assessmentYear}</span>}
+        </div>
+      )}
+      <span className="spacer" />
+      <OnlineIndicator />
+      <SignInState />
+      <button
+        type="button"
+        className="sync-button primary"
+        data-testid="sync-button"
+        disabled={running || !meta}
+        onClick={() => {
+          if (useUi.getState().panel !== 'sync') setPanel('sync');
+          void runSync();
+        }}
+        title="Pull the service's changes, merge, and push yours"
+      >
+        {running ? 'Syncing…' : 'Sync'}
+        {pendingCount > 0 && !running && <span className="badge">{pendingCount}</span>}
+      </button>
+    </header>
+  );
+}
+
+export function OnlineIndicator() {
+  const online = useWorkspace((s) => s.session?.online ?? true);
+  const paused = useWorkspace((s) => s.session?.auth.paused ?? false);
+  const state = paused ? 'paused' : online ? 'online' : 'offline';
+  const text = paused ? 'Sign in needed' : online ? 'Online' : 'Offline';
+  return (
+    <span
+      className={`online-indicator ${state}`}
+      data-testid="online-indicator"
+      role="status"
+      title={
+        online
+          ? 'The service answered the last call'
+          : 'The service could not be reached: work goes on offline'
+      }
+    >
+      <span className="dot" aria-hidden="true" />
+      {text}
+    </span>
+  );
+}
+
+function SignInState() {
+  const auth = useWorkspace((s) => s.session?.auth);
+  const connectionId = useWorkspace((s) => s.session?.activeConnectionId);
+  if (!auth) return null;
+  if (!auth.signedIn || auth.paused) {
+    return (
+      <button type="button" onClick={() => useUi.setState({ dialog: 'signIn' })}>
+        Sign in
+      </button>
+    );
+  }
+  const expiry = auth.expiry === 'soon' ? ' (expires soon)' : auth.expiry === 'expired' ? ' (expired)' : '';
+  return (
+    <span className="signed-in">
+      <span title={`Token kept in ${auth.storage}; scopes: ${auth.scopes.join(', ')}`}>
+        Signed in{auth.kind ? ` · ${auth.kind}` : ''}
+        {expiry}
+      </span>
+      <button
+        type="button"
+        className="link-button"
+        onClick={async () => {
+          if (!connectionId) return;
+          await bridge.methods['auth.signOut']({ connectionId });
+          await loadAll();
+        }}
+      >
+        Sign out
+      </button>
+    </span>
+  );
+}

@@ -1,0 +1,278 @@
+/** Tabs of the workspace and the actions of the current one (keyboard reachable, with shortcuts). */
+import { useMemo, useState } from 'react';
+import type { Scalar } from '../../../shared/sync/asset-doc';
+import {
+  addEntry,
+  createAsset,
+  deleteAssets,
+  editCells,
+  redo,
+  removeEntry,
+  revertAssets,
+  undo,
+} from '../editing/commands';
+import { focusedRow, gridApi, selectedRows } from '../grids/registry';
+import { assetName, type GridKind } from '../grids/rows';
+import { loadReview } from '../sync/sync-store';
+import { notify, setPanel, setTab, useUi, type Tab } from '../store/ui';
+import { useWorkspace, viewsInOrder } from '../store/workspace';
+
+const tabs: Array<{ id: Tab; label: string }> = [
+  { id: 'assets', label: 'Assets' },
+  { id: 'annual', label: 'Annual data' },
+  { id: 'certifications', label: 'Certifications' },
+  { id: 'energy_ratings', label: 'Energy ratings' },
+  { id: 'outliers', label: 'Outliers' },
+];
+
+function targetAssets(kind: GridKind): string[] {
+  const selected = selectedRows(kind).map((r) => r.localId);
+  if (selected.length > 0) return [...new Set(selected)];
+  const focused = focusedRow(kind);
+  return focused ? [focused.localId] : [];
+}
+
+export function Toolbar() {
+  const tab = useUi((s) => s.tab);
+  const panel = useUi((s) => s.panel);
+  const canUndo = useUi((s) => s.canUndo);
+  const canRedo = useUi((s) => s.canRedo);
+  const ready = useWorkspace((s) => s.status === 'ready');
+  return (
+    <div className="toolbar">
+      <div role="tablist" aria-label="Workspace views" className="tabs">
+        {tabs.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls="workspace-view"
+            className={tab === t.id ? 'tab active' : 'tab'}
+            data-testid={`tab-${t.id}`}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div className="actions" role="toolbar" aria-label="Actions">
+        {ready && tab !== 'outliers' && <TabActions tab={tab} />}
+        <button
+          type="button"
+          onClick={() => void undo()}
+          disabled={!canUndo}
+          title="Undo (Ctrl+Z)"
+          data-testid="undo"
+        >
+          Undo
+        </button>
+        <button
+          type="button"
+          onClick={() => void redo()}
+          disabled={!canRedo}
+          title="Redo (Ctrl+Y)"
+          data-testid="redo"
+        >
+          Redo
+        </button>
+        <button
+          type="button"
+          data-testid="review-button"
+          disabled={!ready}
+          onClick={() => {
+            void loadReview();
+            useUi.setState({ dialog: 'review' });
+          }}
+          title="What the next sync will send"
+        >
+          Review changes
+        </button>
+        {/* Import / export of workbooks: the dialogs with the preview table come with the workbook issue. */}
+        <button
+          type="button"
+          disabled
+          data-testid="import-export-placeholder"
+          title="Workbook import and export: coming soon"
+        >
+          Import / Export
+        </button>
+        <span className="divider" />
+        <button
+          type="button"
+          aria-pressed={panel === 'problems'}
+          onClick={() => setPanel('problems')}
+          data-testid="toggle-problems"
+        >
+          Problems
+        </button>
+        <button
+          type="button"
+          aria-pressed={panel === 'sync'}
+          onClick={() => setPanel('sync')}
+          data-testid="toggle-sync"
+        >
+          Sync panel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function TabActions({ tab }: { tab: GridKind }) {
+  if (tab === 'assets') {
+    return (
+      <>
+        <button
+          type="button"
+          data-testid="add-asset"
+          onClick={async () => {
+            const view = await createAsset();
+            if (view) {
+              // After the grid has laid out the new row: show it and put the cursor on its name.
+              setTimeout(() => {
+                const api = gridApi('assets');
+                const node = api?.getRowNode(view.localId);
+                if (api && node?.rowIndex != null) {
+                  api.ensureNodeVisible(node, 'bottom');
+                  api.setFocusedCell(node.rowIndex, 'name');
+                }
+              }, 0);
+            }
+          }}
+        >
+          Add asset
+        </button>
+        <button
+          type="button"
+          data-testid="delete-assets"
+          onClick={() => {
+            const ids = targetAssets('assets');
+            if (ids.length === 0) notify('warning', 'Select the assets to delete.');
+            else void deleteAssets(ids);
+          }}
+        >
+          Delete
+        </button>
+        <RevertButton kind="assets" />
+      </>
+    );
+  }
+  if (tab === 'annual') {
+    return (
+      <>
+        <button type="button" data-testid="add-year" onClick={() => addYear()}>
+          Add year
+        </button>
+        <RevertButton kind="annual" />
+      </>
+    );
+  }
+  return <EntryActions collection={tab} />;
+}
+
+function RevertButton({ kind }: { kind: GridKind }) {
+  return (
+    <button
+      type="button"
+      data-testid="revert-assets"
+      title="Drop the local changes of the selected assets"
+      onClick={() => {
+        const ids = targetAssets(kind);
+        if (ids.length === 0) notify('warning', 'Select the assets to revert.');
+        else void revertAssets(ids);
+      }}
+    >
+      Revert
+    </button>
+  );
+}
+
+function addYear(): void {
+  const row = focusedRow('annual');
+  const meta = useWorkspace.getState().meta;
+  if (!row || !meta) {
+    notify('warning', 'Focus a row of the asset to add a year to.');
+    return;
+  }
+  const list = Array.isArray(row.view.doc.annual_data) ? row.view.doc.annual_data : [];
+  const years = new Set(list.map((r) => Number(r?.year)));
+  let year = meta.assessmentYear;
+  while (years.has(year)) year--;
+  if (year < meta.assessmentYear - 5) {
+    notify('warning', 'This asset already has every year the service accepts.');
+    return;
+  }
+  void editCells([{ localId: row.localId, path: `annual_data/${year}`, value: true }], `Add year ${year}`);
+}
+
+function EntryActions({ collection }: { collection: 'certifications' | 'energy_ratings' }) {
+  const order = useWorkspace((s) => s.order);
+  const byId = useWorkspace((s) => s.assets);
+  const assets = useMemo(
+    () =>
+      viewsInOrder({ ...useWorkspace.getState(), order, assets: byId }).filter((v) => v.status !== 'deleted'),
+    [order, byId],
+  );
+  const [assetId, setAssetId] = useState('');
+  const meta = useWorkspace((s) => s.meta);
+  const schemes =
+    collection === 'certifications' ? meta?.reference.certifications : meta?.reference.energyRatings;
+  const what = collection === 'certifications' ? 'certification' : 'energy rating';
+  return (
+    <>
+      <label className="inline-label">
+        Add {what} to
+        <select value={assetId} onChange={(e) => setAssetId(e.target.value)} data-testid="entry-asset">
+          <option value="">the focused row's asset</option>
+          {assets.map((v) => (
+            <option key={v.localId} value={v.localId}>
+              {assetName(v)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="button"
+        data-testid="add-entry"
+        onClick={() => {
+          const target = assetId || focusedRow(collection)?.localId;
+          const scheme = schemes?.[0];
+          if (!target || !scheme) {
+            notify('warning', `Choose the asset to add the ${what} to.`);
+            return;
+          }
+          const view = useWorkspace.getState().assets.get(target);
+          const size = typeof view?.doc['size'] === 'number' ? view.doc['size'] : null;
+          const fields: Record<string, Scalar> =
+            collection === 'certifications'
+              ? {
+                  certification_id: scheme.id,
+                  level: scheme.levels[0] ?? null,
+                  size,
+                  year: meta!.assessmentYear - 1,
+                }
+              : { energy_rating_id: scheme.id, level: scheme.levels[0] ?? null, size };
+          void addEntry(target, collection, fields);
+        }}
+      >
+        Add
+      </button>
+      <button
+        type="button"
+        data-testid="remove-entry"
+        onClick={() => {
+          const rows = selectedRows(collection);
+          const targets = rows.length > 0 ? rows : [focusedRow(collection)].filter((r) => r !== undefined);
+          if (targets.length === 0) notify('warning', `Select the ${what} to remove.`);
+          for (const row of targets)
+            if (row.kind === collection) void removeEntry(row.localId, collection, row.key);
+        }}
+      >
+        Remove
+      </button>
+      <RevertButton kind={collection} />
+    </>
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * The workspace as the renderer holds it: the session, the selected entity's metadata and lists,
+ * and the assets by local id. Grids do not re-render from this store; they subscribe to `change`
+ * and apply row transactions for just the assets that changed (see grids/DataGrid.tsx).
+ */
+import { create } from 'zustand';
+import type { ReferenceData, SessionState } from '../../../shared/bridge/types';
+import type { Entity } from '../../../shared/domain';
+import type { AssetView } from '../../../shared/sync/types';
+import { bridge } from '../bridge';
+
+export interface WorkspaceMeta {
+  connectionId: string;
+  entity: Entity;
+  assessmentYear: number;
+  reference: ReferenceData;
+  lastSyncAt: string | null;
+}
+
+export type AssetChange = { kind: 'reset' } | { kind: 'assets'; localIds: string[] };
+
+export interface WorkspaceState {
+  status: 'idle' | 'loading' | 'ready' | 'no-workspace' | 'error';
+  error?: string | undefined;
+  session?: SessionState | undefined;
+  meta?: WorkspaceMeta | undefined;
+  assets: ReadonlyMap<string, AssetView>;
+  order: readonly string[];
+  revision: number;
+  change: AssetChange;
+}
+
+export const useWorkspace = create<WorkspaceState>(() => ({
+  status: 'idle',
+  assets: new Map(),
+  order: [],
+  revision: 0,
+  change: { kind: 'reset' },
+}));
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Session first, then the workspace of the active entity (when there is one). */
+export async function loadAll(): Promise<void> {
+  useWorkspace.setState({ status: 'loading' });
+  try {
+    const session = await bridge.methods['session.get']({});
+    useWorkspace.setState({ session });
+    if (session.activeEntityId === null) {
+      useWorkspace.setState({
+        status: 'no-workspace',
+        meta: undefined,
+        assets: new Map(),
+        order: [],
+        revision: useWorkspace.getState().revision + 1,
+        change: { kind: 'reset' },
+      });
+      return;
+    }
+    await reloadSnapshot();
+  } catch (error) {
+    useWorkspace.setState({ status: 'error', error: message(error) });
+  }
+}
+
+export async function refreshSession(): Promise<SessionState> {
+  const session = await bridge.methods['session.get']({});
+  useWorkspace.setState({ session });
+  return session;
+}
+
+export async function reloadSnapshot(): Promise<void> {
+  const snapshot = await bridge.methods['workspace.snapshot']({});
+  performance.mark('snapshot:received');
+  const assets = new Map<string, AssetView>();
+  for (const view of snapshot.assets) assets.set(view.localId, view);
+  useWorkspace.setState((state) => ({
+    status: 'ready',
+    error: undefined,
+    meta: {
+      connectionId: snapshot.connectionId,
+      entity: snapshot.entity,
+      assessmentYear: snapshot.assessmentYear,
+      reference: snapshot.reference,
+      lastSyncAt: snapshot.lastSyncAt,
+    },
+    assets,
+    order: snapshot.assets.map((view) => view.localId),
+    revision: state.revision + 1,
+    change: { kind: 'reset' },
+  }));
+}
+
+/** Takes the views the bridge answered after the renderer's own call (no full reload). */
+export function applyViews(views: readonly AssetView[], removed: readonly string[] = []): void {
+  if (views.length === 0 && removed.length === 0) return;
+  useWorkspace.setState((state) => {
+    const assets = new Map(state.assets);
+    let order = state.order;
+    const appended: string[] = [];
+    for (const view of views) {
+      if (!assets.has(view.localId)) appended.push(view.localId);
+      assets.set(view.localId, view);
+    }
+    for (const id of removed) assets.delete(id);
+    if (removed.length > 0) {
+      const gone = new Set(removed);
+      order = order.filter((id) => !gone.has(id));
+    }
+    if (appended.length > 0) order = [...order, ...appended];
+    return {
+      assets,
+      order,
+      revision: state.revision + 1,
+      change: { kind: 'assets', localIds: [...views.map((v) => v.localId), ...removed] },
+    };
+  });
+}
+
+export function viewsInOrder(state: WorkspaceState = useWorkspace.getState()): AssetView[] {
+  const out: AssetView[] = [];
+  for (const id of state.order) {
+    const view = state.assets.get(id);
+    if (view) out.push(view);
+  }
+  return out;
+}
+
+export interface WorkspaceCounts {
+  assets: number;
+  pending: number;
+  created: number;
+  modified: number;
+  deleted: number;
+  conflicts: number;
+  outliers: number;
+}
+
+let countsCache: { revision: number; counts: WorkspaceCounts } | undefined;
+
+/** Counts for the status bar, computed once per revision. */
+export function workspaceCounts(state: WorkspaceState): WorkspaceCounts {
+  if (countsCache?.revision === state.revision) return countsCache.counts;
+  const counts: WorkspaceCounts = {
+    assets: 0,
+    pending: 0,
+    created: 0,
+    modified: 0,
+    deleted: 0,
+    conflicts: 0,
+    outliers: 0,
+  };
+  for (const view of state.assets.values()) {
+    if (view.status !== 'deleted') counts.assets++;
+    if (view.status === 'new') counts.created++;
+    if (view.status === 'modified') counts.modified++;
+    if (view.status === 'deleted') counts.deleted++;
+    if (view.conflicts.length > 0 || view.remoteDeleted) counts.conflicts++;
+    for (const o of view.outliers) if (!o.accepted) counts.outliers++;
+  }
+  counts.pending = counts.created + counts.modified + counts.deleted;
+  countsCache = { revision: state.revision, counts };
+  return counts;
+}

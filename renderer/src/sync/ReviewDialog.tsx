@@ -1,0 +1,96 @@
+/** "What will be sent": the next push grouped as create / update / delete, with the changed fields. */
+import { useEffect, useRef } from 'react';
+import { cellOfPath } from '../grids/rows';
+import { jumpTo, useUi } from '../store/ui';
+import { pathLabel } from '../validation/labels';
+import { useSync } from './sync-store';
+
+export function ReviewDialog() {
+  const open = useUi((s) => s.dialog === 'review');
+  const review = useSync((s) => s.review);
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    else if (!open && dialog.open) dialog.close();
+  }, [open]);
+  const close = () => useUi.setState({ dialog: null });
+  const go = (localId: string, path: string) => {
+    close();
+    jumpTo(localId, path, cellOfPath(localId, path).grid);
+  };
+  return (
+    <dialog
+      ref={ref}
+      className="dialog review-dialog"
+      aria-labelledby="review-title"
+      onClose={close}
+      data-testid="review-dialog"
+    >
+      <h2 id="review-title">What will be sent</h2>
+      {!review ? (
+        <p>Loading…</p>
+      ) : (
+        <div className="review-groups">
+          <section>
+            <h3>Create ({review.creates.length})</h3>
+            <ul>
+              {review.creates.map((c) => (
+                <li key={c.localId}>
+                  <button type="button" className="link-button" onClick={() => go(c.localId, 'name')}>
+                    {c.name}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section>
+            <h3>Update ({review.updates.length})</h3>
+            <ul>
+              {review.updates.map((u) => (
+                <li key={u.localId}>
+                  <strong>{u.name}</strong>
+                  <ul className="changed-fields">
+                    {u.changedPaths.map((p) => (
+                      <li key={p}>
+                        <button type="button" className="link-button" onClick={() => go(u.localId, p)}>
+                          {pathLabel(p)}
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section>
+            <h3>Delete ({review.deletes.length})</h3>
+            <ul>
+              {review.deletes.map((d) => (
+                <li key={d.localId}>
+                  {d.name} {d.serviceAssetId !== null && <span className="hint">#{d.serviceAssetId}</span>}
+                </li>
+              ))}
+            </ul>
+          </section>
+          {review.conflicted.length > 0 && (
+            <section>
+              <h3>Held back: conflicts ({review.conflicted.length})</h3>
+              <ul>
+                {review.conflicted.map((c) => (
+                  <li key={c.localId}>{c.name}</li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </div>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="primary" onClick={close} autoFocus>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}

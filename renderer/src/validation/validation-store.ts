@@ -1,0 +1,234 @@
+/**
+ * Offline validation of the workspace, incremental: results per asset are cached against the asset
+ * view object (the store replaces a view when it changes), so an edit revalidates only that asset.
+ * After a load, a background pass validates everything in slices so the grid paints first; cells of
+ * assets not reached yet are validated on demand when they are drawn.
+ */
+import { create } from 'zustand';
+import { ValidationCache } from '../../../shared/domain';
+import type { AssetView } from '../../../shared/sync/types';
+import { useWorkspace, type WorkspaceMeta } from '../store/workspace';
+import { validationContexts } from './context';
+import {
+  countIssues,
+  indexIssues,
+  localIssues,
+  mergeIssues,
+  serviceIssues,
+  type CellIssues,
+  type Issue,
+} from './issues';
+
+interface AssetIssues {
+  view: AssetView;
+  issues: Issue[];
+  index: Map<string, CellIssues>;
+  errors: number;
+  warnings: number;
+}
+
+interface ValidationState {
+  errors: number;
+  warnings: number;
+  /** Bumped whenever results change, for the problems panel and cell refreshes. */
+  version: number;
+  complete: boolean;
+}
+
+export const useValidation = create<ValidationState>(() => ({
+  errors: 0,
+  warnings: 0,
+  version: 0,
+  complete: true,
+}));
+
+const emptyIndex = new Map<string, CellIssues>();
+
+class WorkspaceValidation {
+  private caches: { create: ValidationCache; update: ValidationCache } | undefined;
+  private meta: WorkspaceMeta | undefined;
+  private perAsset = new Map<string, AssetIssues>();
+  private names = new Map<string, Set<string>>();
+  private nameOf = new Map<string, string>();
+  private errors = 0;
+  private warnings = 0;
+  private generation = 0;
+
+  reset(meta: WorkspaceMeta | undefined, views: readonly AssetView[]): void {
+    this.generation++;
+    this.meta = meta;
+    this.perAsset.clear();
+    this.names.clear();
+    this.nameOf.clear();
+    this.errors = 0;
+    this.warnings = 0;
+    if (!meta) {
+      this.caches = undefined;
+      this.publish(true);
+      return;
+    }
+    for (const view of views) this.trackName(view);
+    const ctx = validationContexts(meta, (name) => (this.names.get(name.trim())?.size ?? 0) > 1);
+    this.caches = { create: new ValidationCache(ctx.create), update: new ValidationCache(ctx.update) };
+    this.publish(views.length === 0);
+    this.background(views, this.generation);
+  }
+
+  /** Validates the whole workspace in slices of ~8 ms, yielding to painting between them. */
+  private background(views: readonly AssetView[], generation: number): void {
+    let i = 0;
+    const step = (): void => {
+      if (generation !== this.generation) return;
+      const until = performance.now() + 8;
+      while (i < views.length && performance.now() < until) {
+        const view = views[i++]!;
+        const current = useWorkspace.getState().assets.get(view.localId);
+        if (current) this.of(current);
+      }
+      if (i < views.length) setTimeout(step, 0);
+      else this.publish(true);
+    };
+    setTimeout(step, 0);
+  }
+
+  /** Called with the views an edit returned: names first (a rename can clash with others), then each. */
+  update(views: readonly AssetView[], removed: readonly string[] = []): void {
+    const touchedNames = new Set<string>();
+    for (const id of removed) {
+      const old = this.nameOf.get(id);
+      if (old !== undefined) touchedNames.add(old);
+      this.untrackName(id);
+      this.drop(id);
+    }
+    for (const view of views) {
+      const old = this.nameOf.get(view.localId);
+      const next = this.trackName(view);
+      if (old !== next) {
+        if (old !== undefined) touchedNames.add(old);
+        if (next !== undefined) touchedNames.add(next);
+      }
+    }
+    // Assets sharing a name that changed are revalidated ("has already been taken" appears or goes).
+    for (const name of touchedNames) {
+      for (const id of this.names.get(name) ?? []) {
+        this.caches?.create.delete(id);
+        this.caches?.update.delete(id);
+        this.drop(id);
+        const view = useWorkspace.getState().assets.get(id);
+        if (view) this.of(view);
+      }
+    }
+    for (const view of views) this.of(view);
+    this.publish(useValidation.getState().complete);
+  }
+
+  private trackName(view: AssetView): string | undefined {
+    this.untrackName(view.localId);
+    const name = view.doc['name'];
+    if (view.status === 'deleted' || typeof name !== 'string' || name.trim() === '') return undefined;
+    const key = name.trim();
+    let set = this.names.get(key);
+    if (!set) {
+      set = new Set();
+      this.names.set(key, set);
+    }
+    set.add(view.localId);
+    this.nameOf.set(view.localId, key);
+    return key;
+  }
+
+  private untrackName(localId: string): void {
+    const old = this.nameOf.get(localId);
+    if (old === undefined) return;
+    this.names.get(old)?.delete(localId);
+    this.nameOf.delete(localId);
+  }
+
+  private drop(localId: string): void {
+    const hit = this.perAsset.get(localId);
+    if (!hit) return;
+    this.errors -= hit.errors;
+    this.warnings -= hit.warnings;
+    this.perAsset.delete(localId);
+  }
+
+  /** The issues of one asset (computed now when the view is new). */
+  of(view: AssetView): AssetIssues {
+    const hit = this.perAsset.get(view.localId);
+    if (hit && hit.view === view) return hit;
+    this.drop(view.localId);
+    let issues: Issue[] = [];
+    if (view.status !== 'deleted') {
+      let local: Issue[] = [];
+      if (this.caches) {
+        const cache = view.serviceAssetId === null ? this.caches.create : this.caches.update;
+        local = localIssues(view.localId, view.doc, cache.get(view.localId, view.doc));
+      }
+      issues = mergeIssues(local, serviceIssues(view.localId, view.serverValidations));
+    }
+    const counts = countIssues(issues);
+    const entry: AssetIssues = {
+      view,
+      issues,
+      index: issues.length > 0 ? indexIssues(issues) : emptyIndex,
+      errors: counts.errors,
+      warnings: counts.warnings,
+    };
+    this.perAsset.set(view.localId, entry);
+    this.errors += entry.errors;
+    this.warnings += entry.warnings;
+    return entry;
+  }
+
+  cell(view: AssetView, path: string): CellIssues | undefined {
+    return this.of(view).index.get(path);
+  }
+
+  /** Every issue in workspace order (for the problems panel). */
+  all(order: readonly string[]): Issue[] {
+    const out: Issue[] = [];
+    const assets = useWorkspace.getState().assets;
+    for (const id of order) {
+      const view = assets.get(id);
+      if (view) out.push(...this.of(view).issues);
+    }
+    return out;
+  }
+
+  private publish(complete: boolean): void {
+    useValidation.setState((s) => ({
+      errors: this.errors,
+      warnings: this.warnings,
+      version: s.version + 1,
+      complete,
+    }));
+  }
+}
+
+export const validation = new WorkspaceValidation();
+
+/** Keeps validation in step with the workspace store. */
+export function connectValidation(): () => void {
+  let lastMeta: WorkspaceMeta | undefined;
+  return useWorkspace.subscribe((state, prev) => {
+    if (state.revision === prev.revision) return;
+    if (state.change.kind === 'reset' || state.meta !== lastMeta) {
+      lastMeta = state.meta;
+      const views: AssetView[] = [];
+      for (const id of state.order) {
+        const view = state.assets.get(id);
+        if (view) views.push(view);
+      }
+      validation.reset(state.meta, views);
+      return;
+    }
+    const views: AssetView[] = [];
+    const removed: string[] = [];
+    for (const id of state.change.localIds) {
+      const view = state.assets.get(id);
+      if (view) views.push(view);
+      else removed.push(id);
+    }
+    validation.update(views, removed);
+  });
+}
