@@ -3,7 +3,11 @@ import { bridge } from './bridge';
 import { redo, undo } from './editing/commands';
 import { gridCommandOf } from './editing/keyboard';
 import { AnnualGrid, AssetsGrid, EntriesGrid } from './grids/WorkspaceGrids';
+import { ConnectionsDialog } from './connections/ConnectionsDialog';
+import { ExchangeDialog } from './exchange/ExchangeDialog';
+import { FirstRunGuide } from './onboarding/FirstRunGuide';
 import { OutliersView } from './outliers/OutliersView';
+import { ResponsesView } from './responses/ResponsesView';
 import { Header } from './shell/Header';
 import { Notices } from './shell/Notices';
 import { SignInDialog } from './shell/SignInDialog';
@@ -89,6 +93,9 @@ export function App() {
       <Notices />
       <SignInDialog />
       <ReviewDialog />
+      <ExchangeDialog />
+      <ConnectionsDialog />
+      <FirstRunGuide />
     </div>
   );
 }
@@ -100,6 +107,7 @@ function WorkspaceView() {
   // Keyed by entity so a switch builds the grids afresh with the new entity's units.
   const key = `${meta.connectionId}:${meta.entity.id}`;
   if (tab === 'outliers') return <OutliersView key={key} />;
+  if (tab === 'responses') return <ResponsesView key={key} />;
   return (
     <div className="grid-panel" id="workspace-view" role="tabpanel" aria-labelledby={`tab-${tab}`}>
       {tab === 'assets' && <AssetsGrid key={key} meta={meta} />}

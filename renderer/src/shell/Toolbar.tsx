@@ -23,6 +23,7 @@ const tabs: Array<{ id: Tab; label: string }> = [
   { id: 'certifications', label: 'Certifications' },
   { id: 'energy_ratings', label: 'Energy ratings' },
   { id: 'outliers', label: 'Outliers' },
+  { id: 'responses', label: 'Responses' },
 ];
 
 function targetAssets(kind: GridKind): string[] {
@@ -58,7 +59,7 @@ export function Toolbar() {
         ))}
       </div>
       <div className="actions" role="toolbar" aria-label="Actions">
-        {ready && tab !== 'outliers' && <TabActions tab={tab} />}
+        {ready && tab !== 'outliers' && tab !== 'responses' && <TabActions tab={tab} />}
         <button
           type="button"
           onClick={() => void undo()}
@@ -89,12 +90,12 @@ export function Toolbar() {
         >
           Review changes
         </button>
-        {/* Import / export of workbooks: the dialogs with the preview table come with the workbook issue. */}
         <button
           type="button"
-          disabled
-          data-testid="import-export-placeholder"
-          title="Workbook import and export: coming soon"
+          disabled={!ready}
+          data-testid="exchange-button"
+          onClick={() => useUi.setState({ dialog: 'exchange' })}
+          title="Export a workbook, or import one through a preview"
         >
           Import / Export
         </button>

@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import type { GridKind } from '../grids/rows';
 
-export type Tab = GridKind | 'outliers';
+export type Tab = GridKind | 'outliers' | 'responses';
 export type SidePanel = 'problems' | 'sync' | null;
 
 export interface Notice {
@@ -20,7 +20,7 @@ export interface JumpTarget {
 interface UiState {
   tab: Tab;
   panel: SidePanel;
-  dialog: 'signIn' | 'review' | null;
+  dialog: 'signIn' | 'review' | 'exchange' | 'connections' | 'guide' | null;
   notices: Notice[];
   jump: JumpTarget | null;
   /** Whether undo / redo have anything (mirrors the undo stack for the toolbar). */
