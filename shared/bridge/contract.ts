@@ -178,7 +178,6 @@ export const bridgeMethods = {
     z.object({ responseId, variable: indicatorVariable }).strict(),
   ),
   'responses.sync': method<ResponsesSyncReport>()(noArgs),
-  /** Uploads a file main can read (a path from the file picker); progress comes as responses.uploadProgress. */
   /** Writes the workspace to a file the user chooses in main's save dialog; null when cancelled. */
   'workbook.export': method<{ fileName: string; assets: number } | null>()(
     z.object({ format: z.enum(['xlsx', 'csv']) }).strict(),
@@ -197,6 +196,7 @@ export const bridgeMethods = {
   'exchange.importLink': method<ImportPreview>()(z.object({ url: z.string().url().max(4_000) }).strict()),
   /** Main's own file dialog; the chosen path stays in main, the renderer gets an id and a name. */
   'files.pick': method<PickedFile | null>()(z.object({ purpose: z.enum(['evidence', 'workbook']) }).strict()),
+  /** Uploads a file picked with files.pick (by its id); progress comes as responses.uploadProgress. */
   'responses.attachDocument': method<ResponseDocumentView>()(
     z
       .object({

@@ -1,0 +1,230 @@
+/**
+ * One indicator of a response, rendered per kind (option checkboxes, a radio group, a text field),
+ * with its sync state: modified (with a revert), refused by the service, or in conflict.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  sameIndicatorValue,
+  type IndicatorDefinition,
+  type IndicatorValue,
+  type ResponseDocumentView,
+  type ResponseValueView,
+} from '../../../shared/responses/types';
+import { ConflictPanel } from './ConflictPanel';
+import { AttachControl, DocumentList } from './DocumentsPanel';
+import { fieldId } from './format';
+import { registerDraft, revertValue, setValue, useResponses } from './responses-store';
+
+/** Long enough to keep a bridge call per keystroke away, short enough to feel saved at once. */
+const textCommitDelay = 400;
+
+interface Props {
+  responseId: number;
+  def: IndicatorDefinition;
+  view: ResponseValueView | undefined;
+  documents: ResponseDocumentView[];
+  readOnly: boolean;
+}
+
+export function IndicatorField({ responseId, def, view, documents, readOnly }: Props) {
+  const editError = useResponses((s) => s.editErrors[def.variable]);
+  const stored: IndicatorValue = view?.value ?? null;
+  // What the analyst just chose, shown until main's answer catches up (or refuses it).
+  const [draft, setDraft] = useState<{ value: IndicatorValue } | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const pendingText = useRef<IndicatorValue | undefined>(undefined);
+  const shown = draft ? draft.value : stored;
+  const id = fieldId(responseId, def.variable);
+
+  useEffect(() => {
+    // Keyed on the view object: main answers every call with a fresh one, even for the same value.
+    if (draft && pendingText.current === undefined && sameIndicatorValue(draft.value, view?.value ?? null))
+      setDraft(null);
+  }, [draft, view]);
+  useEffect(() => {
+    // A refused choice of an option shows the stored answer again; typed text stays for fixing.
+    if (editError && def.kind !== 'text') setDraft(null);
+  }, [editError, def.kind]);
+
+  const commitText = useCallback(() => {
+    clearTimeout(timer.current);
+    const value = pendingText.current;
+    if (value === undefined) return;
+    pendingText.current = undefined;
+    void setValue(responseId, def.variable, value);
+  }, [responseId, def.variable]);
+
+  useEffect(() => {
+    const unregister = registerDraft(commitText);
+    return () => {
+      unregister();
+      commitText();
+    };
+  }, [commitText]);
+
+  const choose = (value: IndicatorValue) => {
+    setDraft({ value });
+    void setValue(responseId, def.variable, value);
+  };
+  const typeText = (text: string) => {
+    const value = text === '' && (view?.base ?? null) === null ? null : text;
+    setDraft({ value });
+    pendingText.current = value;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(commitText, textCommitDelay);
+  };
+  const revert = () => {
+    clearTimeout(timer.current);
+    pendingText.current = undefined;
+    setDraft(null);
+    void revertValue(responseId, def.variable);
+  };
+
+  const status = view?.status ?? 'clean';
+  const describedBy = [
+    `${id}-variable`,
+    editError ? `${id}-error` : '',
+    view?.serverErrors?.length ? `${id}-server` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+  return (
+    <div
+      className={`indicator indicator-${status}`}
+      data-testid="indicator"
+      data-variable={def.variable}
+      data-status={status}
+    >
+      {def.kind === 'text' ? (
+        <div className="indicator-body">
+          <label htmlFor={`${id}-text`} className="indicator-label">
+            {def.label}
+          </label>
+          <textarea
+            id={`${id}-text`}
+            data-testid="indicator-text"
+            value={typeof shown === 'string' ? shown : ''}
+            maxLength={def.max_length}
+            rows={3}
+            disabled={readOnly}
+            aria-describedby={describedBy}
+            aria-invalid={editError !== undefined || (view?.serverErrors?.length ?? 0) > 0}
+            onChange={(e) => typeText(e.target.value)}
+            onBlur={commitText}
+          />
+          {def.max_length !== undefined && (
+            <span className="hint char-count" aria-hidden="true">
+              {typeof shown === 'string' ? shown.length : 0} / {def.max_length}
+            </span>
+          )}
+        </div>
+      ) : (
+        <fieldset className="indicator-body" disabled={readOnly} aria-describedby={describedBy}>
+          <legend id={`${id}-legend`} className="indicator-label">
+            {def.label}
+          </legend>
+          <div
+            className={`options options-${def.kind}`}
+            role={def.kind === 'radio' ? 'radiogroup' : 'group'}
+            aria-labelledby={`${id}-legend`}
+          >
+            {(def.options ?? []).map((option) => {
+              const checked =
+                def.kind === 'checkbox'
+                  ? Array.isArray(shown) && shown.includes(option.code)
+                  : shown === option.code;
+              return (
+                <label key={option.code} className="option" htmlFor={`${id}-${option.code}`}>
+                  <input
+                    id={`${id}-${option.code}`}
+                    type={def.kind}
+                    name={id}
+                    value={option.code}
+                    checked={checked}
+                    data-testid="indicator-option"
+                    data-code={option.code}
+                    onChange={(e) => {
+                      if (def.kind === 'radio') return choose(option.code);
+                      const set = Array.isArray(shown) ? shown : [];
+                      const next = e.target.checked
+                        ? [...set.filter((c) => c !== option.code), option.code]
+                        : set.filter((c) => c !== option.code);
+                      // Unticking everything of a never-answered question leaves it unanswered.
+                      choose(next.length === 0 && (view?.base ?? null) === null ? null : next);
+                    }}
+                  />
+                  {option.label}
+                </label>
+              );
+            })}
+            {def.kind === 'radio' && shown !== null && !readOnly && (
+              <button
+                type="button"
+                className="link-button clear-answer"
+                aria-label={`Clear the answer to: ${def.label}`}
+                onClick={() => choose(null)}
+              >
+                Clear
+              </button>
+            )}
+          </div>
+        </fieldset>
+      )}
+      <div className="indicator-meta">
+        <code id={`${id}-variable`} className="variable">
+          {def.variable}
+        </code>
+        {status === 'modified' && (
+          <>
+            <span className="tag tag-modified" data-testid="modified-mark">
+              Modified · not synced
+            </span>
+            {!readOnly && (
+              <button
+                type="button"
+                className="link-button"
+                data-testid="revert-value"
+                aria-label={`Revert ${def.label} to the service's answer`}
+                onClick={revert}
+              >
+                Revert
+              </button>
+            )}
+          </>
+        )}
+        {status === 'conflict' && (
+          <span className="tag tag-conflict" data-testid="conflict-mark">
+            Conflict
+          </span>
+        )}
+      </div>
+      {editError && (
+        <p id={`${id}-error`} className="field-error" role="alert" data-testid="edit-error">
+          {editError}
+        </p>
+      )}
+      {view?.serverErrors && view.serverErrors.length > 0 && (
+        <ul id={`${id}-server`} className="field-error server-errors" data-testid="server-errors">
+          {view.serverErrors.map((m) => (
+            <li key={m}>Refused by the service: {m}</li>
+          ))}
+        </ul>
+      )}
+      {status === 'conflict' && view?.theirs && (
+        <ConflictPanel responseId={responseId} def={def} mine={view.value} theirs={view.theirs.value} />
+      )}
+      {def.evidence && (
+        <div className="indicator-evidence">
+          <DocumentList documents={documents} label={`Evidence for ${def.label}`} />
+          <AttachControl
+            responseId={responseId}
+            target={def.variable}
+            subject={def.label}
+            readOnly={readOnly}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
