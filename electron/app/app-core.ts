@@ -216,6 +216,8 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
 
   function closeWorkspace(): void {
     running?.abort();
+    // A preview belongs to the workspace it was made against: applied to another it would create its new rows there.
+    plans.clear();
     responses.release();
     workspace?.store.close();
     workspace = undefined;
@@ -469,10 +471,15 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     'auth.signInWithToken': async ({ connectionId, token: pasted, expiresOn }) => {
       const target = registry.get(connectionId);
       if (!target) throw new BridgeError({ code: 'not_found', message: `No connection ${connectionId}` });
+      // A refused token is the user's input being wrong, not a fault of the app.
       const check = await checkPastedToken({
         connection: target,
         accessToken: pasted,
         partnerExpiresOn: expiresOn,
+      }).catch((error: unknown) => {
+        if (error instanceof AuthError)
+          throw new BridgeError({ code: 'bad_request', message: error.message });
+        throw error;
       });
       await secrets.store.save(target.id, {
         accessToken: pasted,

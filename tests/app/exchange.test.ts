@@ -74,6 +74,29 @@ describe('spreadsheet exchange through the bridge', () => {
     expect(await cityNow()).toBe('Zwolle');
   });
 
+  it('a preview made on one entity cannot be applied after switching to another', async () => {
+    const { handlers } = app.core;
+    const session = await handlers['session.get']({});
+    const home = session.activeEntityId!;
+    const other = session.entities.find((e) => e.id !== home)!.id;
+    const file = join(folder, 'new-asset.csv');
+    app.picker.saveNext = file;
+    await handlers['workbook.export']({ format: 'csv' });
+    app.picker.next = file;
+    const picked = await handlers['files.pick']({ purpose: 'workbook' });
+    const preview = await handlers['workbook.previewImport']({ fileId: picked!.fileId });
+    await handlers['session.selectEntity']({ entityId: other });
+    try {
+      const before = (await handlers['workspace.snapshot']({})).assets.length;
+      await expect(handlers['workbook.applyImport']({ planId: preview.planId })).rejects.toThrow(
+        /preview is gone/,
+      );
+      expect((await handlers['workspace.snapshot']({})).assets.length).toBe(before);
+    } finally {
+      await handlers['session.selectEntity']({ entityId: home });
+    }
+  });
+
   it('a file that is not a workbook is refused with a clear error and changes nothing', async () => {
     const { handlers } = app.core;
     const bogus = join(folder, 'not-a-workbook.xlsx');

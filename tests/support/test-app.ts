@@ -13,7 +13,12 @@ export const testAssessmentYear = 2025;
  * the browser host. Secrets stay in memory: test files run in parallel and would otherwise share
  * one keychain entry (the keychain has its own tests).
  */
-export async function startTestApp(): Promise<{
+export async function startTestApp(
+  opts: {
+    /** The system browser for OAuth sign-in (a test drives it); without it the app has none. */
+    openBrowser?: (url: string) => Promise<void>;
+  } = {},
+): Promise<{
   core: AppCore;
   host: BrowserHost;
   dataDir: string;
@@ -34,6 +39,7 @@ export async function startTestApp(): Promise<{
     secrets: { store: new MemorySecretStore(), status: { available: true, backend: 'keychain' } },
     pickFile: async () => picker.next,
     pickSaveFile: async () => picker.saveNext,
+    ...(opts.openBrowser ? { openBrowser: opts.openBrowser } : {}),
   });
   const host = await startBrowserHost({ rendererDir: builtRendererDir(), handlers: core.handlers });
   core.events.attach(host.events);

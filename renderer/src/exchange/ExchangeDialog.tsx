@@ -1,4 +1,228 @@
 /** Workbook export and import through a preview table; the service's own export. */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useUi } from '../store/ui';
+import {
+  chooseWorkbook,
+  exportWorkbook,
+  importLink,
+  runServiceExport,
+  setFormat,
+  useExchange,
+  type ErrorPlace,
+} from './exchange-store';
+import { plural, progressText, showBytes } from './format';
+import { PreviewPanel } from './PreviewPanel';
+import './exchange.css';
+
 export function ExchangeDialog() {
-  return null;
+  const open = useUi((s) => s.dialog === 'exchange');
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    else if (!open && dialog.open) dialog.close();
+  }, [open]);
+  const close = () => useUi.setState({ dialog: null });
+  return (
+    <dialog
+      ref={ref}
+      className="dialog exchange-dialog"
+      aria-labelledby="exchange-title"
+      onClose={close}
+      data-testid="exchange-dialog"
+    >
+      <div className="exchange-layout">
+        <h2 id="exchange-title">Import / Export</h2>
+        <div className="exchange-cards">
+          <ExportCard />
+          <ImportCard />
+          <ServiceCard />
+        </div>
+        <PreviewPanel />
+        <div className="dialog-actions">
+          <button type="button" data-testid="exchange-close" onClick={close}>
+            Close
+          </button>
+        </div>
+      </div>
+    </dialog>
+  );
+}
+
+function ErrorAt({ place }: { place: ErrorPlace }) {
+  const message = useExchange((s) => (s.error?.place === place ? s.error.message : null));
+  if (!message) return null;
+  return (
+    <p role="alert" className="error" data-testid={`${place}-error`}>
+      {message}
+    </p>
+  );
+}
+
+function ExportCard() {
+  const format = useExchange((s) => s.format);
+  const exported = useExchange((s) => s.exported);
+  const busy = useExchange((s) => s.busy);
+  return (
+    <section className="exchange-card" aria-labelledby="export-title">
+      <h3 id="export-title">Export</h3>
+      <fieldset className="format-choice">
+        <legend>Format</legend>
+        <label className="inline">
+          <input
+            type="radio"
+            name="export-format"
+            value="xlsx"
+            data-testid="export-format-xlsx"
+            checked={format === 'xlsx'}
+            onChange={() => setFormat('xlsx')}
+          />
+          Excel workbook (.xlsx), a tab per topic
+        </label>
+        <label className="inline">
+          <input
+            type="radio"
+            name="export-format"
+            value="csv"
+            data-testid="export-format-csv"
+            checked={format === 'csv'}
+            onChange={() => setFormat('csv')}
+          />
+          CSV (.csv), one sheet
+        </label>
+      </fieldset>
+      <button
+        type="button"
+        className="primary"
+        data-testid="export-run"
+        disabled={busy !== null}
+        onClick={() => void exportWorkbook()}
+      >
+        {busy === 'export' ? 'Exporting…' : 'Export…'}
+      </button>
+      {exported && (
+        <p className="card-result" data-testid="export-result" role="status">
+          {exported === 'cancelled'
+            ? 'Export cancelled: no file was written.'
+            : `Exported ${plural(exported.assets, 'asset')} to ${exported.fileName}.`}
+        </p>
+      )}
+      <ErrorAt place="export" />
+    </section>
+  );
+}
+
+function ImportCard() {
+  const picked = useExchange((s) => s.picked);
+  const busy = useExchange((s) => s.busy);
+  return (
+    <section className="exchange-card" aria-labelledby="import-title">
+      <h3 id="import-title">Import a workbook</h3>
+      <p className="hint">
+        An .xlsx or .csv file, such as an export edited in Excel. You see what it changes before anything is
+        applied.
+      </p>
+      <button
+        type="button"
+        className="primary"
+        data-testid="import-choose"
+        disabled={busy !== null}
+        onClick={() => void chooseWorkbook()}
+      >
+        {busy === 'pick' ? 'Reading…' : 'Choose workbook…'}
+      </button>
+      {picked && (
+        <p className="card-result" data-testid="import-file">
+          {picked.name}
+          {picked.size !== null && <span className="hint"> ({showBytes(picked.size)})</span>}
+        </p>
+      )}
+      <ErrorAt place="import" />
+    </section>
+  );
+}
+
+function ServiceCard() {
+  const busy = useExchange((s) => s.busy);
+  const progress = useExchange((s) => s.progress);
+  const serviceFile = useExchange((s) => s.serviceFile);
+  const awaitingLink = useExchange((s) => s.awaitingLink);
+  const [callbackUrl, setCallbackUrl] = useState('');
+  const [link, setLink] = useState('');
+  const submitLink = (e: FormEvent) => {
+    e.preventDefault();
+    void importLink(link);
+  };
+  const downloadShare =
+    progress?.phase === 'downloading' && progress.total ? (progress.received ?? 0) / progress.total : null;
+  return (
+    <section className="exchange-card" aria-labelledby="service-title">
+      <h3 id="service-title">From the service</h3>
+      <div className="service-row">
+        <button
+          type="button"
+          className="primary"
+          data-testid="service-export-run"
+          disabled={busy !== null}
+          onClick={() => void runServiceExport(callbackUrl)}
+        >
+          {busy === 'service' ? 'Exporting…' : "Get the service's export"}
+        </button>
+        <details className="service-advanced">
+          <summary>Public callback URL</summary>
+          <label>
+            Callback URL the service can reach (optional)
+            <input
+              type="url"
+              data-testid="service-callback-url"
+              value={callbackUrl}
+              placeholder="https://…"
+              onChange={(e) => setCallbackUrl(e.target.value)}
+            />
+          </label>
+        </details>
+      </div>
+      {progress && (busy === 'service' || progress.phase === 'done') && (
+        <div className="service-progress" data-testid="service-progress" data-phase={progress.phase}>
+          <progress
+            aria-label="Service export progress"
+            {...(progress.phase === 'done'
+              ? { value: 1, max: 1 }
+              : downloadShare !== null
+                ? { value: downloadShare, max: 1 }
+                : {})}
+          />
+          <span role="status">{progressText(progress)}</span>
+        </div>
+      )}
+      {serviceFile && busy !== 'service' && (
+        <p className="card-result" data-testid="service-result">
+          Received {serviceFile.fileName} ({showBytes(serviceFile.bytes)}); its preview is below.
+        </p>
+      )}
+      {awaitingLink && (
+        <p className="card-result" data-testid="service-awaiting" role="status">
+          {awaitingLink.message}
+        </p>
+      )}
+      <form className="link-form" onSubmit={submitLink}>
+        <label>
+          Import from a link
+          <input
+            type="url"
+            required
+            data-testid="link-url"
+            value={link}
+            placeholder="Paste the export link"
+            onChange={(e) => setLink(e.target.value)}
+          />
+        </label>
+        <button type="submit" data-testid="link-import" disabled={busy !== null || link.trim() === ''}>
+          {busy === 'link' ? 'Reading…' : 'Read link'}
+        </button>
+      </form>
+      <ErrorAt place="service" />
+    </section>
+  );
 }

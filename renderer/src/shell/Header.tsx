@@ -1,6 +1,7 @@
 /** The app bar: connection, entity picker with its units and period, online state, sign-in, sync. */
 import { useState } from 'react';
 import { bridge } from '../bridge';
+import { openConnections } from '../connections/requests';
 import { runSync, useSync } from '../sync/sync-store';
 import { notify, setPanel, useUi } from '../store/ui';
 import { loadAll, useWorkspace, workspaceCounts } from '../store/workspace';
@@ -30,10 +31,20 @@ export function Header() {
     <header className="app-header">
       <h1>Asset Desk</h1>
       <div className="header-field">
-        <span className="header-label">Connection</span>
-        <span className="header-value" title={connection?.baseUrl}>
-          {connection?.name ?? '—'}
+        <span className="header-label" id="connection-label">
+          Connection
         </span>
+        <button
+          type="button"
+          className="header-value connection-button"
+          data-testid="connection-button"
+          aria-haspopup="dialog"
+          aria-describedby="connection-label"
+          title={connection ? `${connection.baseUrl}: manage connections` : 'Manage connections'}
+          onClick={() => openConnections()}
+        >
+          {connection?.name ?? '—'}
+        </button>
       </div>
       <div className="header-field">
         <label className="header-label" htmlFor="entity-picker">

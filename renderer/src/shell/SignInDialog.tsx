@@ -1,106 +1,474 @@
-/** Sign in to a connection by pasting an access token (the partner-token path of the sign-in issue). */
+/**
+ * Sign in to a connection: paste a partner token (with the expiry chosen when it was generated), or
+ * sign in with the system browser (OAuth: loopback redirect, or a code pasted by hand). The token is
+ * only ever in this form until submitted; main keeps it, and nothing sent back carries it.
+ */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { OAuthFinished, OAuthStart } from '../../../shared/bridge/types';
 import { bridge } from '../bridge';
-import { useUi } from '../store/ui';
+import { leaveSignIn, useSignInTarget } from '../connections/requests';
+import { notify, useUi } from '../store/ui';
 import { loadAll, useWorkspace } from '../store/workspace';
+import '../connections/connections.css';
+
+type Method = 'token' | 'oauth';
+type Phase = 'idle' | 'starting' | 'waiting';
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** OAuth failures as the user can act on them; main's message stays as the detail. */
+function describeOAuthFailure(result: Extract<OAuthFinished, { ok: false }>): string {
+  switch (result.code) {
+    case 'access_denied':
+      return 'Access was denied in the browser, so you are not signed in. Start again and choose Authorize.';
+    case 'timeout':
+      return 'The browser sign-in was not finished in time (codes last 10 minutes). Start it again.';
+    case 'invalid_client':
+    case 'unauthorized_client':
+      return `The service did not accept the client id and secret: check them in the portal. (${result.message})`;
+    case 'invalid_grant':
+      return `The code was refused: it may have expired or been used already. Start again. (${result.message})`;
+    default:
+      return `Browser sign-in failed: ${result.message}`;
+  }
+}
 
 export function SignInDialog() {
   const open = useUi((s) => s.dialog === 'signIn');
   const session = useWorkspace((s) => s.session);
   const [connectionId, setConnectionId] = useState('');
+  const [method, setMethod] = useState<Method>('token');
   const [token, setToken] = useState('');
   const [expiresOn, setExpiresOn] = useState('');
+  const [clientId, setClientId] = useState('');
+  const [clientSecret, setClientSecret] = useState('');
+  const [code, setCode] = useState('');
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [flow, setFlow] = useState<OAuthStart | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLDialogElement>(null);
+  /** The flow this dialog waits for; results of any other (a cancelled one) are ignored. */
+  const flowRef = useRef<string | null>(null);
+  /** Results that arrived before startOAuth answered (the browser can be quicker than the reply). */
+  const early = useRef(new Map<string, OAuthFinished>());
+  const connectionName = useRef('');
+  /** Bumped by each start and cancel, so a start answered after a cancel is cancelled too. */
+  const startSeq = useRef(0);
+
+  const connection = session?.connections.find((c) => c.id === connectionId);
+  connectionName.current = connection?.name ?? '';
+  const isCustom = connection?.kind === 'custom';
 
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
-      setConnectionId(session?.activeConnectionId ?? '');
+      const target = useSignInTarget.getState();
+      setConnectionId(target.connectionId ?? session?.activeConnectionId ?? '');
+      setMethod(target.method ?? 'token');
+      setToken('');
+      setExpiresOn('');
+      setClientSecret('');
+      setCode('');
+      setPhase('idle');
+      setFlow(null);
       setError(null);
       dialog.showModal();
     } else if (!open && dialog.open) dialog.close();
   }, [open, session?.activeConnectionId]);
 
-  const submit = async (e: FormEvent) => {
+  /** The outcome of the flow this dialog waits for. */
+  const settle = (result: OAuthFinished) => {
+    flowRef.current = null;
+    setFlow(null);
+    setPhase('idle');
+    setCode('');
+    if (result.ok) {
+      notify('info', `Signed in to ${connectionName.current || 'the service'}.`);
+      leaveSignIn('done');
+      void loadAll();
+    } else if (result.code !== 'cancelled') {
+      setError(describeOAuthFailure(result));
+    }
+  };
+  const settleRef = useRef(settle);
+  settleRef.current = settle;
+
+  useEffect(() => {
+    const off = bridge.on('auth.oauthFinished', (result) => {
+      if (result.flowId === flowRef.current) settleRef.current(result);
+      else early.current.set(result.flowId, result);
+    });
+    return () => {
+      off();
+      // Closing the app view must not leave a listener waiting on a port.
+      if (flowRef.current) void bridge.methods['auth.cancelOAuth']({ flowId: flowRef.current });
+    };
+  }, []);
+
+  const cancelFlow = () => {
+    const flowId = flowRef.current;
+    startSeq.current++;
+    flowRef.current = null;
+    setFlow(null);
+    setPhase('idle');
+    setCode('');
+    if (flowId) void bridge.methods['auth.cancelOAuth']({ flowId }).catch(() => undefined);
+  };
+
+  const close = () => {
+    cancelFlow();
+    setToken('');
+    setClientSecret('');
+    leaveSignIn('cancelled');
+  };
+
+  const submitToken = async (e: FormEvent) => {
     e.preventDefault();
+    const pasted = token.trim();
+    // Out of the form as soon as it is sent: whatever main answers, the renderer keeps no copy.
+    setToken('');
     setBusy(true);
     setError(null);
     try {
       await bridge.methods['auth.signInWithToken']({
         connectionId,
-        token: token.trim(),
+        token: pasted,
         ...(expiresOn ? { expiresOn } : {}),
       });
-      setToken('');
-      useUi.setState({ dialog: null });
+      notify('info', `Signed in to ${connection?.name ?? 'the service'}.`);
+      leaveSignIn('done');
       await loadAll();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(`Not signed in: ${message(err)}`);
     } finally {
       setBusy(false);
     }
   };
 
-  const connection = session?.connections.find((c) => c.id === connectionId);
+  const startOAuth = async (redirect: 'loopback' | 'oob') => {
+    if (flowRef.current) cancelFlow();
+    if (isCustom && (!clientId.trim() || !clientSecret.trim())) {
+      setError('Enter the client id and secret of the OAuth application registered in the portal.');
+      return;
+    }
+    setError(null);
+    setPhase('starting');
+    const seq = ++startSeq.current;
+    try {
+      const started = await bridge.methods['auth.startOAuth']({
+        connectionId,
+        redirect,
+        ...(isCustom ? { clientId: clientId.trim(), clientSecret: clientSecret.trim() } : {}),
+      });
+      if (seq !== startSeq.current) {
+        void bridge.methods['auth.cancelOAuth']({ flowId: started.flowId }).catch(() => undefined);
+        return;
+      }
+      flowRef.current = started.flowId;
+      setFlow(started);
+      setPhase('waiting');
+      const already = early.current.get(started.flowId);
+      early.current.clear();
+      if (already) settle(already);
+    } catch (err) {
+      if (seq !== startSeq.current) return;
+      setPhase('idle');
+      setError(`Browser sign-in could not start: ${message(err)}`);
+    }
+  };
+
+  const submitCode = async (e: FormEvent) => {
+    e.preventDefault();
+    const flowId = flowRef.current;
+    if (!flowId || !code.trim()) return;
+    setError(null);
+    setBusy(true);
+    try {
+      const accepted = await bridge.methods['auth.submitOAuthCode']({ flowId, code: code.trim() });
+      if (!accepted) {
+        flowRef.current = null;
+        setFlow(null);
+        setPhase('idle');
+        setError('That sign-in has ended (cancelled or timed out). Start it again.');
+      }
+    } catch (err) {
+      setError(`The code could not be sent: ${message(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const waiting = phase !== 'idle';
   return (
     <dialog
       ref={ref}
-      className="dialog"
+      className="dialog sign-in-dialog"
       aria-labelledby="sign-in-title"
-      onClose={() => useUi.setState({ dialog: null })}
+      data-testid="sign-in-dialog"
+      onClose={close}
     >
-      <form onSubmit={submit}>
-        <h2 id="sign-in-title">Sign in</h2>
-        <label>
-          Connection
-          <select value={connectionId} onChange={(e) => setConnectionId(e.target.value)}>
-            {session?.connections.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        {connection && (
-          <p className="hint">
-            Create an access token in the portal ({connection.portalUrl}) and paste it here. It is kept in the
-            system keychain{session?.keychain.available ? '' : ' — unavailable now, so for this session only'}
-            .
-          </p>
-        )}
-        <label>
-          Access token
-          <textarea
-            value={token}
-            onChange={(e) => setToken(e.target.value)}
-            rows={3}
-            required
-            minLength={8}
-            autoComplete="off"
-            spellCheck={false}
+      <h2 id="sign-in-title">Sign in{connection ? ` to ${connection.name}` : ''}</h2>
+      <label>
+        Connection
+        <select
+          value={connectionId}
+          disabled={waiting || busy}
+          data-testid="sign-in-connection"
+          onChange={(e) => {
+            setConnectionId(e.target.value);
+            setError(null);
+          }}
+        >
+          {session?.connections.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </label>
+
+      <fieldset className="sign-in-methods" disabled={waiting || busy}>
+        <legend>How to sign in</legend>
+        <label className="radio">
+          <input
+            type="radio"
+            name="sign-in-method"
+            value="token"
+            data-testid="sign-in-method-token"
+            checked={method === 'token'}
+            onChange={() => {
+              setMethod('token');
+              setError(null);
+            }}
           />
+          Paste an access token
         </label>
-        <label>
-          Expires on (partner tokens, optional)
-          <input type="date" value={expiresOn} onChange={(e) => setExpiresOn(e.target.value)} />
+        <label className="radio">
+          <input
+            type="radio"
+            name="sign-in-method"
+            value="oauth"
+            data-testid="sign-in-method-oauth"
+            checked={method === 'oauth'}
+            onChange={() => {
+              setMethod('oauth');
+              setError(null);
+            }}
+          />
+          Sign in with browser (OAuth)
         </label>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={() => useUi.setState({ dialog: null })}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy || token.trim().length < 8}>
-            {busy ? 'Checking…' : 'Sign in'}
-          </button>
+      </fieldset>
+
+      {method === 'token' ? (
+        <form onSubmit={submitToken} data-testid="sign-in-token-form">
+          {connection && (
+            <p className="hint">
+              Generate a token in the portal&apos;s Data Partners tab ({connection.portalUrl}) and paste it
+              here. It is kept in the system keychain
+              {session?.keychain.available ? '' : ' — unavailable now, so for this session only'}.
+            </p>
+          )}
+          <label>
+            Access token
+            <input
+              type="password"
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+              required
+              minLength={8}
+              autoComplete="off"
+              spellCheck={false}
+              data-testid="sign-in-token"
+            />
+          </label>
+          <label>
+            Expires on (optional: the date chosen when the token was generated)
+            <input
+              type="date"
+              value={expiresOn}
+              onChange={(e) => setExpiresOn(e.target.value)}
+              data-testid="sign-in-expires"
+            />
+          </label>
+          {error && <SignInError text={error} />}
+          <div className="dialog-actions">
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+            <button
+              type="submit"
+              className="primary"
+              data-testid="sign-in-submit"
+              disabled={busy || token.trim().length < 8}
+            >
+              {busy ? 'Checking…' : 'Sign in'}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div data-testid="sign-in-oauth">
+          {!waiting && (
+            <>
+              {isCustom ? (
+                <>
+                  <p className="hint">
+                    Use an OAuth application registered in the portal ({connection?.portalUrl}) with the
+                    redirect URIs <code>http://127.0.0.1/</code> and <code>urn:ietf:wg:oauth:2.0:oob</code>.
+                  </p>
+                  <label>
+                    Client id
+                    <input
+                      value={clientId}
+                      onChange={(e) => setClientId(e.target.value)}
+                      autoComplete="off"
+                      spellCheck={false}
+                      data-testid="oauth-client-id"
+                    />
+                  </label>
+                  <label>
+                    Client secret
+                    <input
+                      type="password"
+                      value={clientSecret}
+                      onChange={(e) => setClientSecret(e.target.value)}
+                      autoComplete="off"
+                      spellCheck={false}
+                      data-testid="oauth-client-secret"
+                    />
+                  </label>
+                </>
+              ) : (
+                <p className="hint">
+                  Your browser opens the portal&apos;s sign-in page; after you choose Authorize you come back
+                  here signed in.
+                </p>
+              )}
+              {error && <SignInError text={error} />}
+              <div className="dialog-actions">
+                <button type="button" onClick={close}>
+                  Cancel
+                </button>
+                <button
+                  type="button"
+                  className="link-button"
+                  data-testid="oauth-manual"
+                  onClick={() => void startOAuth('oob')}
+                >
+                  Enter a code by hand instead
+                </button>
+                <button
+                  type="button"
+                  className="primary"
+                  data-testid="oauth-start"
+                  onClick={() => void startOAuth('loopback')}
+                >
+                  Sign in with browser
+                </button>
+              </div>
+            </>
+          )}
+          {waiting && (
+            <OAuthWaiting
+              phase={phase}
+              flow={flow}
+              code={code}
+              busy={busy}
+              error={error}
+              onCode={setCode}
+              onSubmitCode={submitCode}
+              onManual={() => void startOAuth('oob')}
+              onCancel={cancelFlow}
+            />
+          )}
         </div>
-      </form>
+      )}
     </dialog>
+  );
+}
+
+function SignInError({ text }: { text: string }) {
+  return (
+    <p role="alert" className="error" data-testid="sign-in-error">
+      {text}
+    </p>
+  );
+}
+
+function OAuthWaiting(props: {
+  phase: Phase;
+  flow: OAuthStart | null;
+  code: string;
+  busy: boolean;
+  error: string | null;
+  onCode: (code: string) => void;
+  onSubmitCode: (e: FormEvent) => void;
+  onManual: () => void;
+  onCancel: () => void;
+}) {
+  const { phase, flow, code, busy, error } = props;
+  const oob = flow?.mode === 'oob';
+  return (
+    <div className="oauth-waiting" data-testid="oauth-waiting" aria-live="polite">
+      {phase === 'starting' || !flow ? (
+        <p>Opening the browser…</p>
+      ) : (
+        <>
+          <p className="waiting-line">
+            <span className="spinner" aria-hidden="true" />
+            {oob
+              ? 'Authorize Asset Desk in the browser, then paste the code the portal shows.'
+              : 'Waiting for the browser… Authorize Asset Desk in the window that opened.'}
+          </p>
+          {flow.fallbackReason && <p className="hint">{flow.fallbackReason}; enter the code by hand.</p>}
+          {!flow.browserOpened && (
+            <div className="authorize-url">
+              <p className="hint">The browser could not be opened. Open this address yourself:</p>
+              <input
+                readOnly
+                value={flow.authorizeUrl}
+                aria-label="Sign-in address"
+                data-testid="oauth-authorize-url"
+                onFocus={(e) => e.currentTarget.select()}
+              />
+            </div>
+          )}
+          {oob && (
+            <form onSubmit={props.onSubmitCode}>
+              <label>
+                Code from the portal
+                <input
+                  value={code}
+                  onChange={(e) => props.onCode(e.target.value)}
+                  autoComplete="off"
+                  spellCheck={false}
+                  data-testid="oauth-code"
+                />
+              </label>
+              <button
+                type="submit"
+                className="primary"
+                disabled={busy || code.trim().length === 0}
+                data-testid="oauth-submit-code"
+              >
+                {busy ? 'Sending…' : 'Use this code'}
+              </button>
+            </form>
+          )}
+        </>
+      )}
+      {error && <SignInError text={error} />}
+      <div className="dialog-actions">
+        {flow && !oob && (
+          <button type="button" className="link-button" data-testid="oauth-manual" onClick={props.onManual}>
+            Enter a code by hand instead
+          </button>
+        )}
+        <button type="button" data-testid="oauth-cancel" onClick={props.onCancel}>
+          Cancel sign-in
+        </button>
+      </div>
+    </div>
   );
 }

@@ -15,7 +15,10 @@ export function ReviewDialog() {
     if (open && !dialog.open) dialog.showModal();
     else if (!open && dialog.open) dialog.close();
   }, [open]);
-  const close = () => useUi.setState({ dialog: null });
+  // The native close event comes late: by then another dialog may have taken over, so only this one's own state is reset.
+  const close = () => {
+    if (useUi.getState().dialog === 'review') useUi.setState({ dialog: null });
+  };
   const go = (localId: string, path: string) => {
     close();
     jumpTo(localId, path, cellOfPath(localId, path).grid);
