@@ -10,7 +10,6 @@ import {
   type ClipboardEvent as ReactClipboardEvent,
   type KeyboardEvent,
 } from 'react';
-import { AgGridReact } from 'ag-grid-react';
 import {
   AllCommunityModule,
   ModuleRegistry,
@@ -33,6 +32,7 @@ import { useWorkspace, type WorkspaceState } from '../store/workspace';
 import { useValidation } from '../validation/validation-store';
 import { isRowEditable, suppressGridShortcuts } from './ag-columns';
 import { dataColumnOf } from './grid-context';
+import { GridHost } from './GridHost';
 import { registerGrid } from './registry';
 import { cellOfPath, pathOf, rowsOf, type GridKind, type GridRow } from './rows';
 
@@ -234,29 +234,33 @@ export function DataGrid(props: DataGridProps) {
       onCopy={onCopy}
       onPaste={onPaste}
     >
-      <AgGridReact<GridRow>
-        rowData={initialRows}
-        columnDefs={props.columnDefs}
-        defaultColDef={defaultColDef}
-        getRowId={getRowId}
-        rowClassRules={rowClassRules}
-        rowSelection={rowSelection}
-        selectionColumnDef={selectionColumnDef}
-        onGridReady={onGridReady}
-        onSelectionChanged={(e) => props.onSelection?.(e.api.getSelectedRows())}
-        enterNavigatesVertically
-        enterNavigatesVerticallyAfterEdit
-        singleClickEdit={false}
-        stopEditingWhenCellsLoseFocus
-        tooltipShowDelay={300}
-        tooltipInteraction
-        animateRows={false}
-        suppressColumnVirtualisation={false}
-        rowBuffer={10}
-        headerHeight={30}
-        groupHeaderHeight={26}
-        rowHeight={28}
-        enableBrowserTooltips={false}
+      <GridHost<GridRow>
+        options={{
+          rowData: initialRows,
+          columnDefs: props.columnDefs,
+          defaultColDef,
+          getRowId,
+          rowClassRules,
+          rowSelection,
+          selectionColumnDef,
+          onGridReady,
+          onSelectionChanged: (e) => propsRef.current.onSelection?.(e.api.getSelectedRows()),
+          enterNavigatesVertically: true,
+          enterNavigatesVerticallyAfterEdit: true,
+          singleClickEdit: false,
+          stopEditingWhenCellsLoseFocus: true,
+          tooltipShowDelay: 300,
+          animateRows: false,
+          suppressColumnVirtualisation: false,
+          rowBuffer: 10,
+          headerHeight: 30,
+          groupHeaderHeight: 26,
+          rowHeight: 28,
+          enableBrowserTooltips: false,
+        }}
+        onApi={(api) => {
+          if (!api) apiRef.current = null;
+        }}
       />
     </div>
   );
