@@ -307,6 +307,22 @@ describe('desktop UI in Chromium', () => {
     expect(await page.locator('[data-testid="kpi-en"] svg.sparkline polyline').count()).toBe(1);
     await shot('ui-outliers.png');
   });
+
+  it("reverts one asset to the service's copy from its row marker", async () => {
+    await page.getByTestId('tab-assets').click();
+    const synced = await valueAt(second.localId, 'city');
+    await typeInto('assets-grid', second.localId, 'city', 'Spandau');
+    await expect.poll(() => valueAt(second.localId, 'city')).toBe('Spandau');
+    const marker = page
+      .locator(`[data-testid="assets-grid"] .ag-row[row-id="${second.localId}"] .revert-button`)
+      .first();
+    await marker.click();
+    await expect.poll(() => valueAt(second.localId, 'city')).toBe(synced);
+    await expect.poll(() => cell('assets-grid', second.localId, 'city').textContent()).toBe(synced);
+    expect((await assetOf(second.localId))?.status).toBe('clean');
+    await expect.poll(() => marker.count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
 });
 
 /** Scrolls a grid (as a user would, with its scrollbars) until the cell is in view, then clicks it. */
