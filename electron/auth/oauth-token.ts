@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { oauthTokenResponseSchema, tokenInfoResponseSchema } from '../../shared/domain/schemas';
+import { oauthTokenResponseSchema, tokenInfoResponseSchema } from './oauth-schemas';
 import { AuthError, oauthError } from './errors';
 import { formBody, requestJson, type FetchLike } from './http';
 

@@ -23,11 +23,9 @@ import type {
   EnergyRatingScheme,
   Entity,
   InvalidAsset,
-  OAuthTokenResponse,
   Outlier,
   ParseResult,
   ReportingPreferences,
-  TokenInfoResponse,
   ValidationRequest,
   ValidationResponse,
   Validations,
@@ -203,23 +201,6 @@ export const validationResponseSchema: z.ZodType<ValidationResponse> = z.object(
   counts: z.object({ valid: count, invalid: count, not_found: count }),
 });
 
-export const oauthTokenResponseSchema: z.ZodType<OAuthTokenResponse> = z.object({
-  access_token: z.string().min(1),
-  token_type: z.string(),
-  expires_in: z.number().int(),
-  scope: z.string(),
-  created_at: z.number().int().optional(),
-  refresh_token: z.string().optional(),
-});
-
-export const tokenInfoResponseSchema: z.ZodType<TokenInfoResponse> = z.object({
-  resource_owner_id: z.number().int(),
-  scope: z.array(z.string()),
-  expires_in: z.number().int(),
-  application: z.object({ uid: z.string() }),
-  created_at: z.number().int(),
-});
-
 export const certificationSchemeSchema: z.ZodType<CertificationScheme> = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -272,10 +253,6 @@ export const parseValidationRequest = (json: unknown): ParseResult<ValidationReq
   parseWith(validationRequestSchema, json);
 export const parseValidationResponse = (json: unknown): ParseResult<ValidationResponse> =>
   parseWith(validationResponseSchema, json);
-export const parseOAuthTokenResponse = (json: unknown): ParseResult<OAuthTokenResponse> =>
-  parseWith(oauthTokenResponseSchema, json);
-export const parseTokenInfoResponse = (json: unknown): ParseResult<TokenInfoResponse> =>
-  parseWith(tokenInfoResponseSchema, json);
 export const parseCertificationSchemes = (json: unknown): ParseResult<CertificationScheme[]> =>
   parseWith(z.array(certificationSchemeSchema), json);
 export const parseEnergyRatingSchemes = (json: unknown): ParseResult<EnergyRatingScheme[]> =>

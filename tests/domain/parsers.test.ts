@@ -6,11 +6,10 @@ import {
   parseBatchRequest,
   parseBatchResponse,
   parseEntity,
-  parseOAuthTokenResponse,
-  parseTokenInfoResponse,
   parseValidationRequest,
   validateAsset,
 } from '../../shared/domain';
+import { parseOAuthTokenResponse, parseTokenInfoResponse } from '../../electron/auth/oauth-schemas';
 import { createCtx } from './fixtures';
 
 describe('request body parsers', () => {
