@@ -19,7 +19,7 @@ describe('browser host', () => {
     await app?.close();
   });
 
-  it('shows the grid rows that came through the bridge in real Chromium', async () => {
+  it('shows the grid rows that came through the bridge in real Chromium', { timeout: 60_000 }, async () => {
     const page = await browser.context.newPage();
     const consoleErrors: string[] = [];
     page.on('console', (message) => {

@@ -12,7 +12,8 @@ import { localSandboxId } from '../../electron/auth/connections';
 import { oobRedirectUri } from '../../electron/auth/oauth-login';
 import { startHarness, type Harness } from '../sandbox/helpers';
 import { memberUser } from '../sandbox/portal-client';
-import { artifactPath, launchChromium } from '../support/chromium';
+import { launchChromium } from '../support/chromium';
+import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
 import { startTestApp } from '../support/test-app';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
@@ -37,7 +38,7 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
   let page: Page;
   /** The "system browser" the app opens for OAuth. */
   let consent: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   /**
    * The host answers a refused token with 400 (the user's input, not the app's fault), which
    * Chromium logs; only that call, made on purpose, is allowed to fail.
@@ -47,7 +48,6 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
   let remoteUser: { email: string; password: string };
 
   const session = () => app.core.handlers['session.get']({});
-  const shot = async (name: string) => page.screenshot({ path: await artifactPath(name) });
   const byId = (id: string) => page.getByTestId(id);
   const row = (connectionId: string) =>
     page.locator(`[data-testid="connection-row"][data-connection-id="${connectionId}"]`);
@@ -95,20 +95,15 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
     });
     page = await browser.context.newPage();
     page.setDefaultTimeout(10_000);
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() !== 'error') return;
+    pageErrors = watchPageErrors(page, (message, errors) => {
       const url = message.location().url;
       if (message.text().startsWith('Failed to load resource') && url.endsWith('/auth.signInWithToken'))
         refusedCalls.push(message.text());
-      else pageErrors.push(`${message.text()} (${url})`);
+      else errors.push(`${message.text()} (${url})`);
     });
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail')
-      await shot(`ui-conn-failed-${ctx.task.name.slice(0, 30).replace(/\W+/g, '-')}.png`);
-  });
+  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-conn'));
 
   afterAll(async () => {
     await browser?.close();
@@ -142,7 +137,7 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
     expect(grid.y).toBeGreaterThanOrEqual(guideBox.y + guideBox.height - 1);
     // Compact: the grid keeps most of a 768-pixel-high window.
     expect(guideBox.height).toBeLessThan(110);
-    await shot('ui-first-run.png');
+    await screenshot(page, 'ui-first-run.png');
   });
 
   it('stays dismissed after a reload, and comes back from the connections dialog', async () => {
@@ -198,7 +193,7 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
     expect((await session()).auth.signedIn).toBe(false);
     await expect.poll(() => refusedCalls.length).toBe(1);
     expect(refusedCalls[0]).toContain('status of 400');
-    await shot('ui-sign-in.png');
+    await screenshot(page, 'ui-sign-in.png');
 
     const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     await byId('sign-in-token').fill(remote.token);
@@ -222,7 +217,7 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
     expect(await row(id).textContent()).toContain('Signed in (access token');
     expect(await row(id).getByTestId('connection-active').count()).toBe(1);
     expect(await row(localSandboxId).textContent()).toContain('checked when you switch');
-    await shot('ui-connections.png');
+    await screenshot(page, 'ui-connections.png');
 
     await row(localSandboxId).getByTestId('connection-select').click();
     await byId('connections-dialog').waitFor({ state: 'hidden' });

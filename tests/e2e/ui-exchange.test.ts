@@ -13,7 +13,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
-import { artifactPath, launchChromium } from '../support/chromium';
+import { launchChromium } from '../support/chromium';
+import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
 import { startTestApp } from '../support/test-app';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
@@ -31,7 +32,7 @@ describe('Import / Export dialog in Chromium', () => {
   let app: App;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const folder = mkdtempSync(join(tmpdir(), 'asset-desk-ui-exchange-'));
   const exported = join(folder, 'assets.xlsx');
   const edited = join(folder, 'assets-edited.xlsx');
@@ -54,7 +55,6 @@ describe('Import / Export dialog in Chromium', () => {
   const cell = (grid: string, rowId: string, colId: string) =>
     page.locator(`[data-testid="${grid}"] .ag-row[row-id="${rowId}"] [col-id="${colId}"]`).first();
   const dialog = () => page.getByTestId('exchange-dialog');
-  const shot = async (name: string) => page.screenshot({ path: await artifactPath(name) });
   const openDialog = async () => {
     await page.getByTestId('exchange-button').click();
     await dialog().waitFor({ state: 'visible' });
@@ -69,10 +69,7 @@ describe('Import / Export dialog in Chromium', () => {
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.setDefaultTimeout(10_000);
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
+    pageErrors = watchPageErrors(page);
     const assets = (await snapshot()).assets;
     first = assets[0]!;
     second = assets[1]!;
@@ -87,10 +84,7 @@ describe('Import / Export dialog in Chromium', () => {
     expect(typeof originalSize).toBe('number');
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail')
-      await shot(`ui-exchange-failed-${ctx.task.name.slice(0, 30).replace(/\W+/g, '-')}.png`);
-  });
+  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-exchange'));
 
   afterAll(async () => {
     await browser?.close();
@@ -133,7 +127,7 @@ describe('Import / Export dialog in Chromium', () => {
       .toBe(`Exported ${total} assets to assets.xlsx.`);
     expect(existsSync(exported)).toBe(true);
     expect(statSync(exported).size).toBeGreaterThan(1_000);
-    await shot('ui-export.png');
+    await screenshot(page, 'ui-export.png');
 
     // Escape closes it, as every dialog of the app.
     await page.keyboard.press('Escape');
@@ -189,7 +183,7 @@ describe('Import / Export dialog in Chromium', () => {
     // A rejected asset blocks the whole import until the user chooses to skip it.
     expect(await page.getByTestId('apply-blocked').textContent()).toContain('1 asset is rejected');
     expect(await page.getByTestId('apply-import').isDisabled()).toBe(true);
-    await shot('ui-import-preview.png');
+    await screenshot(page, 'ui-import-preview.png');
     // Reading the file changed nothing yet.
     expect(await valueAt(first.localId, 'city')).toBe(originalCity);
   });
@@ -218,7 +212,7 @@ describe('Import / Export dialog in Chromium', () => {
     expect(await valueAt(first.localId, annualPath)).toBe(NEW_ANNUAL);
     // The rejected asset was skipped whole.
     expect(await valueAt(second.localId, 'size')).toBe(originalSize);
-    await shot('ui-import-applied.png');
+    await screenshot(page, 'ui-import-applied.png');
 
     await closeDialog();
     await expect.poll(() => cell('assets-grid', first.localId, 'city').textContent()).toBe(NEW_CITY);
@@ -226,7 +220,7 @@ describe('Import / Export dialog in Chromium', () => {
     await expect
       .poll(() => cell('annual-grid', `${first.localId}:${ANNUAL_YEAR}`, ANNUAL_FIELD).textContent())
       .toBe(String(NEW_ANNUAL));
-    await shot('ui-import-applied-grid.png');
+    await screenshot(page, 'ui-import-applied-grid.png');
     expect(pageErrors).toEqual([]);
   });
 
@@ -289,7 +283,7 @@ describe('Import / Export dialog in Chromium', () => {
     const total = (await snapshot()).assets.length;
     await page.getByTestId('show-unchanged').check();
     expect(await page.getByTestId('preview-row').count()).toBe(total);
-    await shot('ui-service-export.png');
+    await screenshot(page, 'ui-service-export.png');
     expect(pageErrors).toEqual([]);
 
     // A link pasted after its 15 minutes (here: one the service never gave) says what to do.

@@ -14,6 +14,7 @@ import type { EventPayload } from '../../shared/bridge/contract';
 import type { IndicatorValue } from '../../shared/responses/types';
 import { demoUserEmail, demoUserPassword } from '../../electron/sandbox/demo-user';
 import { artifactPath, launchChromium } from '../support/chromium';
+import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
 import { startTestApp, testAssessmentYear } from '../support/test-app';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
@@ -36,12 +37,11 @@ describe('portfolio responses UI in Chromium', () => {
   let entityId = 0;
   let openId = 0;
   let historyId = 0;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   /** Console errors; a refused bridge call logs its HTTP status, which one test provokes on purpose. */
   const consoleErrors: string[] = [];
   const progress: Array<EventPayload<'responses.uploadProgress'>> = [];
 
-  const shot = async (name: string) => page.screenshot({ path: await artifactPath(name) });
   const indicator = (variable: string): Locator =>
     page.locator(`[data-testid="indicator"][data-variable="${variable}"]`);
   const option = (variable: string, code: string): Locator =>
@@ -98,16 +98,10 @@ describe('portfolio responses UI in Chromium', () => {
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.setDefaultTimeout(10_000);
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
+    pageErrors = watchPageErrors(page, (message) => consoleErrors.push(message.text()));
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail')
-      await shot(`ui-responses-failed-${ctx.task.name.slice(0, 30).replace(/\W+/g, '-')}.png`);
-  });
+  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-responses'));
 
   afterAll(async () => {
     await browser?.close();
@@ -133,7 +127,7 @@ describe('portfolio responses UI in Chromium', () => {
     expect(await item(historyId).getByTestId('read-only-mark').textContent()).toBe('read-only');
     expect(await item(historyId).getByTestId('response-state').textContent()).toBe('submitted');
     expect(await item(openId).getByTestId('response-counts').textContent()).toContain('0 documents');
-    await shot('ui-responses-list.png');
+    await screenshot(page, 'ui-responses-list.png');
   });
 
   it('edits text, checkbox and radio answers offline, reverts one, and syncs them to the service', async () => {
@@ -171,7 +165,7 @@ describe('portfolio responses UI in Chromium', () => {
     await option('DV1_design_standard', 'no').check();
     await expect.poll(() => indicator('DV1_design_standard').getAttribute('data-status')).toBe('modified');
     await page.locator('#response-heading').scrollIntoViewIfNeeded();
-    await shot('ui-response-edit.png');
+    await screenshot(page, 'ui-response-edit.png');
     await indicator('DV1_design_standard').getByTestId('revert-value').click();
     await expect.poll(() => indicator('DV1_design_standard').getAttribute('data-status')).toBe('clean');
     expect(await option('DV1_design_standard', 'no').isChecked()).toBe(false);
@@ -208,7 +202,7 @@ describe('portfolio responses UI in Chromium', () => {
     expect(await remoteValue('RS1_tenant_engagement')).toBe(theirs);
     expect(await field.getByRole('textbox').inputValue()).toBe(mine);
     await conflict.scrollIntoViewIfNeeded();
-    await shot('ui-response-conflict.png');
+    await screenshot(page, 'ui-response-conflict.png');
 
     await conflict.getByTestId('keep-mine').click();
     await expect.poll(() => conflict.count()).toBe(0);
@@ -251,7 +245,7 @@ describe('portfolio responses UI in Chromium', () => {
       .poll(() => item(openId).getByTestId('response-counts').textContent())
       .toContain('1 document');
     await evidence.evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await shot('ui-response-documents.png');
+    await screenshot(page, 'ui-response-documents.png');
     expect((await remote()).documents).toMatchObject([
       { filename: name, size: bytes.length, variable: 'LE1_objectives' },
     ]);
@@ -310,7 +304,7 @@ describe('portfolio responses UI in Chromium', () => {
     for (const button of await detail.getByTestId('attach-document').all())
       expect(await button.isDisabled()).toBe(true);
     expect(await detail.getByTestId('revert-value').count()).toBe(0);
-    await shot('ui-response-history.png');
+    await screenshot(page, 'ui-response-history.png');
     expect(pageErrors).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });

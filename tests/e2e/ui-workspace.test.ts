@@ -8,7 +8,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
-import { artifactPath, launchChromium } from '../support/chromium';
+import { launchChromium } from '../support/chromium';
+import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
 import { startTestApp } from '../support/test-app';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
@@ -33,7 +34,7 @@ describe('desktop UI in Chromium', () => {
   let app: App;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   let first: AssetView;
   let second: AssetView;
 
@@ -49,7 +50,6 @@ describe('desktop UI in Chromium', () => {
   };
   const cell = (grid: string, rowId: string, colId: string) =>
     page.locator(`[data-testid="${grid}"] .ag-row[row-id="${rowId}"] [col-id="${colId}"]`).first();
-  const shot = async (name: string) => page.screenshot({ path: await artifactPath(name) });
   const paste = (text: string) =>
     page.evaluate((tsv) => {
       const data = new DataTransfer();
@@ -70,19 +70,13 @@ describe('desktop UI in Chromium', () => {
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.setDefaultTimeout(10_000);
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
-    });
+    pageErrors = watchPageErrors(page);
     const assets = (await snapshot()).assets;
     first = assets[0]!;
     second = assets[1]!;
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail')
-      await shot(`ui-failed-${ctx.task.name.slice(0, 30).replace(/\W+/g, '-')}.png`);
-  });
+  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui'));
 
   afterAll(async () => {
     await browser?.close();
@@ -103,7 +97,7 @@ describe('desktop UI in Chromium', () => {
     // Units in headers come from the entity's preferences.
     // The seeded invalid assets are listed as problems before anything is edited.
     await expect.poll(() => page.getByTestId('problem').count()).toBeGreaterThan(0);
-    await shot('ui-assets-grid.png');
+    await screenshot(page, 'ui-assets-grid.png');
   });
 
   it('shows an invalid edit in the cell and the problems panel, and clears it when fixed', async () => {
@@ -122,7 +116,7 @@ describe('desktop UI in Chromium', () => {
     const tooltip = page.locator('.ag-tooltip');
     await tooltip.waitFor();
     expect(await tooltip.textContent()).toContain('must be less than or equal to 100');
-    await shot('ui-validation-error.png');
+    await screenshot(page, 'ui-validation-error.png');
 
     // The problems panel jumps to the cell; typing there fixes it.
     await page.mouse.move(0, 0);
@@ -166,7 +160,7 @@ describe('desktop UI in Chromium', () => {
           .toBe(block[r]![c]);
     await expect.poll(() => cell('annual-grid', row(2022), 'en_abs_wd').textContent()).toBe('555555');
     expect(await cell('annual-grid', row(2021), 'en_abs_wd').getAttribute('class')).toContain('cell-changed');
-    await shot('ui-annual-paste.png');
+    await screenshot(page, 'ui-annual-paste.png');
 
     // A district heating figure without its floor areas: the shared rules flag the missing ones.
     await typeInto('annual-grid', row(2023), 'en_abs_wd', '7777');
@@ -199,7 +193,7 @@ describe('desktop UI in Chromium', () => {
     await page.keyboard.press('Control+d');
     await expect.poll(() => water(2025)).toBe(water2023);
     expect(await water(2024)).toBe(water2023);
-    await shot('ui-annual-fill-down.png');
+    await screenshot(page, 'ui-annual-fill-down.png');
 
     // Undo the selection fill, then the single fill; redo both.
     await page.keyboard.press('Control+z');
@@ -251,7 +245,7 @@ describe('desktop UI in Chromium', () => {
     expect(await review.textContent()).toContain(
       '2020 · Energy consumption, whole building, district heating/cooling',
     );
-    await shot('ui-review.png');
+    await screenshot(page, 'ui-review.png');
     await page.keyboard.press('Escape');
   });
 
@@ -272,7 +266,7 @@ describe('desktop UI in Chromium', () => {
     // The service now holds the pasted annual values.
     const remote = await sandboxGet(app, first.serviceAssetId!);
     expect(remote.annual_data.find((r) => r.year === 2021)?.['en_abs_wd']).toBe(333333);
-    await shot('ui-sync.png');
+    await screenshot(page, 'ui-sync.png');
   });
 
   it('resolves a conflict with a second client side by side', async () => {
@@ -288,7 +282,7 @@ describe('desktop UI in Chromium', () => {
     await expect
       .poll(() => cell('assets-grid', second.localId, 'city').getAttribute('class'))
       .toContain('cell-conflict');
-    await shot('ui-conflict.png');
+    await screenshot(page, 'ui-conflict.png');
     await row.getByTestId('keep-mine').click();
     await expect.poll(() => row.count()).toBe(0);
     await page.getByTestId('sync-now').click();
@@ -305,7 +299,7 @@ describe('desktop UI in Chromium', () => {
     await expect.poll(() => view.locator('.outlier-item').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('kpi-en').textContent()).toContain('LfL limit ±50 %');
     expect(await page.locator('[data-testid="kpi-en"] svg.sparkline polyline').count()).toBe(1);
-    await shot('ui-outliers.png');
+    await screenshot(page, 'ui-outliers.png');
   });
 
   it("reverts one asset to the service's copy from its row marker", async () => {

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type Ref
 import type { ConnectionView, SessionState } from '../../../shared/bridge/types';
 import { bridge } from '../bridge';
 import { showGuide } from '../onboarding/guide-store';
+import { useModalDialog } from '../shell/use-modal-dialog';
 import { notify, useUi } from '../store/ui';
 import { loadAll, useWorkspace } from '../store/workspace';
 import { openSignIn, takeFocusAdd } from './requests';
@@ -14,29 +15,18 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 const emptyDraft: ConnectionDraft = { name: '', baseUrl: '', portalUrl: '', authUrl: '' };
 
 export function ConnectionsDialog() {
-  const open = useUi((s) => s.dialog === 'connections');
   const session = useWorkspace((s) => s.session);
-  const ref = useRef<HTMLDialogElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirmRemove, setConfirmRemove] = useState<string | null>(null);
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      setError(null);
-      setConfirmRemove(null);
-      dialog.showModal();
-      if (takeFocusAdd()) nameRef.current?.focus();
-    } else if (!open && dialog.open) dialog.close();
-  }, [open]);
-
-  // Closed by Escape: only then is the dialog still the UI's current one.
-  const onClose = () => {
-    if (useUi.getState().dialog === 'connections') useUi.setState({ dialog: null });
-  };
+  const { ref, close: onClose } = useModalDialog('connections', () => {
+    setError(null);
+    setConfirmRemove(null);
+    if (takeFocusAdd()) nameRef.current?.focus();
+  });
+  // Unguarded, unlike onClose: a finished switch closes whatever dialog shows by then, as it always has.
   const close = () => useUi.setState({ dialog: null });
 
   /** Runs one bridge call with the row marked busy, then reloads what the header and grids show. */

@@ -1,6 +1,6 @@
 /** Workbook export and import through a preview table; the service's own export. */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useUi } from '../store/ui';
+import { useState, type FormEvent } from 'react';
+import { useModalDialog } from '../shell/use-modal-dialog';
 import {
   chooseWorkbook,
   exportWorkbook,
@@ -15,15 +15,7 @@ import { PreviewPanel } from './PreviewPanel';
 import './exchange.css';
 
 export function ExchangeDialog() {
-  const open = useUi((s) => s.dialog === 'exchange');
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    else if (!open && dialog.open) dialog.close();
-  }, [open]);
-  const close = () => useUi.setState({ dialog: null });
+  const { ref, close } = useModalDialog('exchange');
   return (
     <dialog
       ref={ref}

@@ -3,12 +3,13 @@
  * sign in with the system browser (OAuth: loopback redirect, or a code pasted by hand). The token is
  * only ever in this form until submitted; main keeps it, and nothing sent back carries it.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { OAuthFinished, OAuthStart } from '../../../shared/bridge/types';
 import { bridge } from '../bridge';
 import { leaveSignIn, useSignInTarget } from '../connections/requests';
-import { notify, useUi } from '../store/ui';
+import { notify } from '../store/ui';
 import { loadAll, useWorkspace } from '../store/workspace';
+import { useModalDialog } from './use-modal-dialog';
 import '../connections/connections.css';
 
 type Method = 'token' | 'oauth';
@@ -34,7 +35,6 @@ function describeOAuthFailure(result: Extract<OAuthFinished, { ok: false }>): st
 }
 
 export function SignInDialog() {
-  const open = useUi((s) => s.dialog === 'signIn');
   const session = useWorkspace((s) => s.session);
   const [connectionId, setConnectionId] = useState('');
   const [method, setMethod] = useState<Method>('token');
@@ -47,7 +47,6 @@ export function SignInDialog() {
   const [flow, setFlow] = useState<OAuthStart | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const ref = useRef<HTMLDialogElement>(null);
   /** The flow this dialog waits for; results of any other (a cancelled one) are ignored. */
   const flowRef = useRef<string | null>(null);
   /** Results that arrived before startOAuth answered (the browser can be quicker than the reply). */
@@ -60,23 +59,20 @@ export function SignInDialog() {
   connectionName.current = connection?.name ?? '';
   const isCustom = connection?.kind === 'custom';
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      const target = useSignInTarget.getState();
-      setConnectionId(target.connectionId ?? session?.activeConnectionId ?? '');
-      setMethod(target.method ?? 'token');
-      setToken('');
-      setExpiresOn('');
-      setClientSecret('');
-      setCode('');
-      setPhase('idle');
-      setFlow(null);
-      setError(null);
-      dialog.showModal();
-    } else if (!open && dialog.open) dialog.close();
-  }, [open, session?.activeConnectionId]);
+  // The hook's close is not used: this dialog's own close (below) ends a waiting OAuth flow, and
+  // leaveSignIn() keeps the same guard while going back to the connections dialog it came from.
+  const { ref } = useModalDialog('signIn', () => {
+    const target = useSignInTarget.getState();
+    setConnectionId(target.connectionId ?? session?.activeConnectionId ?? '');
+    setMethod(target.method ?? 'token');
+    setToken('');
+    setExpiresOn('');
+    setClientSecret('');
+    setCode('');
+    setPhase('idle');
+    setFlow(null);
+    setError(null);
+  });
 
   /** The outcome of the flow this dialog waits for. */
   const settle = (result: OAuthFinished) => {
@@ -200,6 +196,11 @@ export function SignInDialog() {
     }
   };
 
+  const choose = (chosen: Method) => {
+    setMethod(chosen);
+    setError(null);
+  };
+
   const waiting = phase !== 'idle';
   return (
     <dialog
@@ -231,34 +232,12 @@ export function SignInDialog() {
 
       <fieldset className="sign-in-methods" disabled={waiting || busy}>
         <legend>How to sign in</legend>
-        <label className="radio">
-          <input
-            type="radio"
-            name="sign-in-method"
-            value="token"
-            data-testid="sign-in-method-token"
-            checked={method === 'token'}
-            onChange={() => {
-              setMethod('token');
-              setError(null);
-            }}
-          />
+        <MethodChoice value="token" method={method} onChoose={choose}>
           Paste an access token
-        </label>
-        <label className="radio">
-          <input
-            type="radio"
-            name="sign-in-method"
-            value="oauth"
-            data-testid="sign-in-method-oauth"
-            checked={method === 'oauth'}
-            onChange={() => {
-              setMethod('oauth');
-              setError(null);
-            }}
-          />
+        </MethodChoice>
+        <MethodChoice value="oauth" method={method} onChoose={choose}>
           Sign in with browser (OAuth)
-        </label>
+        </MethodChoice>
       </fieldset>
 
       {method === 'token' ? (
@@ -270,19 +249,15 @@ export function SignInDialog() {
               {session?.keychain.available ? '' : ' — unavailable now, so for this session only'}.
             </p>
           )}
-          <label>
-            Access token
-            <input
-              type="password"
-              value={token}
-              onChange={(e) => setToken(e.target.value)}
-              required
-              minLength={8}
-              autoComplete="off"
-              spellCheck={false}
-              data-testid="sign-in-token"
-            />
-          </label>
+          <VerbatimField
+            label="Access token"
+            type="password"
+            value={token}
+            onValue={setToken}
+            required
+            minLength={8}
+            testId="sign-in-token"
+          />
           <label>
             Expires on (optional: the date chosen when the token was generated)
             <input
@@ -292,11 +267,7 @@ export function SignInDialog() {
               data-testid="sign-in-expires"
             />
           </label>
-          {error && <SignInError text={error} />}
-          <div className="dialog-actions">
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
+          <ErrorAndActions error={error} onCancel={close}>
             <button
               type="submit"
               className="primary"
@@ -305,7 +276,7 @@ export function SignInDialog() {
             >
               {busy ? 'Checking…' : 'Sign in'}
             </button>
-          </div>
+          </ErrorAndActions>
         </form>
       ) : (
         <div data-testid="sign-in-oauth">
@@ -317,27 +288,19 @@ export function SignInDialog() {
                     Use an OAuth application registered in the portal ({connection?.portalUrl}) with the
                     redirect URIs <code>http://127.0.0.1/</code> and <code>urn:ietf:wg:oauth:2.0:oob</code>.
                   </p>
-                  <label>
-                    Client id
-                    <input
-                      value={clientId}
-                      onChange={(e) => setClientId(e.target.value)}
-                      autoComplete="off"
-                      spellCheck={false}
-                      data-testid="oauth-client-id"
-                    />
-                  </label>
-                  <label>
-                    Client secret
-                    <input
-                      type="password"
-                      value={clientSecret}
-                      onChange={(e) => setClientSecret(e.target.value)}
-                      autoComplete="off"
-                      spellCheck={false}
-                      data-testid="oauth-client-secret"
-                    />
-                  </label>
+                  <VerbatimField
+                    label="Client id"
+                    value={clientId}
+                    onValue={setClientId}
+                    testId="oauth-client-id"
+                  />
+                  <VerbatimField
+                    label="Client secret"
+                    type="password"
+                    value={clientSecret}
+                    onValue={setClientSecret}
+                    testId="oauth-client-secret"
+                  />
                 </>
               ) : (
                 <p className="hint">
@@ -345,19 +308,8 @@ export function SignInDialog() {
                   here signed in.
                 </p>
               )}
-              {error && <SignInError text={error} />}
-              <div className="dialog-actions">
-                <button type="button" onClick={close}>
-                  Cancel
-                </button>
-                <button
-                  type="button"
-                  className="link-button"
-                  data-testid="oauth-manual"
-                  onClick={() => void startOAuth('oob')}
-                >
-                  Enter a code by hand instead
-                </button>
+              <ErrorAndActions error={error} onCancel={close}>
+                <ManualCodeButton onClick={() => void startOAuth('oob')} />
                 <button
                   type="button"
                   className="primary"
@@ -366,7 +318,7 @@ export function SignInDialog() {
                 >
                   Sign in with browser
                 </button>
-              </div>
+              </ErrorAndActions>
             </>
           )}
           {waiting && (
@@ -393,6 +345,79 @@ function SignInError({ text }: { text: string }) {
     <p role="alert" className="error" data-testid="sign-in-error">
       {text}
     </p>
+  );
+}
+
+function MethodChoice(props: {
+  value: Method;
+  method: Method;
+  onChoose: (method: Method) => void;
+  children: ReactNode;
+}) {
+  return (
+    <label className="radio">
+      <input
+        type="radio"
+        name="sign-in-method"
+        value={props.value}
+        data-testid={`sign-in-method-${props.value}`}
+        checked={props.method === props.value}
+        onChange={() => props.onChoose(props.value)}
+      />
+      {props.children}
+    </label>
+  );
+}
+
+/** A token, client id, secret or code: typed exactly, so the browser neither remembers nor corrects it. */
+function VerbatimField(props: {
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  testId: string;
+  type?: 'password';
+  required?: boolean;
+  minLength?: number;
+}) {
+  return (
+    <label>
+      {props.label}
+      <input
+        type={props.type}
+        value={props.value}
+        onChange={(e) => props.onValue(e.target.value)}
+        required={props.required}
+        minLength={props.minLength}
+        autoComplete="off"
+        spellCheck={false}
+        data-testid={props.testId}
+      />
+    </label>
+  );
+}
+
+/** The form's error, if any, above its buttons; `onCancel` adds the plain Cancel first. */
+function ErrorAndActions(props: { error: string | null; onCancel?: () => void; children: ReactNode }) {
+  return (
+    <>
+      {props.error && <SignInError text={props.error} />}
+      <div className="dialog-actions">
+        {props.onCancel && (
+          <button type="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+        )}
+        {props.children}
+      </div>
+    </>
+  );
+}
+
+function ManualCodeButton({ onClick }: { onClick: () => void }) {
+  return (
+    <button type="button" className="link-button" data-testid="oauth-manual" onClick={onClick}>
+      Enter a code by hand instead
+    </button>
   );
 }
 
@@ -436,16 +461,12 @@ function OAuthWaiting(props: {
           )}
           {oob && (
             <form onSubmit={props.onSubmitCode}>
-              <label>
-                Code from the portal
-                <input
-                  value={code}
-                  onChange={(e) => props.onCode(e.target.value)}
-                  autoComplete="off"
-                  spellCheck={false}
-                  data-testid="oauth-code"
-                />
-              </label>
+              <VerbatimField
+                label="Code from the portal"
+                value={code}
+                onValue={props.onCode}
+                testId="oauth-code"
+              />
               <button
                 type="submit"
                 className="primary"
@@ -458,17 +479,12 @@ function OAuthWaiting(props: {
           )}
         </>
       )}
-      {error && <SignInError text={error} />}
-      <div className="dialog-actions">
-        {flow && !oob && (
-          <button type="button" className="link-button" data-testid="oauth-manual" onClick={props.onManual}>
-            Enter a code by hand instead
-          </button>
-        )}
+      <ErrorAndActions error={error}>
+        {flow && !oob && <ManualCodeButton onClick={props.onManual} />}
         <button type="button" data-testid="oauth-cancel" onClick={props.onCancel}>
           Cancel sign-in
         </button>
-      </div>
+      </ErrorAndActions>
     </div>
   );
 }

@@ -1,24 +1,13 @@
 /** "What will be sent": the next push grouped as create / update / delete, with the changed fields. */
-import { useEffect, useRef } from 'react';
 import { cellOfPath } from '../grids/rows';
-import { jumpTo, useUi } from '../store/ui';
+import { useModalDialog } from '../shell/use-modal-dialog';
+import { jumpTo } from '../store/ui';
 import { pathLabel } from '../validation/labels';
 import { useSync } from './sync-store';
 
 export function ReviewDialog() {
-  const open = useUi((s) => s.dialog === 'review');
   const review = useSync((s) => s.review);
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    else if (!open && dialog.open) dialog.close();
-  }, [open]);
-  // The native close event comes late: by then another dialog may have taken over, so only this one's own state is reset.
-  const close = () => {
-    if (useUi.getState().dialog === 'review') useUi.setState({ dialog: null });
-  };
+  const { ref, close } = useModalDialog('review');
   const go = (localId: string, path: string) => {
     close();
     jumpTo(localId, path, cellOfPath(localId, path).grid);
