@@ -14,7 +14,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
 import { launchChromium } from '../support/chromium';
-import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
+import {
+  gridCell,
+  screenshot,
+  screenshotIfFailed,
+  watchPageErrors,
+  workspaceProbe,
+} from '../support/ui-page';
 import { startTestApp } from '../support/test-app';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
@@ -42,18 +48,11 @@ describe('Import / Export dialog in Chromium', () => {
   let originalAnnual: unknown;
   let originalSize: unknown;
 
-  const snapshot = () => app.core.handlers['workspace.snapshot']({});
-  const valueAt = async (localId: string, path: string): Promise<unknown> => {
-    const asset = (await snapshot()).assets.find((a) => a.localId === localId);
-    if (!asset) return undefined;
-    const [head, year, field] = path.split('/');
-    if (year === undefined) return asset.doc[head!];
-    const list = (asset.doc[head!] as Record<string, unknown>[] | undefined) ?? [];
-    return list.find((e) => String(e['year']) === year)?.[field!];
-  };
+  const probe = () => workspaceProbe(app);
+  const snapshot = () => probe().snapshot();
+  const valueAt = (localId: string, path: string) => probe().valueAt(localId, path);
   const annualPath = `annual_data/${ANNUAL_YEAR}/${ANNUAL_FIELD}`;
-  const cell = (grid: string, rowId: string, colId: string) =>
-    page.locator(`[data-testid="${grid}"] .ag-row[row-id="${rowId}"] [col-id="${colId}"]`).first();
+  const cell = (grid: string, rowId: string, colId: string) => gridCell(page, grid, rowId, colId);
   const dialog = () => page.getByTestId('exchange-dialog');
   const openDialog = async () => {
     await page.getByTestId('exchange-button').click();

@@ -9,7 +9,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
 import { launchChromium } from '../support/chromium';
-import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
+import {
+  gridCell,
+  screenshot,
+  screenshotIfFailed,
+  watchPageErrors,
+  workspaceProbe,
+} from '../support/ui-page';
 import { startTestApp } from '../support/test-app';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
@@ -38,18 +44,11 @@ describe('desktop UI in Chromium', () => {
   let first: AssetView;
   let second: AssetView;
 
-  const snapshot = () => app.core.handlers['workspace.snapshot']({});
-  const assetOf = async (localId: string) => (await snapshot()).assets.find((a) => a.localId === localId);
-  const valueAt = async (localId: string, path: string): Promise<unknown> => {
-    const asset = await assetOf(localId);
-    if (!asset) return undefined;
-    const [head, key, field] = path.split('/');
-    if (key === undefined) return asset.doc[head!];
-    const list = (asset.doc[head!] as Record<string, unknown>[] | undefined) ?? [];
-    return list.find((e) => String(e['year']) === key)?.[field!];
-  };
-  const cell = (grid: string, rowId: string, colId: string) =>
-    page.locator(`[data-testid="${grid}"] .ag-row[row-id="${rowId}"] [col-id="${colId}"]`).first();
+  const probe = () => workspaceProbe(app);
+  const snapshot = () => probe().snapshot();
+  const assetOf = (localId: string) => probe().assetOf(localId);
+  const valueAt = (localId: string, path: string) => probe().valueAt(localId, path);
+  const cell = (grid: string, rowId: string, colId: string) => gridCell(page, grid, rowId, colId);
   const paste = (text: string) =>
     page.evaluate((tsv) => {
       const data = new DataTransfer();

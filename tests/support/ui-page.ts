@@ -1,7 +1,8 @@
 /** What the UI tests in Chromium share: the errors a page reports, and screenshots to test-results/. */
-import type { ConsoleMessage, Page } from 'playwright-core';
+import type { ConsoleMessage, Locator, Page } from 'playwright-core';
 import type { TestContext } from 'vitest';
 import { artifactPath } from './chromium';
+import type { startTestApp } from './test-app';
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: await artifactPath(name) });
@@ -29,4 +30,27 @@ export function watchPageErrors(
     if (message.type() === 'error') onConsoleError(message, errors);
   });
   return errors;
+}
+
+/** A grid cell as the page draws it: `grid` is the grid's data-testid. */
+export function gridCell(page: Page, grid: string, rowId: string, colId: string): Locator {
+  return page.locator(`[data-testid="${grid}"] .ag-row[row-id="${rowId}"] [col-id="${colId}"]`).first();
+}
+
+/**
+ * What main's workspace holds, read as a second pair of eyes beside the page: an asset by local id,
+ * and a value at a document path (`field` or `annual_data/<year>/<field>`; null stays null).
+ */
+export function workspaceProbe(app: Awaited<ReturnType<typeof startTestApp>>) {
+  const snapshot = () => app.core.handlers['workspace.snapshot']({});
+  const assetOf = async (localId: string) => (await snapshot()).assets.find((a) => a.localId === localId);
+  const valueAt = async (localId: string, path: string): Promise<unknown> => {
+    const asset = await assetOf(localId);
+    if (!asset) return undefined;
+    const [head, year, field] = path.split('/');
+    if (year === undefined) return asset.doc[head!];
+    const list = (asset.doc[head!] as Record<string, unknown>[] | undefined) ?? [];
+    return list.find((e) => String(e['year']) === year)?.[field!];
+  };
+  return { snapshot, assetOf, valueAt };
 }

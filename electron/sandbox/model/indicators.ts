@@ -1,30 +1,16 @@
 import { z } from 'zod';
+import type { IndicatorDefinition as ServiceIndicator } from '../../../shared/responses/types';
 
 /**
  * Portfolio indicators of the sandbox's responses (design: the real catalogue is not published).
  * A few per kind, each with its definition, so the app can render and check them.
  */
-export type IndicatorKind = 'checkbox' | 'radio' | 'text';
+export type { IndicatorKind, IndicatorOption, IndicatorValue } from '../../../shared/responses/types';
 
-export interface IndicatorOption {
-  code: string;
-  label: string;
-}
-
-export interface IndicatorDefinition {
-  variable: string;
+/** The service's definition of a question (what the app receives), with the sandbox's sections. */
+export interface IndicatorDefinition extends ServiceIndicator {
   section: 'Management' | 'Performance' | 'Development' | 'Residential';
-  kind: IndicatorKind;
-  label: string;
-  /** checkbox and radio only. */
-  options?: IndicatorOption[];
-  /** text only. */
-  max_length?: number;
-  /** Whether evidence documents may be attached to this indicator. */
-  evidence: boolean;
 }
-
-export type IndicatorValue = string | string[] | null;
 
 export const indicatorDefinitions: readonly IndicatorDefinition[] = [
   {

@@ -116,15 +116,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: SandboxContext): 
         now: ctx.now,
         assessmentYear: ctx.settings.assessmentYear(),
       });
-      const out: Omit<BatchResponse, 'counts'> = {
-        created: [],
-        always_created: [],
-        updated: [],
-        always_updated: [],
-        deleted: [],
-        invalid: [],
-        not_found: [],
-      };
+      const out = emptyLists();
       const resource = (stored: Parameters<typeof assetResource>[0]): Asset =>
         assetResource(stored, { validations: true, nestedValidations: true });
 

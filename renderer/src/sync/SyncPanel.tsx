@@ -170,26 +170,20 @@ function Conflicts() {
                       <div className="hint">was {formatValue(c.base) || '(empty)'}</div>
                     </th>
                     <td>
-                      <button
-                        type="button"
-                        className="choice"
-                        data-testid="keep-mine"
-                        onClick={() => void resolve(view.localId, c.path, 'mine')}
-                      >
-                        {formatValue(c.mine) || '(empty)'}
-                        <span className="choice-label">keep mine</span>
-                      </button>
+                      <ChoiceButton
+                        value={c.mine}
+                        label="keep mine"
+                        testId="keep-mine"
+                        onChoose={() => void resolve(view.localId, c.path, 'mine')}
+                      />
                     </td>
                     <td>
-                      <button
-                        type="button"
-                        className="choice"
-                        data-testid="take-theirs"
-                        onClick={() => void resolve(view.localId, c.path, 'theirs')}
-                      >
-                        {formatValue(c.theirs) || '(empty)'}
-                        <span className="choice-label">take theirs</span>
-                      </button>
+                      <ChoiceButton
+                        value={c.theirs}
+                        label="take theirs"
+                        testId="take-theirs"
+                        onChoose={() => void resolve(view.localId, c.path, 'theirs')}
+                      />
                     </td>
                   </tr>
                 ))}
@@ -293,5 +287,15 @@ function DryRun() {
         })}
       </ul>
     </div>
+  );
+}
+
+/** One side of a conflicted field: its value, and choosing it. */
+function ChoiceButton(props: { value: unknown; label: string; testId: string; onChoose: () => void }) {
+  return (
+    <button type="button" className="choice" data-testid={props.testId} onClick={props.onChoose}>
+      {formatValue(props.value) || '(empty)'}
+      <span className="choice-label">{props.label}</span>
+    </button>
   );
 }
