@@ -50,7 +50,7 @@ function seedDoc(i: number): AssetDoc {
     state_province: 'Noord-Holland',
     city: 'Amsterdam',
     ownership: 100,
-    property_type_code: 'OFF',
+    property_type_code: 'OCHI',
     size,
     annual_data: Array.from({ length: YEARS }, (_, k) => ({
       year: testAssessmentYear - YEARS + 1 + k,

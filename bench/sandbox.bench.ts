@@ -19,7 +19,7 @@ function asset(i: number): Record<string, unknown> {
     city: 'Amsterdam',
     address: `${i} Damrak`,
     ownership: 100,
-    property_type_code: 'OFF',
+    property_type_code: 'OCHI',
     construction_year: 1990 + (i % 30),
     gav: 10 + (i % 90),
     size,

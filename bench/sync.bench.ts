@@ -30,7 +30,7 @@ function asset(i: number, tag: string): AssetDoc {
     state_province: 'Noord-Holland',
     city: 'Amsterdam',
     ownership: 100,
-    property_type_code: 'OFF',
+    property_type_code: 'OCHI',
     size,
     annual_data: Array.from({ length: years }, (_, k) => ({
       year: assessmentYear - 1 - k,

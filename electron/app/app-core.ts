@@ -5,10 +5,8 @@ import { z } from 'zod';
 import {
   areaUnitFromName,
   entitySchema,
-  type CertificationScheme,
-  type EnergyRatingScheme,
+  listsContext,
   type Entity,
-  type ListItem,
   type ValidationContext,
 } from '../../shared/domain';
 import type {
@@ -46,6 +44,7 @@ import { SubmissionApiClient } from '../sync/api-client';
 import { ResponsesService } from '../responses/responses-service';
 import { SyncEngine } from '../sync/sync-engine';
 import { WorkspaceStore } from '../workspace/workspace-store';
+import { readReference, referenceKey, refreshReference } from '../workspace/reference-lists';
 import { importFromExportLink, runServiceExport } from '../exchange/service-export';
 import { applyImport, undoImport } from '../workbook/apply-import';
 import type { ImportPlan } from '../workbook/import-plan';
@@ -67,10 +66,7 @@ export interface AppCoreOptions {
   /** The host's save dialog (Electron: dialog.showSaveDialog); undefined when cancelled. */
   pickSaveFile?: (request: { defaultName: string; extensions: string[] }) => Promise<string | undefined>;
   /** The host's open-file dialog (Electron: dialog.showOpenDialog); undefined when cancelled. */
-  pickFile?: (request: {
-    purpose: 'evidence' | 'workbook';
-    extensions: string[];
-  }) => Promise<string | undefined>;
+  pickFile?: (request: { purpose: 'workbook'; extensions: string[] }) => Promise<string | undefined>;
 }
 
 export interface AppCore {
@@ -86,10 +82,7 @@ interface OpenWorkspace {
   engine: SyncEngine;
 }
 
-const referenceKey = 'reference';
-
-const pickExtensions: Record<'evidence' | 'workbook', string[]> = {
-  evidence: ['pdf', 'png', 'jpg', 'jpeg', 'txt', 'csv', 'xlsx', 'docx'],
+const pickExtensions: Record<'workbook', string[]> = {
   workbook: ['xlsx', 'csv'],
 };
 
@@ -142,7 +135,6 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       },
     client: () => client,
     signedIn: () => token !== null,
-    events,
     noteFailure: (error) => noteFailure(error),
   });
 
@@ -239,8 +231,8 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     });
     workspace = { entityId, store, engine };
     if (token && online) {
+      await refreshLists(store);
       try {
-        await refreshReference(store);
         // A first open fills the workspace so the analyst starts from what the service holds.
         if (store.listAssets().length === 0) {
           await engine.pull();
@@ -252,30 +244,23 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     }
   }
 
-  async function refreshReference(store: WorkspaceStore): Promise<void> {
-    const [certifications, energyRatings, propertyTypes] = await Promise.all([
-      client.certifications(),
-      client.energyRatings(),
-      client.list('property_types'),
-    ]);
-    const reference: ReferenceData = { certifications, energyRatings, propertyTypes: propertyTypes.items };
+  /** Refreshes the lists; a failure keeps the cached or shipped ones and says so, never blocks. */
+  async function refreshLists(store: WorkspaceStore): Promise<void> {
+    const reference = await refreshReference(client, referenceOf(store));
     store.saveReference(referenceKey, reference);
+    if (reference.problem) events.emit('app.notice', { level: 'warning', message: reference.problem });
   }
 
   function referenceOf(store: WorkspaceStore): ReferenceData {
-    const cached = store.reference(referenceKey) as ReferenceData | undefined;
-    return cached ?? { certifications: [], energyRatings: [], propertyTypes: [] };
+    return readReference(store.reference(referenceKey));
   }
 
   function validationContext(store: WorkspaceStore, mode: 'create' | 'update'): ValidationContext {
-    const reference = referenceOf(store);
     return {
       mode,
       assessmentYear,
       areaUnit: areaUnitFromName(store.entity()?.reporting_preferences.area_units_name ?? 'square metres'),
-      certifications: reference.certifications as CertificationScheme[],
-      energyRatings: reference.energyRatings as EnergyRatingScheme[],
-      propertyTypes: (reference.propertyTypes as ListItem[]).map((item) => item.code),
+      ...listsContext(referenceOf(store)),
     };
   }
 
@@ -726,16 +711,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       );
       return { fileId, name: basename(path), size };
     },
-    'responses.attachDocument': async ({ responseId, fileId, variable }) => {
-      const filePath = pickedFiles.get(fileId);
-      if (filePath === undefined) {
-        throw new BridgeError({
-          code: 'not_found',
-          message: 'That file is no longer chosen: pick it again.',
-        });
-      }
-      return responses.attachDocument({ responseId, filePath, variable });
-    },
+    'responses.addEvidence': (args) => responses.addEvidence(args),
     'sync.dryRun': async () => {
       const { engine } = requireWorkspace();
       try {

@@ -1,16 +1,19 @@
 import { BridgeError } from '../bridge/dispatch';
-import type { EventSink } from '../bridge/handlers';
 import { ApiError } from '../sync/api-errors';
 import type { SubmissionApiClient } from '../sync/api-client';
-import type {
-  IndicatorValue,
-  ResponseDetail,
-  ResponseDocumentView,
-  ResponseListItem,
-  ResponseValueView,
-  ResponsesSyncReport,
+import { catalogIndicator } from '../../shared/responses/catalog';
+import {
+  isReadOnlyResponse,
+  type EvidenceInput,
+  type EvidenceItemView,
+  type IndicatorValue,
+  type ResponseDetail,
+  type ResponseListItem,
+  type ResponseValueView,
+  type ResponsesSyncReport,
 } from '../../shared/responses/types';
-import { documentFromPath, DocumentFileError } from './documents';
+import { addEvidence, checkEvidenceInput, EvidenceConflictError, EvidenceInputError } from './evidence';
+import { ResponsesClient } from './responses-client';
 import { ResponseEditError, ResponsesStore } from './responses-store';
 import { pullResponses, syncResponses } from './responses-sync';
 
@@ -25,7 +28,6 @@ export interface ResponsesServiceDeps {
   workspace: () => ResponsesWorkspace | undefined;
   client: () => SubmissionApiClient;
   signedIn: () => boolean;
-  events: EventSink;
   /** Told of every failed call, so the session can say offline or ask for sign-in. */
   noteFailure: (error: unknown) => void;
 }
@@ -34,12 +36,9 @@ export interface ResponsesServiceDeps {
 const fail = (code: 'bad_request' | 'not_found' | 'forbidden', message: string): BridgeError =>
   new BridgeError({ code, message });
 
-/** Progress events at most every this many bytes, so a 10 MB file makes ~40, not ~160. */
-const progressStep = 256 * 1024;
-
 /**
  * Portfolio responses of the open workspace: offline reads and edits in its store, sync and
- * evidence uploads through the client. The store follows the workspace: it is opened on first use
+ * evidence links through the client. The store follows the workspace: it is opened on first use
  * and reopened when the workspace (connection, entity) changes.
  */
 export class ResponsesService {
@@ -97,51 +96,56 @@ export class ResponsesService {
     }
   }
 
-  async attachDocument(input: {
-    responseId: number;
-    filePath: string;
-    variable?: string | undefined;
-  }): Promise<ResponseDocumentView> {
+  /**
+   * Adds evidence to an indicator, online: a file by the link where it is hosted (POST documents) or
+   * a hyperlink (its values). The service takes no uploads, so a file on this computer is refused
+   * with what to do first.
+   */
+  async addEvidence(
+    input: EvidenceInput & { responseId: number; variable: string },
+  ): Promise<EvidenceItemView> {
     const { store, workspace } = this.current();
     const response = store.summary(input.responseId);
     if (!response) throw fail('not_found', `No response ${input.responseId} in the workspace`);
-    if (response.state !== 'open')
-      throw fail('forbidden', `${response.name} is ${response.state}: a historical response is read-only`);
-    if (input.variable !== undefined) {
-      const def = response.indicators.find((d) => d.variable === input.variable);
-      if (!def?.evidence)
-        throw fail('bad_request', `Indicator ${input.variable} takes no evidence documents`);
-    }
-    if (!this.deps.signedIn()) throw fail('forbidden', 'Sign in to upload documents.');
-    let upload;
+    if (isReadOnlyResponse(response))
+      throw fail(
+        'forbidden',
+        `The ${response.survey_year} response is ${response.status}: a historical response is read-only`,
+      );
+    const def = catalogIndicator(input.variable);
+    if (!def?.evidence) throw fail('bad_request', `Indicator ${input.variable} takes no evidence`);
+    let checked: EvidenceInput;
     try {
-      upload = await documentFromPath(input.filePath, input.variable);
+      checked = checkEvidenceInput(input);
     } catch (error) {
-      if (error instanceof DocumentFileError) throw fail('bad_request', error.message);
+      if (error instanceof EvidenceInputError) throw fail('bad_request', error.message);
       throw error;
     }
-    const { filename } = upload;
-    let lastEmitted = -1;
-    const progress = (sent: number, total: number, done = false): void => {
-      if (!done && lastEmitted >= 0 && sent - lastEmitted < progressStep && sent < total) return;
-      lastEmitted = sent;
-      this.deps.events.emit('responses.uploadProgress', {
-        responseId: input.responseId,
-        filename,
-        sent,
-        total,
-        done,
-      });
-    };
+    if (!this.deps.signedIn()) throw fail('forbidden', 'Sign in to add evidence.');
+    const answerName = def.evidence;
+    const highest = Math.max(
+      0,
+      ...store
+        .evidence(input.responseId)
+        .filter((e) => e.answerName === answerName)
+        .map((e) => e.itemNumber ?? 0),
+    );
     try {
-      const doc = await this.deps
-        .client()
-        .uploadResponseDocument(workspace.entityId, input.responseId, upload, {
-          onProgress: (s, t) => progress(s, t),
-        });
-      progress(upload.size, upload.size, true);
-      return store.addDocument(input.responseId, doc);
+      const item = await addEvidence(
+        {
+          client: new ResponsesClient(this.deps.client()),
+          entityId: workspace.entityId,
+          responseId: input.responseId,
+          answerName,
+        },
+        checked,
+        highest,
+      );
+      store.saveEvidence(input.responseId, item);
+      return item;
     } catch (error) {
+      if (error instanceof EvidenceInputError || error instanceof EvidenceConflictError)
+        throw fail('bad_request', error.message);
       this.deps.noteFailure(error);
       if (error instanceof ApiError) throw fail('bad_request', error.message);
       throw error;

@@ -1,22 +1,21 @@
 import Database from 'better-sqlite3';
-import type {
-  RemoteResponseDetail,
-  RemoteResponseDocument,
-  RemoteResponseSummary,
-  RemoteResponseValue,
-} from '../../shared/responses/schemas';
+import { catalogIndicator, indicatorCatalog } from '../../shared/responses/catalog';
 import {
   checkIndicatorValue,
-  sameIndicatorValue,
+  isReadOnlyResponse,
+  type EvidenceItemView,
   type IndicatorDefinition,
   type IndicatorValue,
   type ResponseDetail,
-  type ResponseDocumentView,
   type ResponseListItem,
   type ResponseSummary,
   type ResponseValueView,
 } from '../../shared/responses/types';
 import { migrate } from '../workspace/migrations';
+import type { ServiceValue } from './responses-client';
+import { migrateResponses, type StoredResponse } from './store-schema';
+import { EvidenceTable } from './evidence-table';
+import { ValueTable, valueText, valueView, type ValueRow } from './value-table';
 
 /** Refused edits: the message is for the analyst. */
 export class ResponseEditError extends Error {
@@ -33,12 +32,17 @@ export interface PendingValue {
   responseId: number;
   variable: string;
   value: IndicatorValue;
-  lockVersion: number;
+  lockVersion: string;
 }
 
-interface StoredResponse {
-  summary: RemoteResponseSummary;
-  indicators: IndicatorDefinition[];
+/** One response as a pull read it: its summary, the catalog's values, and its evidence items. */
+export interface PulledResponse {
+  summary: ResponseSummary;
+  values: ServiceValue[];
+  /** Variables the service says this response does not have, with its words. */
+  unavailable: Array<{ variable: string; message: string }>;
+  /** Per evidence answer read, its items (an answer not read keeps what is stored). */
+  evidence: Map<string, EvidenceItemView[]>;
 }
 
 interface ResponseRow {
@@ -48,49 +52,6 @@ interface ResponseRow {
   fetched_at: number;
 }
 
-interface ValueRow {
-  response_id: number;
-  variable: string;
-  base_value: string;
-  base_lock_version: number;
-  current_value: string;
-  conflict_value: string | null;
-  conflict_lock_version: number | null;
-  server_errors: string | null;
-  remote_updated_at: string | null;
-  updated_at: number;
-}
-
-const parseValue = (text: string): IndicatorValue => JSON.parse(text) as IndicatorValue;
-const text = (value: IndicatorValue): string => JSON.stringify(value);
-
-function valueView(row: ValueRow): ResponseValueView {
-  const base = parseValue(row.base_value);
-  const value = parseValue(row.current_value);
-  const inConflict = row.conflict_lock_version !== null && row.conflict_value !== null;
-  return {
-    variable: row.variable,
-    value,
-    base,
-    lockVersion: row.base_lock_version,
-    status: inConflict ? 'conflict' : sameIndicatorValue(base, value) ? 'clean' : 'modified',
-    theirs: inConflict
-      ? { value: parseValue(row.conflict_value ?? 'null'), lockVersion: row.conflict_lock_version ?? 0 }
-      : undefined,
-    serverErrors: row.server_errors ? (JSON.parse(row.server_errors) as string[]) : undefined,
-    updatedAt: row.remote_updated_at,
-  };
-}
-
-const documentView = (doc: RemoteResponseDocument): ResponseDocumentView => ({
-  id: doc.id,
-  filename: doc.filename,
-  size: doc.size,
-  contentType: doc.content_type,
-  variable: doc.variable,
-  createdAt: doc.created_at,
-});
-
 /**
  * The entity's portfolio responses in its workspace file, on a connection of their own (the
  * workspace store keeps its handle private; SQLite in WAL serves both). Answers follow the assets'
@@ -98,10 +59,16 @@ const documentView = (doc: RemoteResponseDocument): ResponseDocumentView => ({
  * analyst when both changed. Every edit is journalled in the workspace's journal.
  */
 export class ResponsesStore {
+  private readonly values: ValueTable;
+  private readonly evidenceItems: EvidenceTable;
+
   private constructor(
     private readonly db: Database.Database,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.values = new ValueTable(db, now);
+    this.evidenceItems = new EvidenceTable(db);
+  }
 
   static open(file: string, opts: { now?: () => number } = {}): ResponsesStore {
     const db = new Database(file);
@@ -111,6 +78,7 @@ export class ResponsesStore {
     // The workspace store holds the same file: wait for its transaction rather than fail.
     db.pragma('busy_timeout = 5000');
     migrate(db);
+    migrateResponses(db);
     return new ResponsesStore(db, opts.now ?? Date.now);
   }
 
@@ -122,28 +90,27 @@ export class ResponsesStore {
 
   list(): ResponseListItem[] {
     const rows = this.db.prepare('SELECT * FROM responses').all() as ResponseRow[];
-    return rows.map((row) => this.listItem(row)).sort((a, b) => b.year - a.year || a.id - b.id);
+    return rows.map((row) => this.listItem(row)).sort((a, b) => b.survey_year - a.survey_year || a.id - b.id);
   }
 
   detail(responseId: number): ResponseDetail | undefined {
     const row = this.responseRow(responseId);
     if (!row) return undefined;
     const stored = JSON.parse(row.json) as StoredResponse;
+    // The shipped catalog orders the form; answers an earlier version read for other variables still show.
+    const legacy = (stored.legacyIndicators ?? []).filter((d) => !catalogIndicator(d.variable));
+    const indicators: IndicatorDefinition[] = [...indicatorCatalog, ...legacy];
     const values = this.valueRows(responseId);
     const byVariable = new Map(values.map((v) => [v.variable, v]));
-    // Definitions order the form; answers of variables no longer defined still show, last.
     const ordered = [
-      ...stored.indicators.flatMap((def) => {
-        const v = byVariable.get(def.variable);
-        return v ? [v] : [];
-      }),
-      ...values.filter((v) => !stored.indicators.some((def) => def.variable === v.variable)),
+      ...indicators.flatMap((def) => byVariable.get(def.variable) ?? []),
+      ...values.filter((v) => !indicators.some((def) => def.variable === v.variable)),
     ];
     return {
       response: this.listItem(row),
-      indicators: stored.indicators,
+      indicators,
       values: ordered.map(valueView),
-      documents: this.documents(responseId),
+      evidence: this.evidence(responseId),
     };
   }
 
@@ -152,12 +119,13 @@ export class ResponsesStore {
     return row ? valueView(row) : undefined;
   }
 
-  documents(responseId: number): ResponseDocumentView[] {
-    return (
-      this.db
-        .prepare('SELECT json FROM response_documents WHERE response_id = ? ORDER BY id')
-        .all(responseId) as Array<{ json: string }>
-    ).map((row) => documentView(JSON.parse(row.json) as RemoteResponseDocument));
+  evidence(responseId: number): EvidenceItemView[] {
+    return this.evidenceItems.list(responseId);
+  }
+
+  summary(responseId: number): ResponseSummary | undefined {
+    const row = this.responseRow(responseId);
+    return row ? (JSON.parse(row.json) as StoredResponse).summary : undefined;
   }
 
   isEmpty(): boolean {
@@ -165,13 +133,15 @@ export class ResponsesStore {
   }
 
   /**
-   * Answers waiting to be sent: modified, not in conflict, in a response that takes answers. An
-   * answer the service refused stays out until the analyst changes it: resending would be refused again.
+   * Answers waiting to be sent: modified, not in conflict, in a response that takes answers, for a
+   * variable the service has. An answer the service refused stays out until the analyst changes it:
+   * resending would be refused again.
    */
   pending(): PendingValue[] {
     const rows = this.db
       .prepare(
-        'SELECT * FROM response_values WHERE conflict_lock_version IS NULL AND server_errors IS NULL ORDER BY response_id, variable',
+        `SELECT * FROM response_values WHERE conflict_lock_version IS NULL AND server_errors IS NULL
+         AND unavailable IS NULL ORDER BY response_id, variable`,
       )
       .all() as ValueRow[];
     const open = new Map<number, boolean>();
@@ -197,21 +167,10 @@ export class ResponsesStore {
    * The service's list: new responses are added (contents come with `applyRemote`), gone ones are
    * dropped unless they hold an unsent answer, which is kept and flagged instead of lost.
    */
-  saveList(summaries: readonly RemoteResponseSummary[]): void {
+  saveList(summaries: readonly ResponseSummary[]): void {
     this.db.transaction(() => {
       const seen = new Set(summaries.map((s) => s.id));
-      for (const summary of summaries) {
-        const row = this.responseRow(summary.id);
-        const stored: StoredResponse = row
-          ? { ...(JSON.parse(row.json) as StoredResponse), summary }
-          : { summary, indicators: [] };
-        this.db
-          .prepare(
-            `INSERT INTO responses (id, json, load_error, fetched_at) VALUES (?, ?, NULL, ?)
-             ON CONFLICT(id) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at`,
-          )
-          .run(summary.id, JSON.stringify(stored), this.now());
-      }
+      for (const summary of summaries) this.saveSummary(summary, false);
       for (const row of this.db.prepare('SELECT id FROM responses').all() as Array<{ id: number }>) {
         if (seen.has(row.id)) continue;
         if (this.hasUnsent(row.id)) this.markUnavailable(row.id, 'No longer listed by the service');
@@ -231,33 +190,14 @@ export class ResponsesStore {
    * moved without changing the value); otherwise both changed and it becomes a conflict.
    * Returns the variables in conflict afterwards.
    */
-  applyRemote(detail: RemoteResponseDetail): string[] {
+  applyRemote(pulled: PulledResponse): string[] {
+    const id = pulled.summary.id;
     return this.db.transaction((): string[] => {
-      const { indicators, values, documents, ...summary } = detail;
-      const stored: StoredResponse = {
-        summary: {
-          id: summary.id,
-          year: summary.year,
-          name: summary.name,
-          state: summary.state,
-          created_at: summary.created_at,
-          updated_at: summary.updated_at,
-        },
-        indicators,
-      };
-      this.db
-        .prepare(
-          `INSERT INTO responses (id, json, load_error, fetched_at) VALUES (?, ?, NULL, ?)
-           ON CONFLICT(id) DO UPDATE SET json = excluded.json, load_error = NULL, fetched_at = excluded.fetched_at`,
-        )
-        .run(detail.id, JSON.stringify(stored), this.now());
-      for (const remote of values) this.mergeValue(detail.id, remote);
-      this.db.prepare('DELETE FROM response_documents WHERE response_id = ?').run(detail.id);
-      const insert = this.db.prepare(
-        'INSERT INTO response_documents (response_id, id, json) VALUES (?, ?, ?)',
-      );
-      for (const doc of documents) insert.run(detail.id, doc.id, JSON.stringify(doc));
-      return this.valueRows(detail.id)
+      this.saveSummary(pulled.summary, true);
+      for (const remote of pulled.values) this.values.merge(id, remote);
+      for (const u of pulled.unavailable) this.values.markUnavailable(id, u.variable, u.message);
+      for (const [answerName, items] of pulled.evidence) this.evidenceItems.replace(id, answerName, items);
+      return this.valueRows(id)
         .filter((row) => row.conflict_lock_version !== null)
         .map((row) => row.variable);
     })();
@@ -267,35 +207,39 @@ export class ResponsesStore {
 
   setValue(responseId: number, variable: string, value: IndicatorValue): ResponseValueView {
     return this.db.transaction((): ResponseValueView => {
-      const row = this.responseRow(responseId);
-      if (!row) throw new ResponseEditError('not_found', `No response ${responseId} in the workspace`);
-      const stored = JSON.parse(row.json) as StoredResponse;
-      if (stored.summary.state !== 'open') {
+      const summary = this.summary(responseId);
+      if (!summary) throw new ResponseEditError('not_found', `No response ${responseId} in the workspace`);
+      const title = `The ${summary.survey_year} response`;
+      if (isReadOnlyResponse(summary)) {
         throw new ResponseEditError(
           'read_only',
-          `${stored.summary.name} is ${stored.summary.state}: a historical response is read-only`,
+          `${title} is ${summary.status}${summary.survey_open ? '' : ' (survey closed)'}: a historical response is read-only`,
         );
       }
-      const def = stored.indicators.find((d) => d.variable === variable);
-      if (!def)
-        throw new ResponseEditError('not_found', `No indicator ${variable} in ${stored.summary.name}`);
+      const def = catalogIndicator(variable);
+      if (!def) throw new ResponseEditError('not_found', `No indicator ${variable} in the catalog`);
+      const existing = this.valueRow(responseId, variable);
+      if (existing?.unavailable)
+        throw new ResponseEditError(
+          'not_found',
+          `${def.label} is not available in ${title}: ${existing.unavailable}`,
+        );
       const problems = checkIndicatorValue(def, value);
       if (problems.length > 0) throw new ResponseEditError('invalid', `${def.label} ${problems.join('; ')}`);
-      const existing = this.valueRow(responseId, variable);
       if (existing) {
         this.db
           .prepare(
             'UPDATE response_values SET current_value = ?, server_errors = NULL, updated_at = ? WHERE response_id = ? AND variable = ?',
           )
-          .run(text(value), this.now(), responseId, variable);
+          .run(valueText(value), this.now(), responseId, variable);
       } else {
-        // Never read from the service: version 0 is what the service expects for a first write.
+        // Never read from the service: "0" is the version a first write sends.
         this.db
           .prepare(
             `INSERT INTO response_values (response_id, variable, base_value, base_lock_version, current_value, updated_at)
-             VALUES (?, ?, 'null', 0, ?, ?)`,
+             VALUES (?, ?, 'null', '0', ?, ?)`,
           )
-          .run(responseId, variable, text(value), this.now());
+          .run(responseId, variable, valueText(value), this.now());
       }
       this.journal(responseId, 'response-set', { variable, value });
       return this.mustValue(responseId, variable);
@@ -345,128 +289,61 @@ export class ResponsesStore {
 
   // --- what a push learns
 
-  /** The service took `sent`: its answer is the new base; an edit made meanwhile stays pending. */
-  acknowledge(responseId: number, variable: string, sent: IndicatorValue, remote: RemoteResponseValue): void {
-    const row = this.valueRow(responseId, variable);
-    if (!row) return;
-    const unchangedSince = sameIndicatorValue(parseValue(row.current_value), sent);
-    this.db
-      .prepare(
-        `UPDATE response_values SET base_value = ?, base_lock_version = ?, current_value = ?, server_errors = NULL,
-         conflict_value = NULL, conflict_lock_version = NULL, remote_updated_at = ?, updated_at = ?
-         WHERE response_id = ? AND variable = ?`,
-      )
-      .run(
-        text(remote.value),
-        remote.lock_version,
-        unchangedSince ? text(remote.value) : row.current_value,
-        remote.updated_at,
-        this.now(),
-        responseId,
-        variable,
-      );
+  /** The service took `sent`: its answer row is the new base; an edit made meanwhile stays pending. */
+  acknowledge(responseId: number, variable: string, sent: IndicatorValue, remote: ServiceValue): void {
+    this.values.acknowledge(responseId, variable, sent, remote);
   }
 
   /** A 409: the value is merged with the service's current one like a pulled value. */
-  stale(responseId: number, variable: string, current: RemoteResponseValue): void {
-    this.mergeValue(responseId, current);
+  stale(responseId: number, current: ServiceValue): void {
+    this.values.merge(responseId, current);
   }
 
   reject(responseId: number, variable: string, errors: readonly string[]): void {
-    this.db
-      .prepare('UPDATE response_values SET server_errors = ? WHERE response_id = ? AND variable = ?')
-      .run(JSON.stringify(errors), responseId, variable);
+    this.values.reject(responseId, variable, errors);
   }
 
-  addDocument(responseId: number, doc: RemoteResponseDocument): ResponseDocumentView {
-    this.db
-      .prepare(
-        'INSERT INTO response_documents (response_id, id, json) VALUES (?, ?, ?) ON CONFLICT(response_id, id) DO UPDATE SET json = excluded.json',
-      )
-      .run(responseId, doc.id, JSON.stringify(doc));
-    return documentView(doc);
-  }
-
-  summary(responseId: number): (ResponseSummary & { indicators: IndicatorDefinition[] }) | undefined {
-    const row = this.responseRow(responseId);
-    if (!row) return undefined;
-    const stored = JSON.parse(row.json) as StoredResponse;
-    return { ...stored.summary, indicators: stored.indicators };
+  /** An evidence item the service just took (or read back). */
+  saveEvidence(responseId: number, item: EvidenceItemView): void {
+    this.evidenceItems.save(responseId, item);
   }
 
   // --- internals
 
-  private mergeValue(responseId: number, remote: RemoteResponseValue): void {
-    const row = this.valueRow(responseId, remote.variable);
-    const remoteText = text(remote.value);
-    if (!row) {
-      this.db
-        .prepare(
-          `INSERT INTO response_values (response_id, variable, base_value, base_lock_version, current_value,
-           remote_updated_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          responseId,
-          remote.variable,
-          remoteText,
-          remote.lock_version,
-          remoteText,
-          remote.updated_at,
-          this.now(),
-        );
-      return;
-    }
-    const base = parseValue(row.base_value);
-    const current = parseValue(row.current_value);
-    const set = (fields: string, ...params: unknown[]): void => {
-      this.db
-        .prepare(
-          `UPDATE response_values SET ${fields}, remote_updated_at = ?, updated_at = ? WHERE response_id = ? AND variable = ?`,
-        )
-        .run(...params, remote.updated_at, this.now(), responseId, remote.variable);
-    };
-    const adopt = (): void =>
-      set(
-        'base_value = ?, base_lock_version = ?, current_value = ?, conflict_value = NULL, conflict_lock_version = NULL, server_errors = NULL',
-        remoteText,
-        remote.lock_version,
-        remoteText,
-      );
-    if (remote.lock_version === row.base_lock_version) return;
-    if (sameIndicatorValue(base, current) || sameIndicatorValue(remote.value, current)) {
-      // Nothing pending here, or both sides wrote the same answer.
-      adopt();
-    } else if (sameIndicatorValue(remote.value, base)) {
-      // Rewritten with the same value: nothing to merge, the pending edit goes over the new version.
-      set('base_lock_version = ?, conflict_value = NULL, conflict_lock_version = NULL', remote.lock_version);
-    } else {
-      set('conflict_value = ?, conflict_lock_version = ?', remoteText, remote.lock_version);
-    }
+  private saveSummary(summary: ResponseSummary, loaded: boolean): void {
+    const row = this.responseRow(summary.id);
+    const stored: StoredResponse = row
+      ? { ...(JSON.parse(row.json) as StoredResponse), summary }
+      : { summary };
+    this.db
+      .prepare(
+        `INSERT INTO responses (id, json, load_error, fetched_at) VALUES (?, ?, NULL, ?)
+         ON CONFLICT(id) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at
+         ${loaded ? ', load_error = NULL' : ''}`,
+      )
+      .run(summary.id, JSON.stringify(stored), this.now());
   }
 
   private listItem(row: ResponseRow): ResponseListItem {
-    const stored = JSON.parse(row.json) as StoredResponse;
+    const { summary } = JSON.parse(row.json) as StoredResponse;
     const views = this.valueRows(row.id).map(valueView);
-    const documents = (
-      this.db.prepare('SELECT COUNT(*) AS n FROM response_documents WHERE response_id = ?').get(row.id) as {
-        n: number;
-      }
-    ).n;
+    const evidence = this.evidenceItems.count(row.id);
     return {
-      ...stored.summary,
-      readOnly: stored.summary.state !== 'open',
+      ...summary,
+      readOnly: isReadOnlyResponse(summary),
       available: row.load_error === null,
       unavailableReason: row.load_error ?? undefined,
       modified: views.filter((v) => v.status === 'modified').length,
       conflicts: views.filter((v) => v.status === 'conflict').length,
-      documents,
+      notAvailable: views.filter((v) => !v.available).length,
+      evidence,
       fetchedAt: new Date(row.fetched_at).toISOString(),
     };
   }
 
   private isOpen(responseId: number): boolean {
-    const row = this.responseRow(responseId);
-    return row !== undefined && (JSON.parse(row.json) as StoredResponse).summary.state === 'open';
+    const summary = this.summary(responseId);
+    return summary !== undefined && !isReadOnlyResponse(summary);
   }
 
   private hasUnsent(responseId: number): boolean {
@@ -480,15 +357,11 @@ export class ResponsesStore {
   }
 
   private valueRows(responseId: number): ValueRow[] {
-    return this.db
-      .prepare('SELECT * FROM response_values WHERE response_id = ? ORDER BY variable')
-      .all(responseId) as ValueRow[];
+    return this.values.rows(responseId);
   }
 
   private valueRow(responseId: number, variable: string): ValueRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM response_values WHERE response_id = ? AND variable = ?')
-      .get(responseId, variable) as ValueRow | undefined;
+    return this.values.row(responseId, variable);
   }
 
   private mustValue(responseId: number, variable: string): ResponseValueView {

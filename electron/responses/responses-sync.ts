@@ -1,8 +1,15 @@
 import { z } from 'zod';
-import { sameIndicatorValue, type ResponsesSyncReport } from '../../shared/responses/types';
+import { indicatorCatalog } from '../../shared/responses/catalog';
+import {
+  sameIndicatorValue,
+  type EvidenceItemView,
+  type ResponsesSyncReport,
+} from '../../shared/responses/types';
 import { ApiError } from '../sync/api-errors';
 import type { SubmissionApiClient } from '../sync/api-client';
-import type { ResponsesStore } from './responses-store';
+import { readEvidence } from './evidence';
+import { ResponsesClient, type ServiceValue } from './responses-client';
+import type { PulledResponse, ResponsesStore } from './responses-store';
 
 export interface ResponsesSyncOptions {
   store: ResponsesStore;
@@ -13,12 +20,63 @@ export interface ResponsesSyncOptions {
   onStop?: ((error: ApiError) => void) | undefined;
 }
 
-/** How many responses are read at once: a handful per entity, each one small. */
-const pullConcurrency = 4;
+/** Reads in flight at once: a response is a few dozen small GETs, one per variable. */
+const readConcurrency = 4;
 
 const validationBody = z.object({
   _validations: z.object({ errors: z.record(z.string(), z.array(z.string())) }),
 });
+
+async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * One response as the service holds it: its summary (GET of one), each catalog variable's value
+ * (GET values/{variable}; a 404 marks that variable not available, not the response failed) and
+ * the items of each evidence answer.
+ */
+async function pullOne(
+  api: ResponsesClient,
+  store: ResponsesStore,
+  entityId: number,
+  responseId: number,
+  signal?: AbortSignal,
+): Promise<PulledResponse> {
+  const summary = await api.get(entityId, responseId, signal);
+  const values: ServiceValue[] = [];
+  const unavailable: PulledResponse['unavailable'] = [];
+  await eachLimited(indicatorCatalog, readConcurrency, async (def) => {
+    const read = await api.readValue(entityId, responseId, def.variable, signal);
+    if (read.found) values.push(read.value);
+    else unavailable.push({ variable: def.variable, message: read.message });
+  });
+  const evidence = new Map<string, EvidenceItemView[]>();
+  const stored = store.evidence(responseId);
+  const answers = indicatorCatalog.flatMap((d) =>
+    d.evidence === undefined || unavailable.some((u) => u.variable === d.variable) ? [] : [d.evidence],
+  );
+  await eachLimited(answers, readConcurrency, async (answerName) => {
+    const highest = Math.max(
+      0,
+      ...stored.filter((e) => e.answerName === answerName).map((e) => e.itemNumber ?? 0),
+    );
+    const items = await readEvidence({ client: api, entityId, responseId, answerName, signal }, highest);
+    if (items) evidence.set(answerName, items);
+  });
+  return { summary: { ...summary, id: responseId }, values, unavailable, evidence };
+}
 
 /**
  * Reads every response of the entity into the store. A response the service will not show (a
@@ -28,41 +86,38 @@ const validationBody = z.object({
 export async function pullResponses(
   opts: ResponsesSyncOptions,
 ): Promise<{ pulled: number; conflicts: Array<{ responseId: number; variable: string }> }> {
-  const { store, client, entityId, signal } = opts;
-  const summaries = await client.listResponses(entityId, signal);
+  const { store, entityId, signal } = opts;
+  const api = new ResponsesClient(opts.client);
+  const summaries = await api.list(entityId, signal);
   store.saveList(summaries);
   const conflicts: Array<{ responseId: number; variable: string }> = [];
   let pulled = 0;
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < summaries.length) {
-      const summary = summaries[next++];
-      if (!summary) continue;
-      try {
-        const detail = await client.getResponse(entityId, summary.id, signal);
-        for (const variable of store.applyRemote(detail)) conflicts.push({ responseId: detail.id, variable });
-        pulled++;
-      } catch (error) {
-        if (error instanceof ApiError && (error.kind === 'forbidden' || error.kind === 'not_found')) {
-          store.markUnavailable(summary.id, error.message);
-          continue;
-        }
-        throw error;
+  await eachLimited(summaries, 2, async (summary) => {
+    try {
+      const response = await pullOne(api, store, entityId, summary.id, signal);
+      for (const variable of store.applyRemote(response))
+        conflicts.push({ responseId: summary.id, variable });
+      pulled++;
+    } catch (error) {
+      if (error instanceof ApiError && (error.kind === 'forbidden' || error.kind === 'not_found')) {
+        store.markUnavailable(summary.id, error.message);
+        return;
       }
+      throw error;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(pullConcurrency, summaries.length) }, worker));
+  });
   return { pulled, conflicts };
 }
 
 /**
- * Pulls, then sends each pending answer with the lock_version it was based on. A stale version
- * (409) never overwrites: the service's value is merged like a pulled one, which makes it a
- * conflict for the analyst, or a success when it is the very value sent (a write whose answer was
- * lost), or a retry when only the version moved. So a resend after a lost answer is always safe.
+ * Pulls, then sends each pending answer with the lock_version it was based on, as the service gave
+ * it. A stale version (409) never overwrites: the service's value is merged like a pulled one, which
+ * makes it a conflict for the analyst, or a success when it is the very value sent (a write whose
+ * answer was lost), or a retry when only the version moved. So a resend after a lost answer is safe.
  */
 export async function syncResponses(opts: ResponsesSyncOptions): Promise<ResponsesSyncReport> {
-  const { store, client, entityId, signal } = opts;
+  const { store, entityId, signal } = opts;
+  const api = new ResponsesClient(opts.client);
   const report: ResponsesSyncReport = { pulled: 0, sent: 0, conflicts: [], rejected: [] };
   try {
     const pull = await pullResponses(opts);
@@ -73,7 +128,7 @@ export async function syncResponses(opts: ResponsesSyncOptions): Promise<Respons
         if (!current || current.status !== 'modified') break;
         const sent = current.value;
         try {
-          const outcome = await client.writeResponseValue(
+          const outcome = await api.writeValue(
             entityId,
             item.responseId,
             item.variable,
@@ -91,7 +146,7 @@ export async function syncResponses(opts: ResponsesSyncOptions): Promise<Respons
             report.sent++;
             break;
           }
-          store.stale(item.responseId, item.variable, outcome.current);
+          store.stale(item.responseId, outcome.current);
           // Only the version moved (same value rewritten): the answer is resent over it, once.
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;

@@ -71,11 +71,11 @@ const demoEntities = [
 
 /** Energy intensity (kWh per m2) typical for the type, and a label for names. */
 const propertyProfiles = [
-  ['OFF', 'Office', 160],
-  ['RET', 'Retail', 220],
-  ['LOG', 'Distribution Centre', 70],
-  ['RES', 'Residences', 120],
-  ['HOT', 'Hotel', 260],
+  ['OCHI', 'Office', 160],
+  ['RHST', 'Retail', 220],
+  ['IDWH', 'Distribution Centre', 70],
+  ['RMFA', 'Residences', 120],
+  ['HTL', 'Hotel', 260],
 ] as const;
 
 const sqftPerM2 = 10.7639;

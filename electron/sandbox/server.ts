@@ -16,7 +16,6 @@ import { registerExportRoutes } from './routes/export';
 import { registerResponseRoutes } from './routes/responses';
 import { registerOAuthRoutes } from './oauth/routes';
 import { registerPortalRoutes } from './portal/routes';
-import { collectUpload } from './http/uploads';
 
 export interface SandboxServerOptions {
   dataDir: string;
@@ -64,11 +63,10 @@ export function createSandboxServer(opts: SandboxServerOptions): SandboxServer {
 
   void app.register(fastifyFormbody);
   void app.register(fastifyCookie);
-  app.decorateRequest('uploads', null);
+  // Multipart is read for its form fields only (the export's callback_url): no route takes files.
   void app.register(fastifyMultipart, {
     attachFieldsToBody: 'keyValues',
-    limits: { fileSize: 1024 * 1024, files: 1 },
-    onFile: collectUpload,
+    limits: { fileSize: 64 * 1024, files: 0 },
   });
   app.addHook('onRequest', versionRedirectHook);
 

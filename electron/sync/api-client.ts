@@ -22,18 +22,6 @@ import {
   type ValidationRequest,
   type ValidationResponse,
 } from '../../shared/domain';
-import {
-  responseDetailSchema,
-  responseDocumentSchema,
-  responseSummarySchema,
-  responseValueSchema,
-  valueConflictSchema,
-  type RemoteResponseDetail,
-  type RemoteResponseDocument,
-  type RemoteResponseSummary,
-  type RemoteResponseValue,
-} from '../../shared/responses/schemas';
-import type { IndicatorValue } from '../../shared/responses/types';
 import { ApiError, errorForStatus } from './api-errors';
 import { BatchPacer, realClock, type PacerClock } from './pacer';
 
@@ -56,21 +44,6 @@ export interface ApiClientOptions {
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-/** A write of one answer: accepted (the new version), or stale (the service's current value). */
-export type ValueWriteOutcome =
-  { ok: true; value: RemoteResponseValue } | { ok: false; current: RemoteResponseValue };
-
-/** An evidence file to upload, read as it is sent so a 10 MB file is never held whole in memory. */
-export interface DocumentUpload {
-  filename: string;
-  contentType: string;
-  /** Bytes `content` yields; sent as Content-Length so the service can refuse an oversize file early. */
-  size: number;
-  content: () => AsyncIterable<Uint8Array>;
-  /** The indicator the document supports; omitted for the response as a whole. */
-  variable?: string | undefined;
-}
 
 interface CallOptions {
   body?: unknown;
@@ -258,138 +231,17 @@ export class SubmissionApiClient {
     return readJson(response);
   }
 
-  // --- v0 portfolio responses
-
-  listResponses(entityId: number, signal?: AbortSignal): Promise<RemoteResponseSummary[]> {
-    return this.json('GET', `/api/v0/entities/${entityId}/responses`, z.array(responseSummarySchema), {
-      what: 'the portfolio responses',
-      signal,
-    });
-  }
-
-  getResponse(entityId: number, responseId: number, signal?: AbortSignal): Promise<RemoteResponseDetail> {
-    return this.json('GET', `/api/v0/entities/${entityId}/responses/${responseId}`, responseDetailSchema, {
-      what: `response ${responseId}`,
-      signal,
-    });
-  }
-
-  getResponseValue(
-    entityId: number,
-    responseId: number,
-    variable: string,
-    signal?: AbortSignal,
-  ): Promise<RemoteResponseValue> {
-    return this.json('GET', responseValuePath(entityId, responseId, variable), responseValueSchema, {
-      what: `${variable} of response ${responseId}`,
-      signal,
-    });
-  }
-
   /**
-   * Optimistic locking: `lockVersion` is the version the answer was based on. A 409 is not an error
-   * to the caller but an outcome: someone else wrote since, and their value comes back to merge with.
+   * One JSON call, parsed by `schema`, failures as ApiError (GET retried like the rest). The v0
+   * portfolio responses are built on it in electron/responses/responses-client.ts.
    */
-  async writeResponseValue(
-    entityId: number,
-    responseId: number,
-    variable: string,
-    value: IndicatorValue,
-    lockVersion: number,
-    signal?: AbortSignal,
-  ): Promise<ValueWriteOutcome> {
-    const what = `${variable} of response ${responseId}`;
-    try {
-      const written = await this.json(
-        'POST',
-        responseValuePath(entityId, responseId, variable),
-        responseValueSchema,
-        { body: { value, lock_version: lockVersion }, what, signal },
-      );
-      return { ok: true, value: written };
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 409) throw error;
-      const conflict = valueConflictSchema.safeParse(error.details.body);
-      if (!conflict.success) {
-        throw new ApiError('bad_response', `The service sent an unexpected conflict answer for ${what}`, {
-          status: 409,
-          body: error.details.body,
-        });
-      }
-      return { ok: false, current: conflict.data.current };
-    }
-  }
-
-  /**
-   * Uploads one evidence document as multipart/form-data (field `file`, optional `variable`). The
-   * body is streamed so `onProgress` follows the bytes the transport takes; not retried, since a
-   * lost answer may hide a document the service already stored.
-   */
-  async uploadResponseDocument(
-    entityId: number,
-    responseId: number,
-    upload: DocumentUpload,
-    opts: { onProgress?: (sent: number, total: number) => void; signal?: AbortSignal | undefined } = {},
-  ): Promise<RemoteResponseDocument> {
-    const what = `uploading ${upload.filename}`;
-    const boundary = `----AssetDesk${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
-    const encoder = new TextEncoder();
-    const fields =
-      upload.variable === undefined
-        ? ''
-        : `--${boundary}\r\nContent-Disposition: form-data; name="variable"\r\n\r\n${upload.variable}\r\n`;
-    const head = encoder.encode(
-      `${fields}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${multipartName(upload.filename)}"\r\nContent-Type: ${upload.contentType}\r\n\r\n`,
-    );
-    const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
-    const total = upload.size;
-    let sent = 0;
-    let source: AsyncIterator<Uint8Array> | undefined;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(head);
-        opts.onProgress?.(0, total);
-      },
-      async pull(controller) {
-        source ??= upload.content()[Symbol.asyncIterator]();
-        const next = await source.next();
-        if (next.done) {
-          controller.enqueue(tail);
-          controller.close();
-          return;
-        }
-        sent += next.value.byteLength;
-        controller.enqueue(next.value);
-        opts.onProgress?.(Math.min(sent, total), total);
-      },
-      async cancel() {
-        await source?.return?.();
-      },
-    });
-    const url = new URL(`/api/v0/entities/${entityId}/responses/${responseId}/documents`, this.opts.baseUrl);
-    const headers: Record<string, string> = {
-      Accept: 'application/json',
-      'Content-Type': `multipart/form-data; boundary=${boundary}`,
-      'Content-Length': String(head.byteLength + total + tail.byteLength),
-    };
-    const token = await this.opts.getToken();
-    if (token) headers['Authorization'] = `Bearer ${token}`;
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-    let response: Response;
-    try {
-      response = await (this.opts.fetch ?? fetch)(url, {
-        method: 'POST',
-        headers,
-        body,
-        signal,
-        duplex: 'half',
-      } as RequestInit);
-    } catch (error) {
-      throw asTransportError(error, what, true);
-    }
-    if (!response.ok) throw errorForStatus(response.status, await readJson(response), what);
-    return parseBody(response, responseDocumentSchema, what);
+  callJson<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: z.ZodType<T>,
+    call: { body?: unknown; what: string; signal?: AbortSignal | undefined },
+  ): Promise<T> {
+    return this.json(method, path, schema, call);
   }
 
   private async json<T>(method: Method, path: string, schema: z.ZodType<T>, call: CallOptions): Promise<T> {
@@ -438,15 +290,6 @@ export class SubmissionApiClient {
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
     return (this.opts.fetch ?? fetch)(url, { method, headers, body, signal });
   }
-}
-
-function responseValuePath(entityId: number, responseId: number, variable: string): string {
-  return `/api/v0/entities/${entityId}/responses/${responseId}/values/${encodeURIComponent(variable)}`;
-}
-
-/** A filename as browsers write it in a multipart header: quotes and line breaks percent-encoded. */
-function multipartName(filename: string): string {
-  return filename.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
 function lastPageOf(meta: PageMeta, firstCount: number): number {

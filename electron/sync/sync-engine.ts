@@ -327,11 +327,12 @@ function applyPage(
   for (const asset of remote) {
     if (asset.service_asset_id === null) continue;
     seen.add(asset.service_asset_id);
-    const pending = asset.partners_id != null ? newByPartner.get(asset.partners_id) : undefined;
+    // Our creates carry integer partners ids; a string one (older answers) is someone else's.
+    const pending = typeof asset.partners_id === 'number' ? newByPartner.get(asset.partners_id) : undefined;
     if (pending && !store.assetByServiceId(asset.service_asset_id)) {
       // A create whose answer was lost: the service has it, so it is not sent again.
       store.acknowledge(pending.localId, asset);
-      newByPartner.delete(asset.partners_id as number);
+      newByPartner.delete(pending.partnersId as number);
       summary.adopted++;
       continue;
     }

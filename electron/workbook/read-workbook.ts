@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
+import { LISTS_MARKER } from './write-workbook';
 import { SheetParser, type ParsedSheet, type ParsedWorkbook, type RawOrIssue } from './sheet-parser';
 
 /** Default refusal size of an imported file; a setting of the app may change it. */
@@ -136,13 +137,18 @@ export async function readWorkbook(file: string, opts: ReadWorkbookOptions = {})
       const date1904 = readDate1904(reader);
       const name = worksheet.name ?? 'Sheet';
       const parser = new SheetParser(name, { maxRows, date1904 });
+      let listsTab = false;
       for await (const row of worksheet) {
         const values = Array.isArray(row.values) ? (row.values as unknown[]) : [];
+        // The lists our export puts behind its dropdowns: reference data, not assets.
+        if (row.number === 1 && values[1] === LISTS_MARKER) listsTab = true;
+        if (listsTab) continue;
         // exceljs rows are 1-based: values[0] is always empty.
         const cells: RawOrIssue[] = new Array<RawOrIssue>(Math.max(0, values.length - 1));
         for (let i = 1; i < values.length; i++) cells[i - 1] = rawFromExcel(values[i]);
         parser.push(row.number, cells);
       }
+      if (listsTab) continue;
       const sheet = parser.finish();
       if (parser.recognised) {
         sheets.push(sheet);

@@ -8,6 +8,7 @@ import { planImport, type ImportPlan } from './import-plan';
 import { allYears } from './layout';
 import { checkSize, DEFAULT_MAX_IMPORT_BYTES, readWorkbook, WorkbookError } from './read-workbook';
 import { writeAssetWorkbook } from './write-workbook';
+import { readReference, referenceKey } from '../workspace/reference-lists';
 
 /** The entry points the app's handlers call: export the workspace, preview a file against it. */
 
@@ -50,6 +51,7 @@ export async function exportWorkspace(
   const years = [...(opts.years ?? allYears(docs, opts.fallbackYear ?? new Date().getUTCFullYear() - 1))];
   const unit = areaUnitLabel(store);
   const format = opts.format ?? (extname(file).toLowerCase() === '.csv' ? 'csv' : 'xlsx');
+  const reference = readReference(store.reference(referenceKey));
   if (format === 'csv') await writeAssetCsv(file, docs, { years, ...(unit ? { areaUnitLabel: unit } : {}) });
   else {
     const entity = store.entity();
@@ -57,6 +59,7 @@ export async function exportWorkspace(
       years,
       title: entity ? `Assets of ${entity.name}` : 'Assets',
       ...(unit ? { areaUnitLabel: unit } : {}),
+      lists: { property_type_code: reference.propertyTypes, country: reference.countries },
     });
   }
   return { file, assets: docs.length, years };

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
-import { defaultPropertyTypeCodes } from '../../shared/domain';
-import type { AssetInput } from '../../shared/domain';
+import { defaultCountries, defaultPropertyTypes } from '../../shared/domain';
+import type { AssetInput, ListItem } from '../../shared/domain';
 import { columnSpec, formulaTrigger, toCellValue, type ColumnSpec } from './cells';
 import { workbookLayout, type ColumnSource, type LayoutOptions, type WorkbookSheet } from './layout';
 
@@ -11,13 +11,28 @@ export interface WriteWorkbookOptions {
   title?: string;
   /** Area unit shown in the labels of floor-area columns (see `LayoutOptions.areaUnitLabel`). */
   areaUnitLabel?: string;
-  /** Codes offered as a dropdown in the property-type column (default: the built-in list). */
-  propertyTypeCodes?: readonly string[];
+  /**
+   * The service's lists behind the property-type and country columns (default: the built-in
+   * snapshot). They go to a `Lists` tab, codes beside labels, which the columns' dropdowns offer.
+   */
+  lists?: Partial<Record<ListField, readonly ListItem[]>>;
   /** Empty rows below the data that still get the dropdowns, for assets the analyst adds. */
   spareRows?: number;
 }
 
 type Doc = AssetInput;
+type ListField = 'property_type_code' | 'country';
+
+/** The tab holding the lists. */
+export const LISTS_SHEET = 'Lists';
+/**
+ * Its hidden first row, where the asset tabs keep their variable names: importers skip the tab by
+ * it (a streaming reader may not know a tab's name while reading it).
+ */
+export const LISTS_MARKER = 'asset_desk:lists';
+const listTitles: Record<ListField, string> = { property_type_code: 'Property type', country: 'Country' };
+/** Column letters of each list's codes on the Lists tab (labels sit one column to the right). */
+const listColumns: Record<ListField, string> = { property_type_code: 'A', country: 'D' };
 type Record_ = Record<string, unknown>;
 
 /** Excel keeps a list validation's inline formula to 255 characters; longer lists get no dropdown. */
@@ -47,11 +62,21 @@ function slots(assets: readonly Doc[]): Pick<LayoutOptions, 'certificationSlots'
   return { certificationSlots: c, energyRatingSlots: e };
 }
 
-function dropdown(spec: ColumnSpec | undefined, source: ColumnSource, propertyTypes: readonly string[]) {
+function dropdown(
+  spec: ColumnSpec | undefined,
+  source: ColumnSource,
+  lists: Record<ListField, readonly ListItem[]>,
+) {
+  if (source.kind === 'asset' && source.field in lists) {
+    const field = source.field as ListField;
+    const items = lists[field];
+    if (items.length === 0) return undefined;
+    const letter = listColumns[field];
+    return `${LISTS_SHEET}!$${letter}$3:$${letter}$${items.length + 2}`;
+  }
   let list: readonly string[] | undefined;
   if (spec?.type === 'boolean') list = ['TRUE', 'FALSE'];
   else if (spec?.codes) list = spec.codes;
-  else if (source.kind === 'asset' && source.field === 'property_type_code') list = propertyTypes;
   if (!list || list.length === 0) return undefined;
   const formula = `"${list.join(',')}"`;
   if (formula.length > MAX_INLINE_LIST || list.some((c) => c.includes(',') || c.includes('"')))
@@ -77,6 +102,7 @@ function addSheet(
   assets: readonly Doc[],
   annualIndex: Map<Doc, Map<number, Record_>>,
   opts: WriteWorkbookOptions,
+  lists: Record<ListField, readonly ListItem[]>,
 ): void {
   const ws = wb.addWorksheet(sheet.name, { views: [{ state: 'frozen', xSplit: 1, ySplit: 2 }] });
   const specs = sheet.columns.map((c) => columnSpec(c.source));
@@ -119,9 +145,8 @@ function addSheet(
     row.commit();
   }
   const lastRow = 2 + assets.length + (opts.spareRows ?? 500);
-  const propertyTypes = opts.propertyTypeCodes ?? defaultPropertyTypeCodes;
   sheet.columns.forEach((c, i) => {
-    const formula = dropdown(specs[i], c.source, propertyTypes);
+    const formula = dropdown(specs[i], c.source, lists);
     if (!formula) return;
     const letter = ws.getColumn(i + 1).letter;
     validations(ws).add(`${letter}3:${letter}${lastRow}`, {
@@ -161,6 +186,44 @@ export async function writeAssetWorkbook(
     ...slots(assets),
     ...(opts.areaUnitLabel ? { areaUnitLabel: opts.areaUnitLabel } : {}),
   });
-  for (const sheet of layout) addSheet(wb, sheet, assets, annualIndex, opts);
+  const lists: Record<ListField, readonly ListItem[]> = {
+    property_type_code: opts.lists?.property_type_code ?? defaultPropertyTypes,
+    country: opts.lists?.country ?? defaultCountries,
+  };
+  for (const sheet of layout) addSheet(wb, sheet, assets, annualIndex, opts, lists);
+  addListsSheet(wb, lists);
   await wb.commit();
+}
+
+/** Codes beside their labels, as the service's lists give them: the dropdowns' source. */
+function addListsSheet(
+  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+  lists: Record<ListField, readonly ListItem[]>,
+): void {
+  const ws = wb.addWorksheet(LISTS_SHEET);
+  ws.columns = [{ width: 12 }, { width: 40 }, { width: 4 }, { width: 12 }, { width: 40 }];
+  const fields = Object.keys(listColumns) as ListField[];
+  const marker = ws.addRow([LISTS_MARKER]);
+  marker.hidden = true;
+  marker.commit();
+  const header = ws.addRow(
+    fields.flatMap((f, i) => [
+      `${listTitles[f]} code`,
+      listTitles[f],
+      ...(i < fields.length - 1 ? [''] : []),
+    ]),
+  );
+  header.font = { bold: true };
+  header.commit();
+  const rows = Math.max(...fields.map((f) => lists[f].length));
+  for (let r = 0; r < rows; r++) {
+    const values: string[] = [];
+    fields.forEach((f, i) => {
+      const item = lists[f][r];
+      values[i * 3 + 1] = item?.value ?? '';
+      values[i * 3 + 2] = item?.label ?? '';
+    });
+    ws.addRow(values).commit();
+  }
+  ws.commit();
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { legacyPropertyTypeCodes } from '../../shared/domain/reference-data';
 
 /**
  * Versioned schema of a workspace file, applied in order; `PRAGMA user_version` records how far a
@@ -86,6 +87,26 @@ const steps: ReadonlyArray<(db: Database.Database) => void> = [
         PRIMARY KEY (response_id, id)
       );
     `);
+  },
+  // Property types follow the service's equity_asset_type list: a pending local value from the
+  // app's first, invented list gets the code that replaced it. The service's own values (base, and
+  // current where it equals base) are left alone: the next pull brings the service's codes.
+  (db) => {
+    const rows = db.prepare('SELECT local_id, base, current FROM assets WHERE current IS NOT NULL').all() as {
+      local_id: string;
+      base: string | null;
+      current: string;
+    }[];
+    const update = db.prepare('UPDATE assets SET current = ? WHERE local_id = ?');
+    for (const row of rows) {
+      const current = JSON.parse(row.current) as Record<string, unknown>;
+      const code = current['property_type_code'];
+      if (typeof code !== 'string' || !(code in legacyPropertyTypeCodes)) continue;
+      const base = row.base === null ? null : (JSON.parse(row.base) as Record<string, unknown>);
+      if (base !== null && base['property_type_code'] === code) continue;
+      current['property_type_code'] = legacyPropertyTypeCodes[code];
+      update.run(JSON.stringify(current), row.local_id);
+    }
   },
 ];
 

@@ -399,7 +399,7 @@ export class WorkspaceStore {
       ).run(
         randomUUID(),
         id,
-        asset.partners_id ?? null,
+        typeof asset.partners_id === 'number' ? asset.partners_id : null,
         json,
         json,
         JSON.stringify(asset._outliers),

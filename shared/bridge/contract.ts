@@ -24,12 +24,11 @@ import type {
   ServiceExportView,
 } from '../exchange/types';
 import type {
+  EvidenceItemView,
   ResponseDetail,
-  ResponseDocumentView,
   ResponseListItem,
   ResponseValueView,
   ResponsesSyncReport,
-  UploadProgress,
 } from '../responses/types';
 
 export type { AppInfo, OAuthFinished, OAuthStart, SessionState, WorkspaceSnapshot } from './types';
@@ -77,9 +76,13 @@ const indicatorVariable = z
   .min(1)
   .max(100)
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/);
-/** checkbox: option codes; radio: one code; text: a string; null clears. Checked per kind in main. */
+/**
+ * checkbox: option codes; radio: one code (the service also stores numbers); text: a string; null
+ * clears. Checked per kind in main.
+ */
 const indicatorValue = z.union([
   z.string().max(100_000),
+  z.number().finite(),
   z.array(z.string().min(1).max(200)).max(500),
   z.null(),
 ]);
@@ -195,15 +198,21 @@ export const bridgeMethods = {
   /** A link the service delivered to the public callback URL, pasted by the user. */
   'exchange.importLink': method<ImportPreview>()(z.object({ url: z.string().url().max(4_000) }).strict()),
   /** Main's own file dialog; the chosen path stays in main, the renderer gets an id and a name. */
-  'files.pick': method<PickedFile | null>()(z.object({ purpose: z.enum(['evidence', 'workbook']) }).strict()),
-  /** Uploads a file picked with files.pick (by its id); progress comes as responses.uploadProgress. */
-  'responses.attachDocument': method<ResponseDocumentView>()(
+  'files.pick': method<PickedFile | null>()(z.object({ purpose: z.enum(['workbook']) }).strict()),
+  /**
+   * Evidence for an indicator, as the service takes it: a link with its type (F: a file hosted at
+   * that URL, H: a web page), never an upload. A path on this computer is refused with what to do.
+   */
+  'responses.addEvidence': method<EvidenceItemView>()(
     z
       .object({
         responseId,
-        /** A file main's own picker returned (files.pick): the renderer never names a path. */
-        fileId: z.string().min(1).max(64),
-        variable: indicatorVariable.optional(),
+        variable: indicatorVariable,
+        evidenceType: z.enum(['F', 'H']),
+        /** Checked in main, so a pasted local path gets the plain explanation rather than a schema error. */
+        url: z.string().min(1).max(4_000),
+        notes: z.string().max(4_000).optional(),
+        share: z.boolean().optional(),
       })
       .strict(),
   ),
@@ -217,7 +226,6 @@ export const bridgeEvents = {
   'auth.signInRequired': event<{ connectionId: string; reason: 'unauthorized' | 'expired' }>(),
   'auth.oauthFinished': event<OAuthFinished>(),
   'exchange.progress': event<ServiceExportProgressView>(),
-  'responses.uploadProgress': event<UploadProgress>(),
 } as const;
 
 export type BridgeMethods = typeof bridgeMethods;

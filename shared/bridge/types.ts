@@ -54,12 +54,26 @@ export interface SessionState {
   problem?: string | undefined;
 }
 
-/** Lists the rules and dropdowns need offline, cached in the workspace. */
+/**
+ * Lists the rules and dropdowns need offline, cached in the workspace. Each comes from the service
+ * (fetched now or cached from an earlier refresh) or, until then, from the app's shipped snapshot.
+ */
 export interface ReferenceData {
   certifications: CertificationScheme[];
   energyRatings: EnergyRatingScheme[];
+  /** The service's `equity_asset_type` list. */
   propertyTypes: ListItem[];
+  /** The service's `country` list (ISO 3166). */
+  countries: ListItem[];
+  /** Where each list came from; `shipped` lists make list checks warnings, not errors. */
+  sources: Record<ReferenceListName, 'service' | 'shipped'>;
+  /** When the service's lists were last fetched. */
+  fetchedAt: string | null;
+  /** Why the last refresh failed, for the analyst; cleared by a successful refresh. */
+  problem?: string | undefined;
 }
+
+export type ReferenceListName = 'certifications' | 'energyRatings' | 'propertyTypes' | 'countries';
 
 export interface WorkspaceSnapshot {
   connectionId: string;
@@ -83,15 +97,15 @@ export type OAuthFinished =
   { flowId: string; ok: true } | { flowId: string; ok: false; code: string; message: string };
 
 export type {
+  EvidenceInput,
+  EvidenceItemView,
   IndicatorDefinition,
   IndicatorValue,
   ResponseDetail,
-  ResponseDocumentView,
   ResponseListItem,
   ResponseValueStatus,
   ResponseValueView,
   ResponsesSyncReport,
-  UploadProgress,
 } from '../responses/types';
 
 /** A file the user chose in main's dialog. The path never leaves main. */

@@ -10,7 +10,7 @@ export type FieldType = 'number' | 'boolean' | 'code' | 'date' | 'string';
 export type FieldUnit = 'kWh' | 'tonnes' | 'm3' | '%' | 'area' | 'year' | 'millions';
 export type Topic = 'energy' | 'ghg' | 'water' | 'waste' | 'reporting' | 'efficiency';
 export type Measure = 'abs' | 'cov' | 'tot' | 'ren' | 'rec' | 'pabs' | 'pcov';
-export type AreaPart = 'w' | 'lc_bs' | 'lc_bc' | 'lc_t' | 'tc_t' | 'lc_o' | 'tc_o' | 'nopr';
+export type AreaPart = 'w' | 'lc_bs' | 'lc_bc' | 'lc_t' | 'tc_t' | 'lc_o' | 'tc_o' | 'o' | 'nopr';
 /** `f` fuel, `d` district heating/cooling, `e` electricity; GHG fields use the scope as "utility". */
 export type Utility = 'f' | 'd' | 'e' | 'ev' | 's1' | 's2_lb' | 's2_mb' | 's3';
 
@@ -26,8 +26,6 @@ export type AnnualFieldDef = {
   readonly codes?: readonly string[];
   /** Floor areas are in the entity's area unit and may not exceed the asset's `size`. */
   readonly isFloorArea: boolean;
-  /** Tenant-space totals that must equal `size` when the whole building is tenant controlled. */
-  readonly tenantSpaceTotal?: boolean;
 };
 
 export type AssetFieldDef = {
@@ -225,7 +223,6 @@ function buildAnnualCatalog(): AnnualFieldDef[] {
           areaPart: part,
           utility,
           isFloorArea: measure !== 'abs',
-          tenantSpaceTotal: measure === 'tot' && part === 'tc_t',
         });
       }
     }
@@ -305,6 +302,32 @@ function buildAnnualCatalog(): AnnualFieldDef[] {
     topic: 'ghg',
     isFloorArea: false,
   });
+  const ghgOutdoor: [string, Utility, string][] = [
+    ['ghg_abs_s1_o', 's1', 'GHG emissions, scope 1, outdoor'],
+    ['ghg_abs_s2_lb_o', 's2_lb', 'GHG emissions, scope 2 (location-based), outdoor'],
+    ['ghg_abs_s2_mb_o', 's2_mb', 'GHG emissions, scope 2 (market-based), outdoor'],
+    ['ghg_abs_s3_o', 's3', 'GHG emissions, scope 3, outdoor'],
+  ];
+  for (const [name, utility, label] of ghgOutdoor) {
+    add({
+      name,
+      label,
+      type: 'number',
+      unit: 'tonnes',
+      topic: 'ghg',
+      measure: 'abs',
+      areaPart: 'o',
+      utility,
+      isFloorArea: false,
+    });
+  }
+  add({
+    name: 'is_part_of_net_zero_targets',
+    label: 'Part of net zero targets',
+    type: 'boolean',
+    topic: 'ghg',
+    isFloorArea: false,
+  });
 
   // Water: measure x area part (no utility).
   add({ name: 'wat_data_from', label: 'Water data from', type: 'date', topic: 'water', isFloorArea: false });
@@ -320,7 +343,6 @@ function buildAnnualCatalog(): AnnualFieldDef[] {
         measure,
         areaPart: part,
         isFloorArea: measure !== 'abs',
-        tenantSpaceTotal: measure === 'tot' && part === 'tc_t',
       });
     }
   }
@@ -344,17 +366,14 @@ function buildAnnualCatalog(): AnnualFieldDef[] {
     areaPart: 'tc_o',
     isFloorArea: false,
   });
-  for (const part of energyAreaParts) {
-    add({
-      name: `wat_rec_${part}`,
-      label: `Recycled water, ${partLabels[part]}`,
-      type: 'number',
-      unit: 'm3',
-      topic: 'water',
-      measure: 'rec',
-      areaPart: part,
-      isFloorArea: false,
-    });
+  const recycled: [string, string][] = [
+    ['wat_rec_ons_reu', 'Water reused on-site (grey/black water)'],
+    ['wat_rec_ons_cap', 'Captured water treated for reuse (rain, fog, condensate)'],
+    ['wat_rec_ons_ext', 'Extracted groundwater treated for reuse'],
+    ['wat_rec_ofs_pur', 'Recycled water purchased off-site'],
+  ];
+  for (const [name, label] of recycled) {
+    add({ name, label, type: 'number', unit: 'm3', topic: 'water', measure: 'rec', isFloorArea: false });
   }
 
   // Waste.
@@ -407,21 +426,35 @@ function buildAnnualCatalog(): AnnualFieldDef[] {
     });
   }
 
-  // Efficiency measures (design: the notes only give the `*_emr_*` pattern).
+  // Efficiency measures implemented in the last three years (the data dictionary's `*_emr_*`).
   const emr: [string, string][] = [
-    ['en_emr_amr', 'Automatic meter readings'],
-    ['en_emr_bms', 'Building management system upgrade'],
-    ['en_emr_cdr', 'Commissioning and retro-commissioning'],
-    ['en_emr_hvac', 'HVAC upgrade'],
-    ['en_emr_ltg', 'Lighting upgrade'],
-    ['en_emr_ess', 'Energy storage'],
-    ['wat_emr_hef', 'High-efficiency fixtures'],
-    ['wat_emr_lds', 'Leak detection'],
-    ['wat_emr_rwh', 'Rainwater harvesting'],
-    ['wat_emr_wr', 'Water recycling'],
-    ['was_emr_cpm', 'Composting'],
-    ['was_emr_rec', 'Recycling programme'],
-    ['was_emr_wsm', 'Waste stream management'],
+    ['en_emr_tba', 'Energy: technical building assessment'],
+    ['en_emr_amr', 'Energy: automatic meter readings'],
+    ['en_emr_asur', 'Energy: automation system upgrades'],
+    ['en_emr_msur', 'Energy: management system upgrades'],
+    ['en_emr_ihee', 'Energy: high-efficiency equipment installed'],
+    ['en_emr_iren', 'Energy: on-site renewables installed'],
+    ['en_emr_oce', 'Energy: occupier engagement, IT improvements'],
+    ['en_emr_sbt', 'Energy: smart grid or smart building technology'],
+    ['en_emr_src', 'Energy: systems (retro-)commissioning'],
+    ['en_emr_wri', 'Energy: wall or roof insulation'],
+    ['en_emr_wdr', 'Energy: windows replaced'],
+    ['wat_emr_tba', 'Water: technical building assessment'],
+    ['wat_emr_amr', 'Water: automatic meter readings'],
+    ['wat_emr_clt', 'Water: cooling towers'],
+    ['wat_emr_dsi', 'Water: smart or drip irrigation'],
+    ['wat_emr_dtnl', 'Water: drought-tolerant or native landscaping'],
+    ['wat_emr_hedf', 'Water: high-efficiency or dry fixtures'],
+    ['wat_emr_lds', 'Water: leak detection system'],
+    ['wat_emr_mws', 'Water: sub-meters'],
+    ['wat_emr_owwt', 'Water: on-site wastewater treatment'],
+    ['wat_emr_rsgw', 'Water: storm or grey water reuse'],
+    ['was_emr_tba', 'Waste: technical building assessment'],
+    ['was_emr_clfw', 'Waste: composting landscape or food waste'],
+    ['was_emr_opm', 'Waste: ongoing performance monitoring'],
+    ['was_emr_rec', 'Waste: local recycling programme'],
+    ['was_emr_wsm', 'Waste: waste management programme'],
+    ['was_emr_wsa', 'Waste: waste stream audit'],
   ];
   for (const [name, label] of emr) {
     add({ name, label, type: 'boolean', topic: 'efficiency', isFloorArea: false });

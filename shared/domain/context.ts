@@ -19,6 +19,12 @@ export type ValidationContext = {
   propertyTypes: readonly string[];
   /** ISO 3166 alpha-2 codes; defaults to the built-in full list. */
   countries?: readonly string[];
+  /**
+   * Where the lists come from. `shipped`: the app's built-in snapshot, used while the service's own
+   * lists could not be loaded; a value outside it is then a warning, never an error, since the
+   * service's list may well hold it. Defaults to `service`.
+   */
+  listSource?: 'service' | 'shipped';
   existingAsset?: Asset;
   /** Year used for "not in the future" checks (construction, certification year); defaults to assessmentYear. */
   currentYear?: number;
@@ -33,6 +39,8 @@ export type CompiledContext = {
   readonly energyRatings: ReadonlyMap<number, EnergyRatingScheme> | null;
   readonly propertyTypes: ReadonlySet<string> | null;
   readonly countries: ReadonlySet<string>;
+  /** Whether a value outside a list is an error (lists from the service) or a warning (shipped). */
+  readonly listsAuthoritative: boolean;
   readonly minYear: number;
   readonly maxYear: number;
   readonly currentYear: number;
@@ -50,6 +58,7 @@ export function compileContext(ctx: ValidationContext): CompiledContext {
     energyRatings: ctx.energyRatings ? new Map(ctx.energyRatings.map((s) => [s.id, s])) : null,
     propertyTypes: ctx.propertyTypes.length > 0 ? new Set(ctx.propertyTypes) : null,
     countries: ctx.countries ? new Set(ctx.countries) : defaultCountries,
+    listsAuthoritative: ctx.listSource !== 'shipped',
     minYear: ctx.assessmentYear - 5,
     maxYear: ctx.assessmentYear,
     currentYear: ctx.currentYear ?? ctx.assessmentYear,

@@ -75,12 +75,17 @@ export {
 } from './catalog';
 
 export { countryCodes, countryNameByCode, iso3166Alpha2 } from './countries';
+export { listsContext, type ReferenceLists } from './lists-context';
+export { describeExtraFields, extraFields } from './extra-fields';
 export {
   defaultCertificationSchemes,
   defaultCodeLists,
+  defaultCountries,
   defaultEnergyRatingSchemes,
   defaultPropertyTypeCodes,
   defaultPropertyTypes,
+  legacyPropertyTypeCodes,
+  listSlugs,
 } from './reference-data';
 
 export {

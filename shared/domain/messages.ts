@@ -19,13 +19,16 @@ export const msg = {
   lteField: (other: string): string => `must be less than or equal to ${other}`,
   equalSizeTenantCtrl: 'Must be equal to size if the whole building is tenant controlled',
   equalSize: 'must be equal to size',
-  togetherWith: (others: string[]): string => `must be given together with ${others.join(' and ')}`,
   splitsAddUp: 'asset_size_common, asset_size_shared and asset_size_tenant must add up to size',
   tenantSplitAddsUp: 'must be equal to asset_size_tenant_landlord plus asset_size_tenant_tenant',
   ownershipDatesRequired: 'ownership_from or ownership_to must be present when owned_entire_period is false',
   taken: 'has already been taken',
+  mustExist: 'must exist',
   inFuture: "can't be in the future",
   // warnings
   gavHigh: "is above 5,500 million: check it is in millions of the entity's currency",
   noCoveredArea: 'consumption is reported with no covered floor area',
+  withoutFloorAreas: 'consumption is reported without its covered and total floor area',
+  notInShippedList: (what: string): string =>
+    `is not in the app's built-in ${what} list (the service's list could not be loaded yet)`,
 } as const;

@@ -20,64 +20,47 @@ export type OutlierThresholds = {
   readonly lflMaxChangePercent: number;
 };
 
-/** Published office and warehouse ranges (domain-notes.md), the rest design estimates in the same spirit. */
+/**
+ * Ranges as the service's docs publish them per property type (energy kWh/m², GHG kg/m², water
+ * l/m², waste kg/m²), here in the units the maths uses (kWh, tonnes, m³ per m²).
+ */
+const ranges = (en: [number, number], ghgKg: number, watL: number, wasKg: number): KpiRanges => ({
+  en: { min: en[0], max: en[1] },
+  ghg: { min: 0, max: ghgKg / 1000 },
+  wat: { min: 0, max: watL / 1000 },
+  was: { min: 0, max: wasKg / 1000 },
+});
+const office = ranges([80, 600], 400, 4000, 300);
+const retailStreet = ranges([40, 800], 400, 5000, 400);
+const residential = ranges([40, 600], 300, 4000, 300);
+const other = ranges([10, 800], 400, 5000, 400);
+
+/** Keyed by the codes of the `equity_asset_type` list (see `defaultPropertyTypes`). */
 export const defaultOutlierThresholds: OutlierThresholds = {
   byPropertyType: {
-    OFF: {
-      en: { min: 80, max: 600 },
-      ghg: { min: 0, max: 0.4 },
-      wat: { min: 0, max: 4 },
-      was: { min: 0, max: 0.3 },
-    },
-    DAT: {
-      en: { min: 500, max: 8000 },
-      ghg: { min: 0, max: 4 },
-      wat: { min: 0, max: 20 },
-      was: { min: 0, max: 0.3 },
-    },
-    LOG: {
-      en: { min: 10, max: 400 },
-      ghg: { min: 0, max: 0.25 },
-      wat: { min: 0, max: 2 },
-      was: { min: 0, max: 0.3 },
-    },
-    IND: {
-      en: { min: 10, max: 800 },
-      ghg: { min: 0, max: 0.5 },
-      wat: { min: 0, max: 4 },
-      was: { min: 0, max: 0.5 },
-    },
-    RET: {
-      en: { min: 50, max: 900 },
-      ghg: { min: 0, max: 0.5 },
-      wat: { min: 0, max: 5 },
-      was: { min: 0, max: 0.5 },
-    },
-    RES: {
-      en: { min: 30, max: 400 },
-      ghg: { min: 0, max: 0.25 },
-      wat: { min: 0, max: 3 },
-      was: { min: 0, max: 0.2 },
-    },
-    HOT: {
-      en: { min: 100, max: 900 },
-      ghg: { min: 0, max: 0.5 },
-      wat: { min: 0, max: 10 },
-      was: { min: 0, max: 0.5 },
-    },
-    HEC: {
-      en: { min: 100, max: 1000 },
-      ghg: { min: 0, max: 0.6 },
-      wat: { min: 0, max: 10 },
-      was: { min: 0, max: 0.5 },
-    },
+    OCHI: office,
+    OCMI: office,
+    OCLO: office,
+    OBPK: office,
+    OMED: ranges([20, 600], 400, 4000, 300),
+    RHST: retailStreet,
+    RSCC: retailStreet,
+    RWRH: ranges([10, 400], 300, 3000, 400),
+    IDWH: ranges([10, 400], 200, 2000, 200),
+    IBPK: ranges([1, 400], 200, 2000, 200),
+    IMFG: ranges([10, 400], 300, 3000, 400),
+    RMFA: residential,
+    RFHO: residential,
+    RSNH: residential,
+    RSTU: residential,
+    HTL: ranges([40, 800], 400, 5000, 300),
+    HCAR: ranges([80, 800], 400, 4000, 300),
+    LLRE: ranges([20, 600], 300, 4000, 300),
+    DATC: ranges([500, 8000], 3000, 5000, 200),
+    SSTO: ranges([10, 400], 200, 3000, 200),
+    PARK: ranges([1, 400], 200, 3000, 200),
   },
-  fallback: {
-    en: { min: 10, max: 1000 },
-    ghg: { min: 0, max: 0.6 },
-    wat: { min: 0, max: 6 },
-    was: { min: 0, max: 0.5 },
-  },
+  fallback: other,
   lflMaxChangePercent: 50,
 };
 

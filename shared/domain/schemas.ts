@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import type {
   AnnualData,
+  AnnualValue,
   Asset,
   AssetInput,
   BatchRequest,
@@ -73,7 +74,7 @@ export const validationRequestSchema: z.ZodType<ValidationRequest> = z.looseObje
 
 // ---- response side ------------------------------------------------------------------------------
 
-/** Rails serialises decimals as strings; accept both and hand the app a number. */
+/** Rails serialises decimals as strings ("6000.0"); accept both and hand the app a number. */
 const numeric = z.union([
   z.number(),
   z
@@ -82,9 +83,13 @@ const numeric = z.union([
     .regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/)
     .transform(Number),
 ]);
+/** Integers, also when they come as "1800" or 1800.0. */
+const integer = numeric.pipe(z.number().int());
 const nullableNumeric = numeric.nullable().optional();
-const nullableInt = z.number().int().nullable().optional();
+const nullableInt = integer.nullable().optional();
 const nullableString = z.string().nullable().optional();
+/** Ids of records the service created: an integer, tolerated as a numeric string. */
+const recordId = integer.nullable().default(null);
 
 export const reportingPreferencesSchema: z.ZodType<ReportingPreferences> = z.object({
   currency: z.string(),
@@ -113,35 +118,40 @@ export const outlierSchema: z.ZodType<Outlier> = z.object({
   value: z.union([z.string(), z.number().transform(String)]),
 });
 
-export const certificationSchema: z.ZodType<Certification> = z.object({
-  id: z.number().int().nullable().default(null),
-  certification_id: z.number().int().nullable().default(null),
+/*
+ * Entries and assets are loose objects: a field the app does not know is kept as the service sent
+ * it (shown read-only, never dropped), so a new field on the service never fails a page.
+ */
+export const certificationSchema: z.ZodType<Certification> = z.looseObject({
+  id: recordId,
+  certification_id: recordId,
   name: nullableString,
   level: z.string().nullable().default(null),
   size: numeric.nullable().default(null),
-  year: z.number().int().nullable().default(null),
+  year: integer.nullable().default(null),
   energy_rating_id: nullableInt,
   _validations: validationsSchema.optional(),
 });
 
-export const energyRatingSchema: z.ZodType<EnergyRating> = z.object({
-  id: z.number().int().nullable().default(null),
-  energy_rating_id: z.number().int().nullable().default(null),
+export const energyRatingSchema: z.ZodType<EnergyRating> = z.looseObject({
+  id: recordId,
+  energy_rating_id: recordId,
   name: nullableString,
   level: nullableString,
   size: numeric.nullable().default(null),
   _validations: validationsSchema.optional(),
 });
 
+/** Catalog fields are scalars; anything else the service sends in a record is kept as JSON. */
 const annualValue = z.union([z.number(), z.string(), z.boolean(), z.null()]);
 
 export const annualDataSchema: z.ZodType<AnnualData> = z
-  .object({ year: z.number().int(), _validations: validationsSchema.optional() })
-  .catchall(annualValue);
+  .object({ year: integer, _validations: validationsSchema.optional() })
+  .catchall(z.union([annualValue, z.json()]).transform((v) => v as AnnualValue));
 
-export const assetSchema: z.ZodType<Asset> = z.object({
-  service_asset_id: z.number().int().nullable().default(null),
-  partners_id: nullableInt,
+const assetObjectSchema = z.looseObject({
+  service_asset_id: integer.nullable().default(null),
+  partners_id: z.union([z.number(), z.string()]).nullable().optional(),
   name: z.string().nullable().default(null),
   country: z.string().nullable().default(null),
   state_province: z.string().nullable().default(null),
@@ -165,6 +175,29 @@ export const assetSchema: z.ZodType<Asset> = z.object({
   updated_at: z.string().nullable().default(null),
   _validations: validationsSchema.optional(),
 });
+
+/**
+ * Older answers named some fields differently (`asset_ownership`, `asset_size` without `size`, the
+ * name and property type inside each annual record). Where our field is missing, it is read from
+ * the older one; the older field itself is kept as the service sent it.
+ */
+export const assetSchema: z.ZodType<Asset> = assetObjectSchema.transform((asset) => {
+  const out = { ...asset };
+  const loose = asset as Record<string, unknown>;
+  const latest = [...asset.annual_data].sort((a, b) => b.year - a.year)[0] as
+    Record<string, unknown> | undefined;
+  if (out.ownership === null) out.ownership = numericOrNull(loose['asset_ownership']);
+  if (out.size === null) out.size = numericOrNull(asset.asset_size);
+  if (out.name === null && typeof latest?.['asset_name'] === 'string') out.name = latest['asset_name'];
+  if (out.property_type_code == null && typeof latest?.['property_type_code'] === 'string')
+    out.property_type_code = latest['property_type_code'];
+  return out;
+});
+
+function numericOrNull(value: unknown): number | null {
+  const parsed = numeric.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
 
 export const invalidAssetSchema: z.ZodType<InvalidAsset> = z.looseObject({
   certifications: looseRecordArray,
@@ -202,27 +235,47 @@ export const validationResponseSchema: z.ZodType<ValidationResponse> = z.object(
 });
 
 export const certificationSchemeSchema: z.ZodType<CertificationScheme> = z.object({
-  id: z.number().int(),
+  id: integer,
   name: z.string(),
-  levels: z.array(z.string()).default([]),
+  levels: z
+    .array(z.string())
+    .nullable()
+    .default([])
+    .transform((l) => l ?? []),
+  country: nullableString,
+  status: nullableString,
 });
 
 export const energyRatingSchemeSchema: z.ZodType<EnergyRatingScheme> = z.object({
-  id: z.number().int(),
+  id: integer,
   name: z.string(),
-  levels: z.array(z.string()).default([]),
+  levels: z
+    .array(z.string())
+    .nullable()
+    .default([])
+    .transform((l) => l ?? []),
 });
 
 export const codeListSummarySchema: z.ZodType<CodeListSummary> = z.object({
   slug: z.string(),
   name: z.string(),
+  updated_at: nullableString,
 });
 
-export const codeListSchema: z.ZodType<CodeList> = z.object({
-  slug: z.string(),
-  name: z.string(),
-  items: z.array(z.object({ code: z.string(), label: z.string() })),
+/** `{label, value}` as the docs show; a numeric value is taken as its text. */
+const listItemSchema = z.object({
+  label: z.string(),
+  value: z.union([z.string(), z.number().transform(String)]),
 });
+
+export const codeListSchema: z.ZodType<CodeList> = z
+  .object({
+    slug: z.string(),
+    name: z.string().optional(),
+    updated_at: nullableString,
+    items: z.array(listItemSchema),
+  })
+  .transform((list) => ({ ...list, name: list.name ?? list.slug }));
 
 // ---- parsers ------------------------------------------------------------------------------------
 

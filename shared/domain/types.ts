@@ -86,10 +86,14 @@ export type AnnualData = {
   [field: string]: AnnualValue | Validations | undefined;
 };
 
-/** An asset as the service returns it. */
+/**
+ * An asset as the service returns it. Fields the app does not know are kept at run time as they
+ * came (the schema is loose), shown read-only and never dropped; `extraFields` lists them.
+ */
 export type Asset = {
   service_asset_id: number | null;
-  partners_id?: number | null;
+  /** An integer now; older answers sent strings ("USGOV_DC456123G"). Kept as the service sent it. */
+  partners_id?: number | string | null;
   name: string | null;
   country: string | null;
   state_province: string | null;
@@ -251,15 +255,24 @@ export type PageMeta = {
 };
 
 /** Item of GET /certifications. `levels` empty when the scheme has none (then `level` may be null). */
-export type CertificationScheme = { id: number; name: string; levels: string[] };
+export type CertificationScheme = {
+  id: number;
+  name: string;
+  levels: string[];
+  /** The scheme's country (ISO 3166) when it is national; absent for international schemes. */
+  country?: string | null;
+  /** Which assets it applies to, as the service says: `operational`, `design` or `both`. */
+  status?: string | null;
+};
 
 /** Item of GET /energy_ratings; modelled like certifications (EPC with levels A..G). */
 export type EnergyRatingScheme = { id: number; name: string; levels: string[] };
 
-export type ListItem = { code: string; label: string };
+/** An item of a v0 list as the service serves it: `{label, value}` (`value` is the code sent). */
+export type ListItem = { value: string; label: string };
 
-/** GET /api/v0/lists/:slug. GET /api/v0/lists returns the same without `items`. */
-export type CodeList = { slug: string; name: string; items: ListItem[] };
-export type CodeListSummary = { slug: string; name: string };
+/** GET /api/v0/lists/:slug. GET /api/v0/lists returns the summaries without `items`. */
+export type CodeList = { slug: string; name: string; updated_at?: string | null; items: ListItem[] };
+export type CodeListSummary = { slug: string; name: string; updated_at?: string | null };
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: string[] };

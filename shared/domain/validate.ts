@@ -53,8 +53,9 @@ export function validateAsset(input: AssetInput, ctx: ValidationContext): AssetV
       continue;
     }
     const e: FieldMessages = {};
-    validateCertification(rec, cc, size, seenCerts, e);
-    certResults[i] = { errors: e };
+    const w: FieldMessages = {};
+    validateCertification(rec, cc, size, seenCerts, e, w);
+    certResults[i] = finish(e, w);
   }
 
   const ratings = Array.isArray(asset.energy_ratings) ? asset.energy_ratings : [];
@@ -66,8 +67,9 @@ export function validateAsset(input: AssetInput, ctx: ValidationContext): AssetV
       continue;
     }
     const e: FieldMessages = {};
-    validateEnergyRating(rec, cc, size, e);
-    ratingResults[i] = { errors: e };
+    const w: FieldMessages = {};
+    validateEnergyRating(rec, cc, size, e, w);
+    ratingResults[i] = finish(e, w);
   }
 
   return {

@@ -1,3 +1,4 @@
+import { dictionaryAnnualFields, dictionaryAssetFields } from '../fixtures/service-docs/data-dictionary';
 import { describe, expect, it } from 'vitest';
 import {
   annualFieldByName,
@@ -47,9 +48,21 @@ describe('annual field catalog', () => {
       unit: 'area',
       isFloorArea: true,
     });
-    expect(annualFieldByName.get('en_tot_tc_tf')?.tenantSpaceTotal).toBe(true);
     // 5 parts x 3 utilities energy + 3 GHG scopes + 5 water parts
     expect(measureTriples).toHaveLength(15 + 3 + 5);
+  });
+
+  it("is the service's data dictionary: every annual field, no invented one", () => {
+    const ours = annualFieldCatalog.map((d) => d.name);
+    // Our spec keeps owned_entire_period although newer docs moved ownership dates to the asset.
+    expect(ours.filter((n) => n !== 'owned_entire_period').sort()).toEqual(
+      dictionaryAnnualFields.filter((n) => n !== 'year').sort(),
+    );
+    const assetNames = assetFieldCatalog.map((d) => d.name);
+    // Our spec's names: service_asset_id for the docs' gresb_asset_id, and lat/lng.
+    expect(assetNames.filter((n) => n !== 'lat' && n !== 'lng').sort()).toEqual(
+      dictionaryAssetFields.map((n) => (n === 'gresb_asset_id' ? 'service_asset_id' : n)).sort(),
+    );
   });
 
   it('has unique names and codes for every code field', () => {

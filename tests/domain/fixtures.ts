@@ -59,7 +59,7 @@ export function validAsset(extra: AssetInput = {}): AssetInput {
     city: 'Amsterdam',
     address: 'Herengracht 1',
     ownership: 100,
-    property_type_code: 'OFF',
+    property_type_code: 'OCHI',
     construction_year: 1998,
     gav: 120,
     size: 10_000,

@@ -65,7 +65,7 @@ describe('withValidations', () => {
     const asset: AssetInput = validAsset({
       name: '',
       annual_data: [validAnnual(2024, { tenant_ctrl: 'no' })],
-      certifications: [{ certification_id: 1, size: 1 }],
+      certifications: [{ certification_id: 1, size: 1, year: 2020 }],
     });
     const annotated = withValidations(asset, validateAsset(asset, createCtx));
     expect(annotated._validations).toEqual({ errors: { name: ["can't be blank"] } });

@@ -3,7 +3,7 @@ import type { AssetInput } from '../../shared/domain';
 import { computeOutliers, defaultOutlierThresholds } from '../../shared/domain';
 
 const office = (en2024: number, en2023: number, extra: AssetInput = {}): AssetInput => ({
-  property_type_code: 'OFF',
+  property_type_code: 'OCHI',
   size: 1000,
   annual_data: [
     { year: 2024, en_abs_we: en2024, en_cov_we: 1000, en_tot_we: 1000 },
@@ -34,7 +34,7 @@ describe('computeOutliers', () => {
 
   it('uses per-type ranges (data centres) and keeps an analyst acceptance', () => {
     const dc = office(3_000_000, 3_000_000, {
-      property_type_code: 'DAT',
+      property_type_code: 'DATC',
       _outliers: [{ kpi: 'en', type: 'intensity', accepted: true, value: '1.0' }],
     });
     expect(computeOutliers(dc, { areaUnit: 'm2' })).toEqual([]);
@@ -48,7 +48,7 @@ describe('computeOutliers', () => {
 
   it('water, GHG and waste intensities, and a chosen year', () => {
     const asset: AssetInput = {
-      property_type_code: 'OFF',
+      property_type_code: 'OCHI',
       size: 1000,
       annual_data: [
         {

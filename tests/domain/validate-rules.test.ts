@@ -123,7 +123,7 @@ const assetCases: Case[] = [
   },
   {
     rule: 'property type from the list',
-    valid: validAsset({ property_type_code: 'DAT' }),
+    valid: validAsset({ property_type_code: 'DATC' }),
     invalid: validAsset({ property_type_code: 'CASTLE' }),
     errors: expected({ asset: { property_type_code: ['is not included in the list'] } }),
   },
@@ -203,40 +203,29 @@ const annualCases: Case[] = [
     errors: expected({ annual: [{ wat_cov_w: ['must be less than or equal to wat_tot_w'] }] }),
   },
   {
-    rule: 'abs, cov and tot together',
-    valid: annual0({ en_abs_lc_bsf: 100, en_cov_lc_bsf: 50, en_tot_lc_bsf: 50 }),
-    invalid: annual0({ en_abs_lc_bsf: 100 }),
-    errors: expected({
-      annual: [
-        {
-          en_cov_lc_bsf: ['must be given together with en_abs_lc_bsf'],
-          en_tot_lc_bsf: ['must be given together with en_abs_lc_bsf'],
-        },
-      ],
-    }),
+    // The service stores an absent tenant_ctrl as null and refuses it (the docs' batch example).
+    rule: 'tenant_ctrl given (null refused)',
+    valid: annual0({ tenant_ctrl: false }),
+    invalid: annual0({ tenant_ctrl: null }),
+    errors: expected({ annual: [{ tenant_ctrl: ['must be true or false'] }] }),
   },
   {
-    rule: 'tenant-controlled totals equal size',
-    valid: annual0({ tenant_ctrl: true, en_abs_tc_te: 10, en_cov_tc_te: 10_000, en_tot_tc_te: 10_000 }),
-    invalid: annual0({
-      tenant_ctrl: true,
-      en_abs_tc_te: 10,
-      en_cov_tc_te: 5000,
-      en_tot_tc_te: 5000,
-      asset_size_tenant: 6000,
-    }),
+    // The docs refuse PATCH size 5000 -> 6000 on a tenant-controlled asset with these two messages.
+    rule: 'tenant-controlled whole-building totals equal size',
+    valid: annual0({ tenant_ctrl: true, ghg_tot_s3_w: 10_000, wat_tot_w: 10_000, en_tot_tc_te: 5000 }),
+    invalid: annual0({ tenant_ctrl: true, ghg_tot_s3_w: 5000, wat_cov_w: 4000, wat_tot_w: 5000 }),
     errors: expected({
       annual: [
         {
-          en_tot_tc_te: ['Must be equal to size if the whole building is tenant controlled'],
-          asset_size_tenant: ['must be equal to size'],
+          ghg_tot_s3_w: ['Must be equal to size if the whole building is tenant controlled'],
+          wat_tot_w: ['must be equal to size'],
         },
       ],
     }),
   },
   {
     rule: 'tenant_ctrl is a boolean',
-    valid: annual0({ tenant_ctrl: null }),
+    valid: annual0({ tenant_ctrl: true }),
     invalid: annual0({ tenant_ctrl: 'yes' }),
     errors: expected({ annual: [{ tenant_ctrl: ['must be true or false'] }] }),
   },
@@ -356,7 +345,8 @@ const certificationCases: Case[] = [
     rule: 'certification_id from the list',
     valid: cert0({ certification_id: 10, level: null }),
     invalid: cert0({ certification_id: 999, level: null }),
-    errors: expected({ certs: [{ certification_id: ['is not included in the list'] }] }),
+    // The service's key and wording for an unknown certification (its docs' example).
+    errors: expected({ certs: [{ certification: ['must exist'] }] }),
   },
   {
     rule: 'level required when the scheme has levels',
@@ -405,7 +395,9 @@ const certificationCases: Case[] = [
     rule: 'records marked _destroy are not validated',
     valid: validAsset({ certifications: [{ id: 4, _destroy: '1' }] }),
     invalid: validAsset({ certifications: [{ id: 4, _destroy: '0' }] }),
-    errors: expected({ certs: [{ certification_id: ["can't be blank"], size: ["can't be blank"] }] }),
+    errors: expected({
+      certs: [{ certification_id: ["can't be blank"], size: ["can't be blank"], year: ["can't be blank"] }],
+    }),
   },
   {
     rule: 'energy rating id, level and size',
@@ -476,11 +468,48 @@ describe('warnings', () => {
   });
 });
 
+describe('floor areas without consumption, consumption without floor areas', () => {
+  it('takes a total floor area alone (the docs create assets with totals only)', () => {
+    const result = validateAsset(
+      annual0({ en_tot_wd: 4000, en_tot_wf: 100, en_tot_lc_te: 112.4 }),
+      createCtx,
+    );
+    expect(hasErrors(result)).toBe(false);
+    expect(result.annualData[0]?.warnings).toBeUndefined();
+  });
+
+  it('warns, never refuses, consumption given without its floor areas', () => {
+    const result = validateAsset(annual0({ en_abs_lc_bsf: 100 }), createCtx);
+    expect(hasErrors(result)).toBe(false);
+    expect(result.annualData[0]?.warnings).toEqual({
+      en_abs_lc_bsf: ['consumption is reported without its covered and total floor area'],
+    });
+  });
+});
+
+describe("lists still shipped (the service's could not be loaded)", () => {
+  it('turns a value outside them into a warning, never an error', () => {
+    const ctx = { ...createCtx, listSource: 'shipped' as const };
+    const result = validateAsset(
+      validAsset({
+        property_type_code: 'ZZZZ',
+        certifications: [{ certification_id: 4242, size: 10, year: 2020 }],
+      }),
+      ctx,
+    );
+    expect(hasErrors(result)).toBe(false);
+    expect(result.asset.warnings?.['property_type_code']?.[0]).toMatch(/built-in property type list/);
+    expect(result.certifications[0]?.warnings?.['certification']?.[0]).toMatch(
+      /built-in certification_id list/,
+    );
+  });
+});
+
 describe('create versus update', () => {
-  it('required fields apply on create only', () => {
+  it('required fields apply on create only; an asset without a numeric size is refused either way', () => {
     const patch: AssetInput = { gav: 10 };
     expect(validateAsset(patch, updateCtx)).toEqual(
-      expected({ annualCount: 0, certCount: 0, ratingCount: 0 }),
+      expected({ asset: { asset_size: ['is not a number'] }, annualCount: 0, certCount: 0, ratingCount: 0 }),
     );
     expect(validateAsset(patch, createCtx).asset.errors).toEqual({
       name: ["can't be blank"],
@@ -488,6 +517,7 @@ describe('create versus update', () => {
       state_province: ["can't be blank"],
       city: ["can't be blank"],
       ownership: ["can't be blank"],
+      asset_size: ['is not a number'],
     });
   });
 
@@ -508,7 +538,7 @@ describe('create versus update', () => {
       updated_at: null,
     };
     const result = validateAsset(
-      { annual_data: [{ year: 2024, en_abs_wf: 1, en_cov_wf: 6000, en_tot_wf: 6000 }] },
+      { annual_data: [{ year: 2024, tenant_ctrl: false, en_abs_wf: 1, en_cov_wf: 6000, en_tot_wf: 6000 }] },
       { ...updateCtx, existingAsset: existing },
     );
     expect(result).toEqual(

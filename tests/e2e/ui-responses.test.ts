@@ -1,16 +1,13 @@
 /**
  * The Responses tab as an analyst uses it, in Debian's Chromium through the browser host against
  * the embedded sandbox: this year's response answered offline (text, checkbox, radio) and synced; a
- * second client's change of the same answer shown side by side and resolved; evidence uploaded with
- * progress and found on the sandbox's view-only response page; last year's response read-only.
- * What the service holds is read over HTTP as a second client would.
+ * second client's change of the same answer shown side by side and resolved; evidence added as the
+ * service takes it (a link with its type; a file on this computer explained, not uploaded) and found
+ * on the sandbox's view-only response page; last year's response read-only.
+ * What the service holds is read over HTTP (GET values/{variable}) as a second client would.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import type { EventPayload } from '../../shared/bridge/contract';
 import type { IndicatorValue } from '../../shared/responses/types';
 import { demoUserEmail, demoUserPassword } from '../../electron/sandbox/demo-user';
 import { artifactPath, launchChromium } from '../support/chromium';
@@ -22,25 +19,19 @@ type App = Awaited<ReturnType<typeof startTestApp>>;
 interface RemoteValue {
   variable: string;
   value: IndicatorValue;
-  lock_version: number;
-}
-interface RemoteResponse {
-  values: RemoteValue[];
-  documents: Array<{ filename: string; size: number; variable: string | null }>;
+  lock_version: string;
 }
 
 describe('portfolio responses UI in Chromium', () => {
   let app: App;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
-  let files: string;
   let entityId = 0;
   let openId = 0;
   let historyId = 0;
   let pageErrors: string[] = [];
   /** Console errors; a refused bridge call logs its HTTP status, which one test provokes on purpose. */
   const consoleErrors: string[] = [];
-  const progress: Array<EventPayload<'responses.uploadProgress'>> = [];
 
   const indicator = (variable: string): Locator =>
     page.locator(`[data-testid="indicator"][data-variable="${variable}"]`);
@@ -49,22 +40,19 @@ describe('portfolio responses UI in Chromium', () => {
   const item = (id: number): Locator =>
     page.locator(`[data-testid="response-item"][data-response-id="${id}"]`);
 
-  const remote = async (): Promise<RemoteResponse> => {
-    const response = await fetch(
-      `${app.core.sandbox.baseUrl}/api/v0/entities/${entityId}/responses/${openId}`,
-      {
-        headers: { Authorization: `Bearer ${app.core.sandbox.token}` },
-      },
-    );
+  const valueUrl = (variable: string, responseId = openId) =>
+    `${app.core.sandbox.baseUrl}/api/v0/entities/${entityId}/responses/${responseId}/values/${variable}`;
+  const remoteValue = async (variable: string): Promise<IndicatorValue | undefined> => {
+    const response = await fetch(valueUrl(variable), {
+      headers: { Authorization: `Bearer ${app.core.sandbox.token}` },
+    });
     expect(response.status).toBe(200);
-    return (await response.json()) as RemoteResponse;
+    return ((await response.json()) as RemoteValue).value;
   };
-  const remoteValue = async (variable: string): Promise<IndicatorValue | undefined> =>
-    (await remote()).values.find((v) => v.variable === variable)?.value;
 
   /** Another client of the service writes an answer over the version it just read. */
   const secondClientWrites = async (variable: string, value: IndicatorValue): Promise<void> => {
-    const url = `${app.core.sandbox.baseUrl}/api/v0/entities/${entityId}/responses/${openId}/values/${variable}`;
+    const url = valueUrl(variable);
     const headers = { Authorization: `Bearer ${app.core.sandbox.token}` };
     const read = await fetch(url, { headers });
     expect(read.status).toBe(200);
@@ -87,13 +75,6 @@ describe('portfolio responses UI in Chromium', () => {
 
   beforeAll(async () => {
     app = await startTestApp();
-    files = mkdtempSync(join(tmpdir(), 'asset-desk-ui-evidence-'));
-    app.core.events.attach({
-      emit: (name, payload) => {
-        if (name === 'responses.uploadProgress')
-          progress.push(payload as EventPayload<'responses.uploadProgress'>);
-      },
-    });
     entityId = (await app.core.handlers['session.get']({})).activeEntityId ?? 0;
     browser = await launchChromium();
     page = await browser.context.newPage();
@@ -106,10 +87,9 @@ describe('portfolio responses UI in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await app?.close();
-    if (files) rmSync(files, { recursive: true, force: true });
   });
 
-  it('lists this year’s open response and last year’s read-only one', async () => {
+  it('lists this year’s response in progress and last year’s read-only one', async () => {
     await page.goto(app.host.launchUrl);
     // The first-run guide takes a fifth of a 768-pixel screen; a user who knows the app hides it.
     const guide = page.getByTestId('guide-dismiss');
@@ -121,12 +101,13 @@ describe('portfolio responses UI in Chromium', () => {
     historyId = Number(await items.nth(1).getAttribute('data-response-id'));
     expect(await item(openId).textContent()).toContain(`${testAssessmentYear} Real Estate Assessment`);
     expect(await item(openId).getAttribute('data-read-only')).toBe('false');
-    expect(await item(openId).getByTestId('response-state').textContent()).toBe('open');
+    expect(await item(openId).getByTestId('response-state').getAttribute('data-status')).toBe('in_progress');
+    expect(await item(openId).getByTestId('response-state').textContent()).toBe('in progress');
     expect(await item(openId).getByTestId('read-only-mark').count()).toBe(0);
     expect(await item(historyId).textContent()).toContain(`${testAssessmentYear - 1} Real Estate Assessment`);
     expect(await item(historyId).getByTestId('read-only-mark').textContent()).toBe('read-only');
     expect(await item(historyId).getByTestId('response-state').textContent()).toBe('submitted');
-    expect(await item(openId).getByTestId('response-counts').textContent()).toContain('0 documents');
+    expect(await item(openId).getByTestId('response-counts').textContent()).toContain('0 evidence items');
     await screenshot(page, 'ui-responses-list.png');
   });
 
@@ -213,46 +194,76 @@ describe('portfolio responses UI in Chromium', () => {
     expect(await remoteValue('RS1_tenant_engagement')).toBe(mine);
   });
 
-  it('attaches evidence with progress, lists it, and the view-only response page shows it', async () => {
-    const name = 'ESG policy 2025.pdf';
-    const file = join(files, name);
-    const bytes = new Uint8Array(1_500_000);
-    bytes.set(new TextEncoder().encode('%PDF-1.7\n'));
-    writeFileSync(file, bytes);
-    app.picker.next = file;
-    progress.length = 0;
+  it('adds evidence as a link with its type; a file on this computer is explained, never uploaded', async () => {
+    const policy = indicator('PO_1');
+    await policy
+      .getByRole('button', {
+        name: 'Add evidence for Does the entity have a policy on environmental issues?',
+      })
+      .click();
+    const form = policy.getByTestId('evidence-form');
+    await form.waitFor();
+    expect(await form.getByTestId('evidence-local-help').textContent()).toMatch(
+      /cannot be sent as it is.*not as an upload.*document store/,
+    );
+    // The analyst first pastes the path of the file on this computer: told plainly what it needs.
+    const before = consoleErrors.length;
+    await form.getByTestId('evidence-url').fill('C:\\Users\\analyst\\ESG policy 2025.pdf');
+    await form.getByTestId('evidence-submit').click();
+    const error = policy.getByTestId('evidence-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(
+      /file on this computer, which the service cannot reach: put the file where it can be opened by a link/,
+    );
+    await policy.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'ui-response-evidence-local-file.png');
+    // The refused call is logged by Chromium as a failed request (400), and only that.
+    await expect.poll(() => consoleErrors.length).toBe(before + 1);
+    expect(consoleErrors.splice(before)[0]).toMatch(/status of 400/);
 
-    const evidence = indicator('LE1_objectives');
-    await evidence.getByRole('button', { name: /Attach document as evidence for How are the ESG/ }).click();
-    const bar = evidence.getByTestId('upload-progress');
-    await expect.poll(() => bar.getAttribute('data-state'), { timeout: 30_000 }).toBe('done');
-    const meter = bar.locator('progress');
-    expect(await meter.getAttribute('value')).toBe(String(bytes.length));
-    expect(await meter.getAttribute('max')).toBe(String(bytes.length));
-    expect(await bar.textContent()).toContain(`Uploaded ${name}`);
-    // Main reported the upload as it went, ending with every byte.
-    expect(progress.length).toBeGreaterThan(2);
-    expect(progress.at(-1)).toMatchObject({ responseId: openId, sent: bytes.length, done: true });
-
-    const listed = evidence.getByTestId('document');
+    // Hosted on the company's document store: its link, as a file, shared, with notes.
+    const url = 'https://docs.example.com/esg/environmental-policy-2025.pdf';
+    await form.getByTestId('evidence-type').selectOption('F');
+    await form.getByTestId('evidence-url').fill(url);
+    await form.getByTestId('evidence-notes').fill('Page 4, section 2');
+    await form.getByTestId('evidence-share').check();
+    await form.getByTestId('evidence-submit').click();
+    const result = policy.getByTestId('evidence-result');
+    await result.waitFor();
+    expect(await result.textContent()).toContain('Added as item 1');
+    expect(await result.textContent()).toContain('PO_1_A1_EVD_DOCID_1');
+    expect(await result.locator('a').getAttribute('href')).toContain(`/responses/${openId}#PO_1_A1_EVD-1`);
+    const listed = policy.getByTestId('evidence-item');
     await expect.poll(() => listed.count()).toBe(1);
-    expect(await listed.textContent()).toContain(name);
-    expect(await listed.textContent()).toContain('1.4 MB');
-    const row = page.getByTestId('documents-row');
-    expect(await row.count()).toBe(1);
-    expect(await row.textContent()).toContain(name);
+    expect(await listed.getAttribute('data-type')).toBe('F');
+    expect(await listed.textContent()).toContain(url);
+    expect(await listed.textContent()).toContain('Shared with investors');
+    expect(await remoteValue('PO_1_A1_EVD_TYPE_1')).toBe('F');
+    expect(await remoteValue('PO_1_A1_EVD_SHARE_1')).toBe(1);
+    expect(await remoteValue('PO_1_A1_EVD_NOTES_1')).toBe('Page 4, section 2');
+
+    // A web page as a hyperlink for another indicator (no share setting for those).
+    const objectives = indicator('LE1_objectives');
+    await objectives.getByTestId('add-evidence').click();
+    const second = objectives.getByTestId('evidence-form');
+    await second.getByTestId('evidence-type').selectOption('H');
+    expect(await second.getByTestId('evidence-share').count()).toBe(0);
+    await second.getByTestId('evidence-url').fill('https://www.example.com/esg/objectives');
+    await second.getByTestId('evidence-submit').click();
+    await objectives.getByTestId('evidence-result').waitFor();
+    expect(await remoteValue('LE1_objectives_EVD_LINK_1')).toBe('https://www.example.com/esg/objectives');
+
+    const rows = page.getByTestId('evidence-row');
+    await expect.poll(() => rows.count()).toBe(2);
     await expect
       .poll(() => item(openId).getByTestId('response-counts').textContent())
-      .toContain('1 document');
-    await evidence.evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await screenshot(page, 'ui-response-documents.png');
-    expect((await remote()).documents).toMatchObject([
-      { filename: name, size: bytes.length, variable: 'LE1_objectives' },
-    ]);
+      .toContain('2 evidence items');
+    await policy.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'ui-response-evidence.png');
 
     // The partner checks portfolio data on the service's view-only page (signed in to its portal).
     const view = await browser.context.newPage();
-    view.on('pageerror', (error) => pageErrors.push(`view page: ${String(error)}`));
+    view.on('pageerror', (e) => pageErrors.push(`view page: ${String(e)}`));
     await view.goto(`${app.core.sandbox.baseUrl}/portal/view/entities/${entityId}/responses/${openId}`);
     await view.fill('#email', demoUserEmail);
     await view.fill('#password', demoUserPassword);
@@ -260,31 +271,17 @@ describe('portfolio responses UI in Chromium', () => {
       view.waitForURL((u) => u.pathname.endsWith(`/responses/${openId}`)),
       view.click('#sign-in'),
     ]);
-    await view.waitForSelector('#documents');
-    expect(await view.textContent('#documents')).toContain(name);
-    expect(await view.textContent('tr[data-variable="LE1_objectives"]')).toContain(name);
+    await view.waitForSelector('#evidence');
+    expect(await view.textContent('#evidence')).toContain(url);
+    expect(await view.textContent('tr[data-variable="LE1_objectives"]')).toContain(
+      'https://www.example.com/esg/objectives',
+    );
     expect(await view.textContent('tr[data-variable="RS1_tenant_engagement"]')).toContain(
       'Resident app with a monthly feedback round',
     );
     expect(await view.textContent('tr[data-variable="LE2_responsible"]')).toContain('External consultant');
     await view.screenshot({ path: await artifactPath('ui-responses-sandbox-view.png'), fullPage: true });
     await view.close();
-  });
-
-  it('says why a file is refused, in words the analyst can act on', async () => {
-    const file = join(files, 'tool.exe');
-    writeFileSync(file, 'MZ');
-    app.picker.next = file;
-    const before = consoleErrors.length;
-    await page.getByTestId('documents-panel').getByTestId('attach-document').click();
-    const error = page.locator('[data-testid="upload-error"][data-target="response"]');
-    await error.waitFor();
-    expect(await error.textContent()).toMatch(/Could not attach the document: .*not accepted/);
-    expect(await page.getByTestId('documents-row').count()).toBe(1);
-    // The refused call is logged by Chromium as a failed request (400), and only that.
-    const provoked = consoleErrors.splice(before);
-    expect(provoked).toHaveLength(1);
-    expect(provoked[0]).toMatch(/status of 400/);
   });
 
   it('shows last year’s response read-only', async () => {
@@ -301,8 +298,13 @@ describe('portfolio responses UI in Chromium', () => {
     const count = await controls.count();
     expect(count).toBeGreaterThan(10);
     for (let i = 0; i < count; i++) expect(await controls.nth(i).isDisabled()).toBe(true);
-    for (const button of await detail.getByTestId('attach-document').all())
-      expect(await button.isDisabled()).toBe(true);
+    const adds = await detail.getByTestId('add-evidence').all();
+    expect(adds.length).toBeGreaterThan(0);
+    for (const button of adds) expect(await button.isDisabled()).toBe(true);
+    // Last year's hyperlink evidence, read from the service.
+    expect(await indicator('PO_1').getByTestId('evidence-item').textContent()).toContain(
+      'https://example.com/esg/environmental-policy',
+    );
     expect(await detail.getByTestId('revert-value').count()).toBe(0);
     await screenshot(page, 'ui-response-history.png');
     expect(pageErrors).toEqual([]);

@@ -161,16 +161,16 @@ describe('desktop UI in Chromium', () => {
     expect(await cell('annual-grid', row(2021), 'en_abs_wd').getAttribute('class')).toContain('cell-changed');
     await screenshot(page, 'ui-annual-paste.png');
 
-    // A district heating figure without its floor areas: the shared rules flag the missing ones.
+    // A district heating figure without its floor areas: the shared rules warn (the service takes it).
     await typeInto('annual-grid', row(2023), 'en_abs_wd', '7777');
     await expect
-      .poll(() => cell('annual-grid', row(2023), 'en_cov_wd').getAttribute('class'))
-      .toContain('cell-error');
+      .poll(() => cell('annual-grid', row(2023), 'en_abs_wd').getAttribute('class'))
+      .toContain('cell-warning');
     await page.keyboard.press('Control+z');
     await expect.poll(() => valueAt(first.localId, 'annual_data/2023/en_abs_wd')).toBe(null);
     await expect
-      .poll(() => cell('annual-grid', row(2023), 'en_cov_wd').getAttribute('class'))
-      .not.toContain('cell-error');
+      .poll(() => cell('annual-grid', row(2023), 'en_abs_wd').getAttribute('class'))
+      .not.toContain('cell-warning');
 
     // Fill down, single cell: 2023 takes 2022's value (Ctrl+D).
     await cell('annual-grid', row(2023), 'en_abs_we').click();
@@ -225,11 +225,11 @@ describe('desktop UI in Chromium', () => {
     await expect.poll(() => valueAt(created.localId, 'city')).toBe('Utrecht');
     await typeInto('assets-grid', created.localId, 'ownership', '100');
     await focusCell(page, created.localId, 'property_type_code');
-    await paste('OFF');
+    await paste('OCHI');
     await focusCell(page, created.localId, 'size');
     await paste('12,500');
     await expect.poll(() => valueAt(created.localId, 'size')).toBe(12500);
-    await expect.poll(() => valueAt(created.localId, 'property_type_code')).toBe('OFF');
+    await expect.poll(() => valueAt(created.localId, 'property_type_code')).toBe('OCHI');
     expect(
       await page
         .locator(`[data-testid="assets-grid"] .ag-row[row-id="${created.localId}"]`)

@@ -28,7 +28,7 @@ const doc: AssetDoc = {
   city: 'Amsterdam',
   ownership: 150,
   size: 1000,
-  property_type_code: 'OFF',
+  property_type_code: 'OCHI',
   annual_data: [
     { year: 2023, en_abs_wf: 100_000, en_cov_wf: 1000, en_tot_wf: 1000 },
     { year: 2024, en_abs_wf: 100_000, en_cov_wf: 1200, en_tot_wf: 1200 },

@@ -1,39 +1,35 @@
 /**
  * Portfolio responses through the bridge handlers of the whole app (embedded sandbox, browser
- * host): edit and sync an answer, attach evidence with progress, and find both on the sandbox's
- * view-only response page, as a data partner checks portfolio data.
+ * host): edit and sync an answer, add evidence as the service takes it (links, no upload), and find
+ * both on the sandbox's view-only response page, as a data partner checks portfolio data.
  */
-import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventPayload } from '../../shared/bridge/contract';
 import { demoUserEmail, demoUserPassword } from '../../electron/sandbox/demo-user';
 import { PortalClient } from '../sandbox/portal-client';
 import { startTestApp, testAssessmentYear } from '../support/test-app';
 
 describe('portfolio responses in the app', () => {
   let app: Awaited<ReturnType<typeof startTestApp>>;
-  let files: string;
   let entityId: number;
   let responseId: number;
-  const progress: Array<EventPayload<'responses.uploadProgress'>> = [];
+  let historyId: number;
 
   beforeAll(async () => {
     app = await startTestApp();
-    files = mkdtempSync(join(tmpdir(), 'asset-desk-evidence-'));
-    app.core.events.attach({
-      emit: (name, payload) => {
-        if (name === 'responses.uploadProgress')
-          progress.push(payload as EventPayload<'responses.uploadProgress'>);
-      },
-    });
     const session = await app.core.handlers['session.get']({});
     entityId = session.activeEntityId ?? 0;
   });
   afterAll(() => app?.close());
 
   const open = async (id: number) => await app.core.handlers['responses.open']({ responseId: id });
+  const addEvidence = (args: {
+    variable: string;
+    evidenceType: 'F' | 'H';
+    url: string;
+    notes?: string;
+    share?: boolean;
+    responseId?: number;
+  }) => app.core.handlers['responses.addEvidence']({ responseId, ...args });
 
   async function viewPage(): Promise<string> {
     const portal = new PortalClient(app.core.sandbox.baseUrl);
@@ -43,28 +39,18 @@ describe('portfolio responses in the app', () => {
     return page.text;
   }
 
-  /** The user picks the file in main's dialog; the renderer only ever holds the returned id. */
-  async function attachPicked(path: string, variable?: string, onResponse = responseId) {
-    app.picker.next = path;
-    const picked = await app.core.handlers['files.pick']({ purpose: 'evidence' });
-    if (!picked) throw new Error('the picker returned nothing');
-    return app.core.handlers['responses.attachDocument']({
-      responseId: onResponse,
-      fileId: picked.fileId,
-      variable,
-    });
-  }
-
-  it('lists the entity’s responses on first use, this year’s open and last year’s read-only', async () => {
+  it('lists the entity’s responses on first use, this year’s in progress and last year’s read-only', async () => {
     const list = await app.core.handlers['responses.list']({});
-    expect(list.map((r) => [r.year, r.readOnly])).toEqual([
-      [testAssessmentYear, false],
-      [testAssessmentYear - 1, true],
+    expect(list.map((r) => [r.survey_year, r.status, r.survey_open, r.readOnly])).toEqual([
+      [testAssessmentYear, 'in_progress', true, false],
+      [testAssessmentYear - 1, 'submitted', false, true],
     ]);
     responseId = list[0]?.id ?? 0;
+    historyId = list[1]?.id ?? 0;
     const detail = await open(responseId);
-    expect(detail.indicators.length).toBeGreaterThan(0);
-    expect(detail.values.every((v) => v.status === 'clean')).toBe(true);
+    expect(detail.indicators.map((d) => d.variable)).toContain('PO_1');
+    expect(detail.values.every((v) => v.status === 'clean' && v.available)).toBe(true);
+    expect(detail.values.find((v) => v.variable === 'PO_1')).toMatchObject({ value: '1', lockVersion: '1' });
   });
 
   it('edits an answer offline and syncs it; the view-only page shows it', async () => {
@@ -74,83 +60,100 @@ describe('portfolio responses in the app', () => {
       variable: 'LE3_governance',
       value: text,
     });
-    expect(edited.status).toBe('modified');
+    expect(edited).toMatchObject({ status: 'modified', lockVersion: '0' });
     const report = await app.core.handlers['responses.sync']({});
     expect(report).toMatchObject({ sent: 1, conflicts: [], rejected: [] });
     expect((await open(responseId)).values.find((v) => v.variable === 'LE3_governance')).toMatchObject({
       status: 'clean',
       value: text,
+      lockVersion: '1',
     });
     expect(await viewPage()).toContain(text);
   });
 
-  it('uploads a document with progress and sees it listed here and on the view-only response page', async () => {
-    const file = join(files, 'ESG policy 2025.pdf');
-    const bytes = new Uint8Array(1_500_000);
-    bytes.set(new TextEncoder().encode('%PDF-1.7\n'));
-    writeFileSync(file, bytes);
-    progress.length = 0;
-    const doc = await attachPicked(file, 'LE1_objectives');
-    expect(doc).toMatchObject({
-      filename: 'ESG policy 2025.pdf',
-      size: bytes.length,
-      contentType: 'application/pdf',
-      variable: 'LE1_objectives',
+  it('adds a file by its link (POST documents), shared, with notes: the service’s item is shown', async () => {
+    const url = 'https://docs.example.com/esg/environmental-policy-2025.pdf';
+    const item = await addEvidence({
+      variable: 'PO_1',
+      evidenceType: 'F',
+      url,
+      notes: 'Page 4, section 2',
+      share: true,
     });
-    const sent = progress.map((p) => p.sent);
-    expect(progress.length).toBeGreaterThan(2);
-    expect(sent).toEqual([...sent].sort((x, y) => x - y));
-    expect(progress.at(-1)).toMatchObject({
-      responseId,
-      sent: bytes.length,
-      total: bytes.length,
-      done: true,
+    expect(item).toMatchObject({
+      variable: 'PO_1',
+      answerName: 'PO_1_A1_EVD',
+      itemNumber: 1,
+      evidenceType: 'F',
+      url,
+      notes: 'Page 4, section 2',
+      shared: true,
+      docId: expect.stringMatching(/^\d+$/),
+      reportUrl: expect.stringContaining(
+        `/portal/view/entities/${entityId}/responses/${responseId}#PO_1_A1_EVD-1`,
+      ),
+      variables: {
+        TYPE: { variable: 'PO_1_A1_EVD_TYPE_1', value: 'F' },
+        NOTES: { variable: 'PO_1_A1_EVD_NOTES_1', value: 'Page 4, section 2' },
+        SHARE: { variable: 'PO_1_A1_EVD_SHARE_1', value: 1 },
+      },
     });
-
     const detail = await open(responseId);
-    expect(detail.documents.map((d) => d.filename)).toContain('ESG policy 2025.pdf');
-    expect(detail.response.documents).toBe(1);
-    expect(await viewPage()).toContain('ESG policy 2025.pdf');
-
-    // A later pull keeps the list as the service has it.
-    await app.core.handlers['responses.sync']({});
-    expect((await open(responseId)).documents).toHaveLength(1);
+    expect(detail.evidence).toEqual([item]);
+    expect(detail.response.evidence).toBe(1);
+    expect(await viewPage()).toContain(url);
   });
 
-  it('refuses what main cannot or should not send, before uploading', async () => {
-    const attach = (filePath: string, variable?: string) => attachPicked(filePath, variable);
-    const folder = join(files, 'folder.pdf');
-    mkdirSync(folder);
-    const big = join(files, 'big.pdf');
-    writeFileSync(big, '');
-    truncateSync(big, 10 * 1024 * 1024 + 1);
-    const script = join(files, 'tool.exe');
-    writeFileSync(script, 'MZ');
-    const empty = join(files, 'empty.txt');
-    writeFileSync(empty, '');
-    const note = join(files, 'note.txt');
-    writeFileSync(note, 'evidence');
+  it('adds a hyperlink as values (TYPE H, LINK, NOTES) as the next item', async () => {
+    const url = 'https://www.example.com/sustainability';
+    const item = await addEvidence({ variable: 'PO_1', evidenceType: 'H', url, notes: 'Policies tab' });
+    expect(item).toMatchObject({
+      itemNumber: 2,
+      evidenceType: 'H',
+      url,
+      notes: 'Policies tab',
+      shared: null,
+    });
+    expect(Object.keys(item.variables).sort()).toEqual(['LINK', 'NOTES', 'TYPE']);
+    // A later pull reads both items back from the service and keeps what only this app knows.
+    await app.core.handlers['responses.sync']({});
+    const evidence = (await open(responseId)).evidence;
+    expect(evidence.map((e) => [e.itemNumber, e.evidenceType, e.url])).toEqual([
+      [1, 'F', 'https://docs.example.com/esg/environmental-policy-2025.pdf'],
+      [2, 'H', url],
+    ]);
+    expect(evidence[0]?.reportUrl).toContain('#PO_1_A1_EVD-1');
+  });
 
-    await expect(attach('relative/file.pdf')).rejects.toThrow(/absolute/);
-    await expect(attach(join(files, 'missing.pdf'))).rejects.toThrow(/cannot be read/);
-    await expect(attach(folder)).rejects.toThrow(/not a regular file/);
-    await expect(attach(big)).rejects.toThrow(/at most 10 MB/);
-    await expect(attach(script)).rejects.toThrow(/not accepted/);
-    await expect(attach(empty)).rejects.toThrow(/empty/);
-    await expect(attach(note, 'LE2_responsible')).rejects.toThrow(/takes no evidence/);
-    const history = (await app.core.handlers['responses.list']({})).find((r) => r.readOnly)?.id ?? 0;
-    await expect(attachPicked(note, undefined, history)).rejects.toThrow(/read-only/);
+  it('says plainly what a file on this computer needs, and refuses what the service would not take', async () => {
+    for (const local of ['C:\\Users\\ana\\policy.pdf', '/home/ana/policy.pdf', 'file:///home/ana/policy.pdf'])
+      await expect(addEvidence({ variable: 'PO_1', evidenceType: 'F', url: local })).rejects.toThrow(
+        /file on this computer.*put the file where it can be opened by a link.*paste that link/,
+      );
+    await expect(addEvidence({ variable: 'PO_1', evidenceType: 'F', url: 'policy.pdf' })).rejects.toThrow(
+      /full web address/,
+    );
     await expect(
-      app.core.handlers['responses.attachDocument']({ responseId, fileId: 'never-picked' }),
-    ).rejects.toThrow(/pick it again/);
-    expect((await open(responseId)).documents).toHaveLength(1);
+      addEvidence({ variable: 'LE2_responsible', evidenceType: 'H', url: 'https://example.com/' }),
+    ).rejects.toThrow(/takes no evidence/);
+    await expect(
+      addEvidence({ variable: 'PO_1', evidenceType: 'H', url: 'https://example.com/', share: true }),
+    ).rejects.toThrow(/shared with investors already/);
+    await expect(
+      addEvidence({
+        responseId: historyId,
+        variable: 'PO_1',
+        evidenceType: 'F',
+        url: 'https://example.com/a.pdf',
+      }),
+    ).rejects.toThrow(/read-only/);
+    expect((await open(responseId)).evidence).toHaveLength(2);
   });
 
   it('refuses edits of a historical response', async () => {
-    const history = (await app.core.handlers['responses.list']({})).find((r) => r.readOnly)?.id ?? 0;
     expect(() =>
       app.core.handlers['responses.setValue']({
-        responseId: history,
+        responseId: historyId,
         variable: 'LE2_responsible',
         value: 'none',
       }),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { seedResponses } from '../../electron/sandbox/seed-responses';
 import { ResponseEditError, ResponsesStore } from '../../electron/responses/responses-store';
 import { syncResponses } from '../../electron/responses/responses-sync';
+import { ResponsesClient } from '../../electron/responses/responses-client';
 import { responseValueSchema } from '../../shared/responses/schemas';
 import { assessmentYear, startHarness, type Harness } from '../sandbox/helpers';
 import { makeClient, tempWorkspace } from '../sync/harness';
@@ -51,10 +52,10 @@ beforeAll(async () => {
   h = await startHarness();
   seedResponses(h.server.store, h.entityId, assessmentYear);
   const list = z
-    .array(z.object({ id: z.number(), state: z.string() }))
+    .array(z.object({ id: z.number(), status: z.string(), survey_open: z.boolean() }))
     .parse((await h.api('GET', `/api/v0/entities/${h.entityId}/responses`)).body);
-  openId = list.find((r) => r.state === 'open')?.id ?? 0;
-  historicalId = list.find((r) => r.state === 'submitted')?.id ?? 0;
+  openId = list.find((r) => r.survey_open)?.id ?? 0;
+  historicalId = list.find((r) => r.status === 'submitted')?.id ?? 0;
 });
 afterAll(async () => {
   await h.close();
@@ -67,27 +68,37 @@ describe('responses in the workspace', () => {
     return () => a.close();
   });
 
-  it('pulls the list and each response with its indicators, answers and documents; history is read-only', async () => {
+  it('pulls the list and each response’s catalog values and evidence; history is read-only', async () => {
     const report = await a.sync();
     expect(report).toMatchObject({ pulled: 2, sent: 0, conflicts: [], rejected: [] });
     const list = a.store.list();
-    expect(list.map((r) => [r.year, r.readOnly, r.available])).toEqual([
-      [assessmentYear, false, true],
-      [assessmentYear - 1, true, true],
+    expect(list.map((r) => [r.survey_year, r.status, r.readOnly, r.available])).toEqual([
+      [assessmentYear, 'in_progress', false, true],
+      [assessmentYear - 1, 'submitted', true, true],
     ]);
     const open = a.store.detail(openId);
     expect(new Set(open?.indicators.map((d) => d.kind))).toEqual(new Set(['checkbox', 'radio', 'text']));
     expect(open?.values.find((v) => v.variable === 'LE1_objectives')).toMatchObject({
       value: ['public'],
-      lockVersion: 1,
+      lockVersion: '1',
       status: 'clean',
+      available: true,
     });
     expect(open?.values.find((v) => v.variable === 'LE3_governance')).toMatchObject({
       value: null,
-      lockVersion: 0,
+      lockVersion: '0',
     });
     const history = a.store.detail(historicalId);
     expect(history?.values.find((v) => v.variable === 'LE3_governance')?.value).toContain('ESG committee');
+    // Last year's hyperlink evidence, read part by part.
+    expect(history?.evidence).toMatchObject([
+      {
+        answerName: 'PO_1_A1_EVD',
+        itemNumber: 1,
+        evidenceType: 'H',
+        notes: expect.stringContaining('Section 2'),
+      },
+    ]);
     expect(() => a.store.setValue(historicalId, 'LE2_responsible', 'external')).toThrow(ResponseEditError);
   });
 
@@ -118,14 +129,14 @@ describe('responses in the workspace', () => {
     expect(report).toMatchObject({ sent: 2, conflicts: [], rejected: [] });
     expect(report.stopped).toBeUndefined();
     const stored = await serviceValue(openId, 'LE3_governance');
-    expect(stored).toMatchObject({ value: text, lock_version: before + 1 });
+    expect(stored).toMatchObject({ value: text, lock_version: String(Number(before) + 1) });
     expect((await serviceValue(openId, 'RO1_risk_assessment')).value).toEqual([
       'flooding',
       'climate_physical',
     ]);
     expect(a.store.value(openId, 'LE3_governance')).toMatchObject({
       status: 'clean',
-      lockVersion: before + 1,
+      lockVersion: String(Number(before) + 1),
     });
     expect(a.store.pending()).toEqual([]);
   });
@@ -251,17 +262,29 @@ describe('two analysts on one response', () => {
 });
 
 describe('the client at the edge', () => {
-  it('parses a stale write into the current value', async () => {
-    const client = makeClient(h.baseUrl, h.token);
-    const outcome = await client.writeResponseValue(h.entityId, openId, 'LE2_responsible', 'none', 0);
+  it('parses a stale write into the current value, its version a string', async () => {
+    const client = new ResponsesClient(makeClient(h.baseUrl, h.token));
+    const outcome = await client.writeValue(h.entityId, openId, 'LE2_responsible', 'none', '0');
     expect(outcome.ok).toBe(false);
-    if (!outcome.ok) expect(outcome.current.lock_version).toBeGreaterThan(0);
+    if (!outcome.ok) expect(outcome.current.lock_version).toMatch(/^[1-9]\d*$/);
+  });
+
+  it('a 409 that does not say what the service holds is followed by a read of the value', async () => {
+    const bare: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.status !== 409) return response;
+      await response.body?.cancel();
+      return new Response(JSON.stringify({ error: 'StaleObjectError' }), { status: 409 });
+    };
+    const client = new ResponsesClient(makeClient(h.baseUrl, h.token, { fetch: bare }));
+    const outcome = await client.writeValue(h.entityId, openId, 'LE2_responsible', 'none', '0');
+    const current = await serviceValue(openId, 'LE2_responsible');
+    expect(outcome).toEqual({ ok: false, current: { ...current, variable: 'LE2_responsible' } });
   });
 
   it('a response submitted between pull and push refuses the write (403): the answer stays, with the reason, and is not resent', async () => {
     const submitting: typeof fetch = async (input, init) => {
-      if (init?.method === 'POST')
-        h.server.store.db.prepare("UPDATE responses SET state = 'submitted' WHERE id = ?").run(openId);
+      if (init?.method === 'POST') h.server.store.responses.setStatus(openId, 'submitted', false);
       return fetch(input, init);
     };
     const a = analyst(submitting);
@@ -283,7 +306,7 @@ describe('the client at the edge', () => {
       expect(a.store.list().find((r) => r.id === openId)?.readOnly).toBe(true);
       expect(a.store.revertValue(openId, 'LE2_responsible').status).toBe('clean');
     } finally {
-      h.server.store.db.prepare("UPDATE responses SET state = 'open' WHERE id = ?").run(openId);
+      h.server.store.responses.setStatus(openId, 'in_progress', true);
       a.close();
     }
   });

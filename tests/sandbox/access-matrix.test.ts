@@ -47,7 +47,7 @@ const endpoints: Endpoint[] = [
     name: 'GET /api/v0/lists/:slug',
     rule: accessRules.lists,
     okStatus: 200,
-    request: async () => ({ method: 'GET', path: '/api/v0/lists/countries' }),
+    request: async () => ({ method: 'GET', path: '/api/v0/lists/country' }),
   },
   {
     name: 'GET /api/v1/entities',

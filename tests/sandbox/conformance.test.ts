@@ -130,7 +130,7 @@ describe('Resources and their fields', () => {
       body: {
         annual_data: [
           { year: assessmentYear, en_abs_we: 160_000 },
-          { year: assessmentYear - 2, wat_abs_w: 500, wat_cov_w: 1000, wat_tot_w: 1000 },
+          { year: assessmentYear - 2, tenant_ctrl: false, wat_abs_w: 500, wat_cov_w: 1000, wat_tot_w: 1000 },
         ],
       },
     });
@@ -144,11 +144,11 @@ describe('Resources and their fields', () => {
 
   it('Annual data: submissions may cover up to 5 years before the assessment year, not more', async () => {
     const ok = await h.api('POST', assetsPath(), {
-      body: validAsset(nextN(), { annual_data: [{ year: assessmentYear - 5 }] }),
+      body: validAsset(nextN(), { annual_data: [{ year: assessmentYear - 5, tenant_ctrl: false }] }),
     });
     expect(ok.status).toBe(201);
     const bad = await h.api('POST', assetsPath(), {
-      body: validAsset(nextN(), { annual_data: [{ year: assessmentYear - 6 }] }),
+      body: validAsset(nextN(), { annual_data: [{ year: assessmentYear - 6, tenant_ctrl: false }] }),
     });
     expect(bad.status).toBe(422);
   });
@@ -177,8 +177,14 @@ describe('Resources and their fields', () => {
   it('Outlier: kpi, type, accepted and a decimal string value; computed after create', async () => {
     const a = await create({
       annual_data: [
-        { year: assessmentYear - 1, en_abs_we: 150_000, en_cov_we: 1000, en_tot_we: 1000 },
-        { year: assessmentYear, en_abs_we: 900_000, en_cov_we: 1000, en_tot_we: 1000 },
+        {
+          year: assessmentYear - 1,
+          tenant_ctrl: false,
+          en_abs_we: 150_000,
+          en_cov_we: 1000,
+          en_tot_we: 1000,
+        },
+        { year: assessmentYear, tenant_ctrl: false, en_abs_we: 900_000, en_cov_we: 1000, en_tot_we: 1000 },
       ],
     });
     const outliers = asList(a['_outliers']);
@@ -206,7 +212,17 @@ describe('Endpoints', () => {
   it('Endpoint list: GET /certifications (v1) answers 200 with the schemes', async () => {
     const r = await h.api('GET', '/api/v1/certifications');
     expect(r.status).toBe(200);
-    expect(asList(r.body)[0]).toMatchObject({ id: 1, name: expect.any(String) });
+    // The docs' shape: id, name, levels when the scheme has them, country, status.
+    const schemes = asList(r.body);
+    expect(schemes.find((x) => x['id'] === 598)).toEqual({
+      id: 598,
+      name: 'BCA Green Mark/Existing Buildings',
+      levels: ['Platinum', 'GoldPlus', 'Gold', 'Certified'],
+      country: 'SG',
+      status: 'operational',
+    });
+    for (const scheme of schemes)
+      expect(scheme).toMatchObject({ id: expect.any(Number), status: expect.any(String) });
   });
 
   it('Endpoint list: GET /energy_ratings (v1, domain notes) answers 200', async () => {
@@ -217,9 +233,20 @@ describe('Endpoints', () => {
 
   it('Endpoint list: GET /lists and /lists/:slug (v0) serve property types and countries', async () => {
     const lists = asList((await h.api('GET', '/api/v0/lists')).body);
-    expect(lists.map((l) => l['slug'])).toEqual(expect.arrayContaining(['property_types', 'countries']));
-    const pt = asJson((await h.api('GET', '/api/v0/lists/property_types')).body);
-    expect(asList(pt['items'])).toContainEqual({ code: 'OFF', label: 'Office' });
+    // The docs' slugs and shapes: summaries {slug, name, updated_at}; one list adds items {label, value}.
+    expect(lists.map((l) => l['slug'])).toEqual(
+      expect.arrayContaining(['equity_asset_type', 'location', 'country']),
+    );
+    for (const l of lists) expect(Object.keys(l).sort()).toEqual(['name', 'slug', 'updated_at']);
+    const pt = asJson((await h.api('GET', '/api/v0/lists/equity_asset_type')).body);
+    expect(asList(pt['items'])).toContainEqual({ label: 'Hotel', value: 'HTL' });
+    const country = asJson((await h.api('GET', '/api/v0/lists/country')).body);
+    expect(country).toMatchObject({
+      slug: 'country',
+      name: 'Country (ISO3166)',
+      updated_at: expect.any(String),
+    });
+    expect(asList(country['items'])).toContainEqual({ label: 'Afghanistan', value: 'AF' });
     expect((await h.api('GET', '/api/v0/lists/nope')).status).toBe(404);
   });
 
@@ -291,14 +318,14 @@ describe('Endpoints', () => {
   });
 
   it('GET assets: certification entries in list responses carry _validations', async () => {
-    await create({ certifications: [{ certification_id: 10, size: 500 }] });
+    await create({ certifications: [{ certification_id: 10, size: 500, year: 2020 }] });
     const all = asList((await h.api('GET', `${assetsPath()}?per_page=100`)).body);
     const withCert = all.find((a) => asList(a['certifications']).length > 0) as Json;
     expect(asList(withCert['certifications'])[0]).toHaveProperty('_validations');
   });
 
   it('GET one asset: returns the asset with annual data; certification entries carry no _validations', async () => {
-    const a = await create({ certifications: [{ certification_id: 10, size: 500 }] });
+    const a = await create({ certifications: [{ certification_id: 10, size: 500, year: 2020 }] });
     const r = await h.api('GET', `${assetsPath()}/${String(a['service_asset_id'])}`);
     expect(r.status).toBe(200);
     const body = asJson(r.body);
@@ -322,7 +349,7 @@ describe('Endpoints', () => {
 
   it('POST assets: 201 with _validations at asset, certification and annual-data level', async () => {
     const r = await h.api('POST', assetsPath(), {
-      body: validAsset(nextN(), { certifications: [{ certification_id: 10, size: 500 }] }),
+      body: validAsset(nextN(), { certifications: [{ certification_id: 10, size: 500, year: 2020 }] }),
     });
     expect(r.status).toBe(201);
     const a = asJson(r.body);
@@ -366,13 +393,15 @@ describe('Endpoints', () => {
 
   it('Errors: ownership_from or ownership_to must be present when owned_entire_period is false', async () => {
     const r = await h.api('POST', assetsPath(), {
-      body: validAsset(nextN(), { annual_data: [{ year: assessmentYear, owned_entire_period: false }] }),
+      body: validAsset(nextN(), {
+        annual_data: [{ year: assessmentYear, tenant_ctrl: false, owned_entire_period: false }],
+      }),
     });
     expect(r.status).toBe(422);
     const ok = await h.api('POST', assetsPath(), {
       body: validAsset(nextN(), {
         ownership_from: `${assessmentYear}-02-01`,
-        annual_data: [{ year: assessmentYear, owned_entire_period: false }],
+        annual_data: [{ year: assessmentYear, tenant_ctrl: false, owned_entire_period: false }],
       }),
     });
     expect(ok.status).toBe(201);
@@ -382,11 +411,15 @@ describe('Endpoints', () => {
     const r = await h.api('POST', assetsPath(), {
       body: validAsset(nextN(), {
         annual_data: [
-          { year: assessmentYear, tenant_ctrl: true, en_abs_tc_te: 10, en_cov_tc_te: 400, en_tot_tc_te: 400 },
+          { year: assessmentYear, tenant_ctrl: true, ghg_abs_s3_w: 10, ghg_cov_s3_w: 400, ghg_tot_s3_w: 400 },
         ],
       }),
     });
     expect(r.status).toBe(422);
+    const rec = asList(asJson(r.body)['annual_data'])[0] as Json;
+    expect(asJson(asJson(rec['_validations'])['errors'])['ghg_tot_s3_w']).toEqual([
+      'Must be equal to size if the whole building is tenant controlled',
+    ]);
   });
 
   it('PATCH: supplied fields are merged; others stay', async () => {
@@ -456,7 +489,7 @@ describe('Endpoints', () => {
   });
 
   it('Certification: an entry without id creates a record; with id it changes that one; _destroy removes it', async () => {
-    const a = await create({ certifications: [{ certification_id: 10, size: 500 }] });
+    const a = await create({ certifications: [{ certification_id: 10, size: 500, year: 2020 }] });
     const path = `${assetsPath()}/${String(a['service_asset_id'])}`;
     const certId = (asList(a['certifications'])[0] as Json)['id'];
     const changed = asJson(
@@ -465,7 +498,7 @@ describe('Endpoints', () => {
           body: {
             certifications: [
               { id: certId, size: 600 },
-              { certification_id: 16, size: 100 },
+              { certification_id: 16, size: 100, year: 2021 },
             ],
           },
         })
@@ -488,7 +521,7 @@ describe('Endpoints', () => {
   });
 
   it('DELETE: returns 200 with the deleted asset; annual_data and certifications are empty arrays', async () => {
-    const a = await create({ certifications: [{ certification_id: 10, size: 500 }] });
+    const a = await create({ certifications: [{ certification_id: 10, size: 500, year: 2020 }] });
     const path = `${assetsPath()}/${String(a['service_asset_id'])}`;
     const r = await h.api('DELETE', path);
     expect(r.status).toBe(200);

@@ -118,7 +118,7 @@ export function validAsset(n: number, extra: Record<string, unknown> = {}): Reco
     city: 'Amsterdam',
     address: `${n} Dam`,
     ownership: 100,
-    property_type_code: 'OFF',
+    property_type_code: 'OCHI',
     construction_year: 2001,
     gav: 12.5,
     size: 1000,

@@ -16,7 +16,7 @@ describe('restart', () => {
       const created = asJson(
         (
           await first.api('POST', `/api/v1/entities/${first.entityId}/assets`, {
-            body: validAsset(1, { certifications: [{ certification_id: 10, size: 100 }] }),
+            body: validAsset(1, { certifications: [{ certification_id: 10, size: 100, year: 2020 }] }),
           })
         ).body,
       );
@@ -39,7 +39,7 @@ describe('restart', () => {
           (
             await second.api('POST', `/api/v1/entities/${second.entityId}/assets`, {
               token,
-              body: validAsset(4, { certifications: [{ certification_id: 10, size: 100 }] }),
+              body: validAsset(4, { certifications: [{ certification_id: 10, size: 100, year: 2020 }] }),
             })
           ).body,
         );
@@ -120,7 +120,9 @@ describe('spreadsheet export', () => {
     const cb = await callbackReceiver(1);
     try {
       await h.api('POST', `/api/v1/entities/${h.entityId}/assets`, {
-        body: validAsset(1, { certifications: [{ certification_id: 3, level: 'Gold', size: 10 }] }),
+        body: validAsset(1, {
+          certifications: [{ certification_id: 3, level: 'Gold', size: 10, year: 2020 }],
+        }),
       });
       await h.api('POST', `/api/v1/entities/${h.entityId}/assets`, { body: validAsset(2) });
       const res = await fetch(`${h.baseUrl}/api/v1/entities/${h.entityId}/asset_spreadsheet_export`, {
@@ -136,7 +138,7 @@ describe('spreadsheet export', () => {
       expect(file.status).toBe(200);
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(await file.arrayBuffer());
-      expect(wb.worksheets.map((w) => w.name)).toEqual([...sheetNames]);
+      expect(wb.worksheets.map((w) => w.name)).toEqual([...sheetNames, 'Lists']);
       const chars = wb.getWorksheet('Asset Characteristics');
       expect(chars?.getRow(1).hidden).toBe(true);
       expect(chars?.getRow(1).getCell(1).value).toBe('service_asset_id');

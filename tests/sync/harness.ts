@@ -35,7 +35,7 @@ export function newAsset(i: number, years = 1): AssetDoc {
     state_province: 'Noord-Holland',
     city: 'Amsterdam',
     ownership: 100,
-    property_type_code: 'OFF',
+    property_type_code: 'OCHI',
     size: 1_000 + i,
     annual_data: Array.from({ length: years }, (_, k) => ({
       year: assessmentYear - 1 - k,

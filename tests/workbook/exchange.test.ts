@@ -5,6 +5,7 @@ import { applyImport, ImportError, lastImport, undoImport } from '../../electron
 import type { ImportPlan, PlanRow } from '../../electron/workbook/import-plan';
 import { exportWorkspace, previewImportFile } from '../../electron/workbook/workspace-exchange';
 import type { WorkspaceStore } from '../../electron/workspace/workspace-store';
+import { readReference } from '../../electron/workspace/reference-lists';
 import { seededWorkspace, snapshot, tmpDir } from './fixtures';
 
 const stores: WorkspaceStore[] = [];
@@ -90,6 +91,55 @@ describe('workbook round trip', () => {
         .getRow(2)
         .getCell(col(sheet(wb, 'Energy'), 'annual_data[2024].en_abs_wf')).value,
     ).toBe('Energy consumption, whole building, fuel (kWh) 2024');
+  });
+
+  it("offers the service's lists with their labels: a Lists tab behind the property-type and country dropdowns", async () => {
+    const store = workspace(2, 1);
+    store.saveReference('reference', {
+      ...readReference(undefined),
+      propertyTypes: [
+        { value: 'HTL', label: 'Hotel' },
+        { value: 'OCHI', label: 'Office: Corporate: High-Rise Office' },
+      ],
+      countries: [
+        { value: 'NL', label: 'Netherlands' },
+        { value: 'BE', label: 'Belgium' },
+      ],
+      sources: {
+        certifications: 'service',
+        energyRatings: 'service',
+        propertyTypes: 'service',
+        countries: 'service',
+      },
+    });
+    const file = join(tmpDir(), 'lists.xlsx');
+    await exportWorkspace(store, file);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const lists = sheet(wb, 'Lists');
+    expect(lists.getRow(1).values).toEqual([undefined, 'asset_desk:lists']);
+    expect(lists.getRow(1).hidden).toBe(true);
+    expect(lists.getRow(3).values).toEqual([undefined, 'HTL', 'Hotel', undefined, 'NL', 'Netherlands']);
+    expect(lists.getRow(4).values).toEqual([
+      undefined,
+      'OCHI',
+      'Office: Corporate: High-Rise Office',
+      undefined,
+      'BE',
+      'Belgium',
+    ]);
+    const chars = sheet(wb, 'Asset Characteristics');
+    const dv = (chars as unknown as { dataValidations: { model: Record<string, { formulae: string[] }> } })
+      .dataValidations.model;
+    const rule = (field: string) =>
+      Object.entries(dv).find(([ref]) =>
+        ref.startsWith(`${chars.getColumn(col(chars, field)).letter}3`),
+      )?.[1];
+    expect(rule('property_type_code')?.formulae).toEqual(['Lists!$A$3:$A$4']);
+    expect(rule('country')?.formulae).toEqual(['Lists!$D$3:$D$4']);
+    // The Lists tab is reference data: an import of the same file reads it as nothing to report.
+    const plan = await previewImportFile(store, file);
+    expect(plan.issues).toEqual([]);
   });
 });
 

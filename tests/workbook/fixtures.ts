@@ -25,7 +25,7 @@ export function remoteAsset(i: number, id: number): Asset {
     ownership: 75.5,
     ownership_from: '2019-04-01',
     ownership_to: null,
-    property_type_code: 'OFF',
+    property_type_code: 'OCHI',
     gav: 12.25,
     size: 1000 + i,
     certifications: [{ id: 300 + i, certification_id: 3, level: 'Gold', size: 500, year: 2020 }],

@@ -249,6 +249,7 @@ export function assetResource(s: StoredAsset, opts: ResourceOptions): Asset {
   out['certifications'] = withV(s.doc.certifications, v.certifications, opts.nestedValidations);
   out['energy_ratings'] = withV(s.doc.energy_ratings ?? [], v.energyRatings, opts.nestedValidations);
   out['annual_data'] = withV(s.doc.annual_data, v.annualData, opts.validations);
+  out['asset_size'] = decimalString(doc['size']);
   out['_outliers'] = s.outliers;
   out['created_at'] = s.createdAt;
   out['updated_at'] = s.updatedAt;
@@ -256,9 +257,18 @@ export function assetResource(s: StoredAsset, opts: ResourceOptions): Asset {
   return out as Asset;
 }
 
-/** DELETE's answer: the last snapshot, with `annual_data` and `certifications` emptied (the spec). */
-export function deletedResource(s: StoredAsset): Asset {
-  const r = assetResource(s, { validations: false, nestedValidations: false });
+/** The service echoes `size` as `asset_size`, a Rails decimal string ("6000.0"). */
+function decimalString(size: unknown): string | null {
+  if (typeof size !== 'number' || !Number.isFinite(size)) return null;
+  return Number.isInteger(size) ? `${size}.0` : String(size);
+}
+
+/**
+ * DELETE's answer: the last snapshot, with `annual_data` and `certifications` emptied (the spec).
+ * A batch's `deleted` items also carry the asset's `_validations` (the docs' batch example).
+ */
+export function deletedResource(s: StoredAsset, opts: { validations?: boolean } = {}): Asset {
+  const r = assetResource(s, { validations: opts.validations ?? false, nestedValidations: false });
   return { ...r, annual_data: [], certifications: [], energy_ratings: [] };
 }
 

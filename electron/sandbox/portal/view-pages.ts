@@ -5,6 +5,7 @@ import type { SandboxContext } from '../context';
 import type { EntityResource, StoredAsset } from '../store';
 import { checkIndicatorValue, indicatorDefinitions, type IndicatorDefinition } from '../model/indicators';
 import type { IndicatorValue } from '../model/indicators';
+import { parseEvidenceVariable } from '../../../shared/responses/catalog';
 import { html, type SafeHtml } from './html';
 import { page, sendPage } from './layout';
 import { currentSession, redirectToSignIn, type SignedIn } from './session';
@@ -166,18 +167,26 @@ export function registerViewPages(app: FastifyInstance, ctx: SandboxContext): vo
       <table id="responses">
         <tr>
           <th>ID</th>
-          <th>Year</th>
-          <th>Name</th>
-          <th>State</th>
+          <th>Survey year</th>
+          <th>Assessment</th>
+          <th>Status</th>
+          <th>Survey open</th>
+          <th>Completed</th>
           <th>Updated</th>
         </tr>
         ${list.map(
           (r) =>
             html`<tr>
               <td>${r.id}</td>
-              <td>${r.year}</td>
-              <td><a href="/portal/view/entities/${a.entity.id}/responses/${r.id}">${r.name}</a></td>
-              <td>${r.state}</td>
+              <td>${r.survey_year}</td>
+              <td>
+                <a href="/portal/view/entities/${a.entity.id}/responses/${r.id}"
+                  >${r.survey_year} ${assessmentTitle(r.assessment_type)}</a
+                >
+              </td>
+              <td>${r.status}</td>
+              <td>${r.survey_open ? 'yes' : 'no'}</td>
+              <td>${responses.percentCompleted(r.id)}%</td>
               <td>${r.updated_at}</td>
             </tr>`,
         )}
@@ -201,7 +210,12 @@ export function registerViewPages(app: FastifyInstance, ctx: SandboxContext): vo
         404,
       );
     const values = new Map(responses.values(response.id).map((v) => [v.variable, v]));
-    const documents = responses.documents(response.id);
+    const evidence = evidenceItems(
+      responses.values(response.id),
+      responses
+        .evidenceDocuments(response.id)
+        .map((d) => ({ key: `${d.answer_name}#${d.item_number}`, url: d.url })),
+    );
     const shown = (def: IndicatorDefinition, value: IndicatorValue): SafeHtml | string => {
       if (value === null) return html`<span class="muted">not answered</span>`;
       const label = (code: string) => def.options?.find((o) => o.code === code)?.label ?? code;
@@ -209,7 +223,7 @@ export function registerViewPages(app: FastifyInstance, ctx: SandboxContext): vo
         return html`<ul>
           ${value.map((c) => html`<li>${label(c)}</li>`)}
         </ul>`;
-      return def.kind === 'radio' ? label(value) : value;
+      return def.kind === 'radio' ? label(String(value)) : String(value);
     };
     const sections = [...new Set(indicatorDefinitions.map((d) => d.section))];
     const body = html`<p class="tabs">
@@ -217,7 +231,11 @@ export function registerViewPages(app: FastifyInstance, ctx: SandboxContext): vo
         <a href="/portal/view/entities/${a.entity.id}/responses" class="active">Portfolio responses</a>
       </p>
       <section>
-        <p>${response.year} · state <strong>${response.state}</strong> · updated ${response.updated_at}</p>
+        <p>
+          ${response.survey_year} · ${assessmentTitle(response.assessment_type)} · status
+          <strong>${response.status}</strong> · survey ${response.survey_open ? 'open' : 'closed'} ·
+          ${responses.percentCompleted(response.id)}% completed · updated ${response.updated_at}
+        </p>
       </section>
       ${sections.map(
         (sec) =>
@@ -236,7 +254,7 @@ export function registerViewPages(app: FastifyInstance, ctx: SandboxContext): vo
                 .map((d) => {
                   const v = values.get(d.variable);
                   const problems = v ? checkIndicatorValue(d, v.value) : [];
-                  const docs = documents.filter((doc) => doc.variable === d.variable);
+                  const items = evidence.filter((e) => e.answer === d.evidence);
                   return html`<tr data-variable="${d.variable}">
                     <td><code>${d.variable}</code><br />${d.label}</td>
                     <td>${shown(d, v?.value ?? null)}</td>
@@ -244,39 +262,90 @@ export function registerViewPages(app: FastifyInstance, ctx: SandboxContext): vo
                       ${v === undefined || v.value === null ? html`<span class="warn">missing</span>` : problems.length > 0 ? html`<span class="bad">${problems.join('; ')}</span>` : 'OK'}
                     </td>
                     <td>${v?.lock_version ?? 0}</td>
-                    <td>${docs.map((doc) => html`${doc.filename} (${doc.size} bytes)<br />`)}</td>
+                    <td>
+                      ${items.map((e) => html`${e.type === 'H' ? 'Hyperlink' : 'File'} ${e.item}: ${e.url ?? ''}<br />`)}
+                    </td>
                   </tr>`;
                 })}
             </table>
           </section>`,
       )}
       <section>
-        <h2>Evidence documents</h2>
-        <table id="documents">
+        <h2>Evidence</h2>
+        <table id="evidence">
           <tr>
-            <th>ID</th>
-            <th>File</th>
+            <th>Answer</th>
+            <th>Item</th>
             <th>Type</th>
-            <th>Size</th>
-            <th>Indicator</th>
-            <th>Uploaded</th>
+            <th>Link</th>
+            <th>Document id</th>
+            <th>Notes</th>
+            <th>Shared</th>
           </tr>
-          ${documents.map(
-            (doc) =>
-              html`<tr>
-                <td>${doc.id}</td>
-                <td>${doc.filename}</td>
-                <td>${doc.content_type}</td>
-                <td>${doc.size}</td>
-                <td>${doc.variable ?? ''}</td>
-                <td>${doc.created_at}</td>
+          ${evidence.map(
+            (e) =>
+              html`<tr id="${e.answer}-${e.item}">
+                <td><code>${e.answer}</code></td>
+                <td>${e.item}</td>
+                <td>${e.type}</td>
+                <td>${e.url ?? ''}</td>
+                <td>${e.docId ?? ''}</td>
+                <td>${e.notes ?? ''}</td>
+                <td>${e.shared === null ? '' : e.shared ? 'yes' : 'no'}</td>
               </tr>`,
           )}
         </table>
       </section>`;
     return sendPage(
       reply,
-      page(`${a.entity.name}: ${response.name} (view only)`, body, { signedIn: a.signedIn }),
+      page(`${a.entity.name}: ${response.survey_year} response (view only)`, body, { signedIn: a.signedIn }),
     );
   });
+}
+
+function assessmentTitle(type: string): string {
+  return type === 'real_estate' ? 'Real Estate Assessment' : type === 'sfdr_re' ? 'SFDR (real estate)' : type;
+}
+
+interface EvidenceRow {
+  answer: string;
+  item: number;
+  type: string;
+  url: string | null;
+  docId: string | null;
+  notes: string | null;
+  shared: boolean | null;
+}
+
+/** The evidence items a response's values hold (TYPE, LINK, DOCID, NOTES, SHARE per item). */
+function evidenceItems(
+  values: ReadonlyArray<{ variable: string; value: IndicatorValue }>,
+  documents: ReadonlyArray<{ key: string; url: string }>,
+): EvidenceRow[] {
+  const items = new Map<string, EvidenceRow>();
+  const urls = new Map(documents.map((d) => [d.key, d.url]));
+  for (const v of values) {
+    const part = parseEvidenceVariable(v.variable);
+    if (!part) continue;
+    const key = `${part.answerName}#${part.item}`;
+    const row = items.get(key) ?? {
+      answer: part.answerName,
+      item: part.item,
+      type: '',
+      url: urls.get(key) ?? null,
+      docId: null,
+      notes: null,
+      shared: null,
+    };
+    const text = v.value === null ? null : String(v.value);
+    if (part.part === 'TYPE') row.type = text ?? '';
+    if (part.part === 'LINK') row.url = text;
+    if (part.part === 'DOCID') row.docId = text;
+    if (part.part === 'NOTES') row.notes = text;
+    if (part.part === 'SHARE') row.shared = v.value === null ? null : String(v.value) === '1';
+    items.set(key, row);
+  }
+  return [...items.values()]
+    .filter((e) => e.type !== '')
+    .sort((x, y) => x.answer.localeCompare(y.answer) || x.item - y.item);
 }

@@ -189,7 +189,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: SandboxContext): 
               continue;
             }
             s.remove(existing);
-            out.deleted.push(deletedResource(existing));
+            out.deleted.push(deletedResource(existing, { validations: true }));
           }
         });
       } catch (err) {

@@ -39,4 +39,4 @@ export function openStore(dataDir: string, now: () => number = Date.now): Sandbo
 export * from './admin';
 export type { AssetDoc, StoredAsset, StoredValidations } from './assets-repo';
 export type { OAuthApplication, CreatedApplication } from './oauth-repo';
-export type { PortfolioResponse, ResponseValue, ResponseDocument } from './responses-repo';
+export type { EvidenceDocument, PortfolioResponse, ResponseValue } from './responses-repo';

@@ -1,3 +1,4 @@
+import { legacyPropertyTypeCodes } from '../../../shared/domain/reference-data';
 /**
  * Versioned schema. Never edit a shipped migration: append a new one, because sandboxes in users'
  * data folders already ran the old ones.
@@ -169,6 +170,57 @@ export const migrations: readonly Migration[] = [
         created_at TEXT NOT NULL
       );
       CREATE INDEX response_documents_response ON response_documents (response_id, id);
+    `,
+  },
+  {
+    version: 3,
+    name: "property types from the service's equity_asset_type list",
+    // Our first sandbox invented its own property-type codes; assets stored with one get the code of
+    // the service's list that replaced it.
+    sql: (() => {
+      const cases = Object.entries(legacyPropertyTypeCodes)
+        .map(([old, code]) => `WHEN '${old}' THEN '${code}'`)
+        .join(' ');
+      const olds = Object.keys(legacyPropertyTypeCodes)
+        .map((old) => `'${old}'`)
+        .join(', ');
+      return `
+        UPDATE assets
+        SET doc = json_set(doc, '$.property_type_code', CASE json_extract(doc, '$.property_type_code') ${cases} END)
+        WHERE json_extract(doc, '$.property_type_code') IN (${olds});
+      `;
+    })(),
+  },
+  {
+    version: 4,
+    name: 'portfolio responses as the docs show them: summaries, string lock versions, evidence by link',
+    sql: `
+      -- Summaries: { survey_year, status, survey_open, business_line, assessment_type } (name and
+      -- manager are the entity's). The old state 'open' is a response in progress.
+      ALTER TABLE responses RENAME COLUMN year TO survey_year;
+      ALTER TABLE responses ADD COLUMN status TEXT NOT NULL DEFAULT 'in_progress';
+      ALTER TABLE responses ADD COLUMN survey_open INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE responses ADD COLUMN business_line TEXT NOT NULL DEFAULT 'real_estate';
+      ALTER TABLE responses ADD COLUMN assessment_type TEXT NOT NULL DEFAULT 'real_estate';
+      UPDATE responses SET
+        status = CASE state WHEN 'open' THEN 'in_progress' ELSE state END,
+        survey_open = CASE state WHEN 'open' THEN 1 ELSE 0 END;
+      ALTER TABLE responses DROP COLUMN state;
+      ALTER TABLE response_values ADD COLUMN created_at TEXT;
+      UPDATE response_values SET created_at = updated_at;
+      -- Evidence files posted by link (POST documents): the item's DOCID is this row's id. Uploaded
+      -- files (response_documents) stay where they are; the service takes no uploads.
+      CREATE TABLE response_evidence_documents (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        response_id INTEGER NOT NULL REFERENCES responses(id) ON DELETE CASCADE,
+        answer_name TEXT NOT NULL,
+        item_number INTEGER NOT NULL,
+        evidence_type TEXT NOT NULL,
+        url TEXT NOT NULL,
+        data_partner_id INTEGER,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX response_evidence_documents_response ON response_evidence_documents (response_id, answer_name);
     `,
   },
 ];

@@ -5,7 +5,13 @@
  */
 import { useMemo } from 'react';
 import type { ColDef, ColGroupDef, ValueGetterParams } from 'ag-grid-community';
-import { annualFieldCatalog, assetFieldCatalog, countryCodes } from '../../../shared/domain';
+import {
+  annualFieldCatalog,
+  assetFieldCatalog,
+  describeExtraFields,
+  extraFields,
+  type ListItem,
+} from '../../../shared/domain';
 import type { WorkspaceMeta } from '../store/workspace';
 import { toColDef, toColGroupDefs } from './ag-columns';
 import { annualColumns, assetColumns, entryColumns, type FieldColumn } from './columns';
@@ -44,24 +50,68 @@ const assetNameColumn: ColDef<GridRow> = {
   cellClass: 'cell-readonly',
 };
 
+/**
+ * A list-bound column shows the service's label beside the code, and takes either when typed or
+ * pasted ("NL", "Netherlands").
+ */
+function listColumnOptions(items: readonly ListItem[]) {
+  const labels = new Map(items.map((item) => [item.value, item.label]));
+  const byText = new Map<string, string>();
+  for (const item of items) {
+    byText.set(item.value.toLowerCase(), item.value);
+    byText.set(item.label.toLowerCase(), item.value);
+    byText.set(`${item.label} (${item.value})`.toLowerCase(), item.value);
+  }
+  return {
+    format: (v: unknown) =>
+      typeof v === 'string' && labels.has(v) ? `${labels.get(v)} (${v})` : formatValue(v),
+    parse: (text: unknown) => {
+      const parsed = parseInput(text, 'code');
+      return typeof parsed === 'string' ? (byText.get(parsed.trim().toLowerCase()) ?? parsed) : parsed;
+    },
+  };
+}
+
+/** Fields the service sent that the app does not know: shown read-only, kept and sent back as they are. */
+function extraFieldsColumn(level: 'asset' | 'annual'): ColDef<GridRow> {
+  const record = (row: GridRow | undefined): Record<string, unknown> | undefined =>
+    !row ? undefined : level === 'asset' ? row.view.doc : row.kind === 'annual' ? row.rec : undefined;
+  return {
+    colId: `__extra_${level}`,
+    headerName: 'Other fields from the service',
+    headerTooltip:
+      'Fields the service sent that this app does not know; kept as they are and never changed here',
+    width: 220,
+    editable: false,
+    valueGetter: (p) => {
+      const rec = record(p.data);
+      return rec ? describeExtraFields(extraFields(rec, level)) : '';
+    },
+    tooltipValueGetter: (p) => (typeof p.value === 'string' && p.value !== '' ? p.value : undefined),
+    filter: 'agTextColumnFilter',
+    cellClass: 'cell-readonly',
+  };
+}
+
 export function AssetsGrid({ meta }: { meta: WorkspaceMeta }) {
   const columnDefs = useMemo<Def[]>(() => {
     const prefs = meta.entity.reporting_preferences;
+    const { propertyTypes, countries } = meta.reference;
     const specs = assetColumns(assetFieldCatalog, prefs, {
-      propertyTypes: meta.reference.propertyTypes.map((p) => p.code),
-      countries: countryCodes,
+      propertyTypes: propertyTypes.map((p) => p.value),
+      countries: countries.map((c) => c.value),
     });
-    const labels = new Map(meta.reference.propertyTypes.map((p) => [p.code, p.label]));
+    const lists: Record<string, readonly ListItem[]> = {
+      property_type_code: propertyTypes,
+      country: countries,
+    };
     return [
       statusColumn,
-      ...specs.map((spec) =>
-        spec.field === 'property_type_code'
-          ? toColDef(spec, {
-              format: (v) =>
-                typeof v === 'string' && labels.has(v) ? `${v} — ${labels.get(v)}` : formatValue(v),
-            })
-          : toColDef(spec),
-      ),
+      ...specs.map((spec) => {
+        const items = lists[spec.field];
+        return items ? toColDef(spec, listColumnOptions(items)) : toColDef(spec);
+      }),
+      extraFieldsColumn('asset'),
     ];
   }, [meta]);
   const grow: GrowSpec = { pathFor: (field) => field };
@@ -90,7 +140,13 @@ export function AnnualGrid({ meta }: { meta: WorkspaceMeta }) {
       filter: 'agNumberColumnFilter',
       cellClass: 'cell-readonly',
     };
-    return [statusColumn, assetNameColumn, yearColumn, ...toColGroupDefs(groups)];
+    return [
+      statusColumn,
+      assetNameColumn,
+      yearColumn,
+      ...toColGroupDefs(groups),
+      extraFieldsColumn('annual'),
+    ];
   }, [meta]);
   // A paste past the last row adds assets with a record for the last row's year.
   const grow: GrowSpec = {

@@ -5,13 +5,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   sameIndicatorValue,
+  type EvidenceItemView,
   type IndicatorDefinition,
   type IndicatorValue,
-  type ResponseDocumentView,
   type ResponseValueView,
 } from '../../../shared/responses/types';
 import { ConflictPanel } from './ConflictPanel';
-import { AttachControl, DocumentList } from './DocumentsPanel';
+import { EvidenceForm, EvidenceList } from './EvidencePanel';
 import { fieldId } from './format';
 import { registerDraft, revertValue, setValue, useResponses } from './responses-store';
 
@@ -22,11 +22,14 @@ interface Props {
   responseId: number;
   def: IndicatorDefinition;
   view: ResponseValueView | undefined;
-  documents: ResponseDocumentView[];
+  evidence: EvidenceItemView[];
   readOnly: boolean;
 }
 
-export function IndicatorField({ responseId, def, view, documents, readOnly }: Props) {
+export function IndicatorField({ responseId, def, view, evidence, readOnly: responseReadOnly }: Props) {
+  // The service said this response has no such variable: shown, never edited.
+  const unavailable = view !== undefined && !view.available;
+  const readOnly = responseReadOnly || unavailable;
   const editError = useResponses((s) => s.editErrors[def.variable]);
   const stored: IndicatorValue = view?.value ?? null;
   // What the analyst just chose, shown until main's answer catches up (or refuses it).
@@ -95,6 +98,7 @@ export function IndicatorField({ responseId, def, view, documents, readOnly }: P
       data-testid="indicator"
       data-variable={def.variable}
       data-status={status}
+      data-available={!unavailable}
     >
       {def.kind === 'text' ? (
         <div className="indicator-body">
@@ -104,7 +108,7 @@ export function IndicatorField({ responseId, def, view, documents, readOnly }: P
           <textarea
             id={`${id}-text`}
             data-testid="indicator-text"
-            value={typeof shown === 'string' ? shown : ''}
+            value={shown === null || Array.isArray(shown) ? '' : String(shown)}
             maxLength={def.max_length}
             rows={3}
             disabled={readOnly}
@@ -133,7 +137,7 @@ export function IndicatorField({ responseId, def, view, documents, readOnly }: P
               const checked =
                 def.kind === 'checkbox'
                   ? Array.isArray(shown) && shown.includes(option.code)
-                  : shown === option.code;
+                  : shown !== null && String(shown) === option.code;
               return (
                 <label key={option.code} className="option" htmlFor={`${id}-${option.code}`}>
                   <input
@@ -199,6 +203,11 @@ export function IndicatorField({ responseId, def, view, documents, readOnly }: P
           </span>
         )}
       </div>
+      {unavailable && (
+        <p className="banner-warning" data-testid="not-available">
+          Not available in this response on the service: {view?.unavailableReason}
+        </p>
+      )}
       {editError && (
         <p id={`${id}-error`} className="field-error" role="alert" data-testid="edit-error">
           {editError}
@@ -214,15 +223,10 @@ export function IndicatorField({ responseId, def, view, documents, readOnly }: P
       {status === 'conflict' && view?.theirs && (
         <ConflictPanel responseId={responseId} def={def} mine={view.value} theirs={view.theirs.value} />
       )}
-      {def.evidence && (
-        <div className="indicator-evidence">
-          <DocumentList documents={documents} label={`Evidence for ${def.label}`} />
-          <AttachControl
-            responseId={responseId}
-            target={def.variable}
-            subject={def.label}
-            readOnly={readOnly}
-          />
+      {def.evidence !== undefined && (
+        <div className="indicator-evidence" data-testid="indicator-evidence">
+          <EvidenceList items={evidence} label={`Evidence for ${def.label}`} />
+          <EvidenceForm responseId={responseId} def={def} readOnly={readOnly} />
         </div>
       )}
     </div>

@@ -1,8 +1,9 @@
-/** One response: its indicators grouped by section, and its evidence documents. */
+/** One response: its indicators grouped by section, and its evidence. */
 import { useEffect, useRef } from 'react';
 import type { ResponseDetail as Detail } from '../../../shared/responses/types';
-import { DocumentsPanel } from './DocumentsPanel';
+import { EvidencePanel } from './EvidencePanel';
 import { IndicatorField } from './IndicatorField';
+import { responseTitle, statusLabel } from './format';
 import { useResponses } from './responses-store';
 
 export function ResponseDetailPane() {
@@ -30,7 +31,7 @@ export function ResponseDetailPane() {
 }
 
 function DetailBody({ detail }: { detail: Detail }) {
-  const { response, indicators, values, documents } = detail;
+  const { response, indicators, values, evidence } = detail;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [response.id]);
   const readOnly = response.readOnly;
@@ -41,16 +42,28 @@ function DetailBody({ detail }: { detail: Detail }) {
     <>
       <header className="response-header">
         <h2 id="response-heading" ref={heading} tabIndex={-1}>
-          {response.name}
+          {responseTitle(response)}
         </h2>
-        <span className="response-facts">
-          <span>{response.year}</span>
-          <span className={`tag state-${response.state}`}>{response.state}</span>
+        <span className="response-facts" data-testid="response-facts">
+          <span>
+            {response.name}
+            {response.manager ? ` · ${response.manager}` : ''}
+          </span>
+          <span className={`tag state-${response.status}`}>{statusLabel(response.status)}</span>
+          {response.percent_completed !== null && <span>{response.percent_completed}% completed</span>}
         </span>
       </header>
       {readOnly && (
         <p className="banner-info" data-testid="read-only-banner">
-          This is a historical response ({response.state}): its answers are shown read-only.
+          This is a historical response ({statusLabel(response.status)}
+          {response.survey_open ? '' : ', survey closed'}): its answers are shown read-only.
+        </p>
+      )}
+      {response.notAvailable > 0 && (
+        <p className="banner-info" data-testid="not-available-banner">
+          {response.notAvailable} question{response.notAvailable === 1 ? ' is' : 's are'} not available in
+          this response on the service; {response.notAvailable === 1 ? 'it is' : 'they are'} shown but cannot
+          be answered.
         </p>
       )}
       {!response.available && (
@@ -81,19 +94,17 @@ function DetailBody({ detail }: { detail: Detail }) {
                   responseId={response.id}
                   def={def}
                   view={valueOf.get(def.variable)}
-                  documents={documents.filter((d) => d.variable === def.variable)}
+                  evidence={evidence.filter(
+                    (e) =>
+                      e.answerName === def.evidence || (e.itemNumber === null && e.variable === def.variable),
+                  )}
                   readOnly={readOnly}
                 />
               ))}
           </section>
         );
       })}
-      <DocumentsPanel
-        responseId={response.id}
-        documents={documents}
-        indicators={indicators}
-        readOnly={readOnly}
-      />
+      <EvidencePanel evidence={evidence} indicators={indicators} />
     </>
   );
 }

@@ -1,12 +1,14 @@
 /** The entity's responses: this year's to answer, earlier ones read-only, unreadable ones with why. */
 import type { ResponseListItem } from '../../../shared/responses/types';
+import { responseTitle, statusLabel } from './format';
 import { openResponse, useResponses } from './responses-store';
 
 function counts(r: ResponseListItem): string[] {
   const out: string[] = [];
   if (r.modified > 0) out.push(`${r.modified} modified`);
   if (r.conflicts > 0) out.push(`${r.conflicts} in conflict`);
-  out.push(`${r.documents} document${r.documents === 1 ? '' : 's'}`);
+  if (r.notAvailable > 0) out.push(`${r.notAvailable} not available`);
+  out.push(`${r.evidence} evidence item${r.evidence === 1 ? '' : 's'}`);
   return out;
 }
 
@@ -37,12 +39,13 @@ export function ResponseList() {
               data-read-only={r.readOnly}
               onClick={() => void openResponse(r.id)}
             >
-              <span className="response-name">{r.name}</span>
+              <span className="response-name">{responseTitle(r)}</span>
               <span className="response-facts">
-                <span>{r.year}</span>
-                <span className={`tag state-${r.state}`} data-testid="response-state">
-                  {r.state}
+                <span>{r.name}</span>
+                <span className={`tag state-${r.status}`} data-testid="response-state" data-status={r.status}>
+                  {statusLabel(r.status)}
                 </span>
+                {r.percent_completed !== null && <span>{r.percent_completed}%</span>}
                 {r.readOnly && (
                   <span className="tag tag-readonly" data-testid="read-only-mark">
                     read-only

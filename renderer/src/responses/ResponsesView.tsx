@@ -1,14 +1,8 @@
-/** Portfolio responses: list, open, answer offline, sync with lock_version, attach evidence. */
+/** Portfolio responses: list, open, answer offline, sync with lock_version, add evidence links. */
 import { useEffect } from 'react';
 import { ResponseDetailPane } from './ResponseDetail';
 import { ResponseList } from './ResponseList';
-import {
-  connectUploadProgress,
-  loadList,
-  resetResponses,
-  syncResponses,
-  useResponses,
-} from './responses-store';
+import { loadList, resetResponses, syncResponses, useResponses } from './responses-store';
 import { SyncSummary } from './SyncSummary';
 import './responses.css';
 
@@ -18,9 +12,7 @@ export function ResponsesView() {
   useEffect(() => {
     // The view is keyed by entity: a fresh mount starts from that entity's responses.
     resetResponses();
-    const off = connectUploadProgress();
     void loadList();
-    return off;
   }, []);
   return (
     <div

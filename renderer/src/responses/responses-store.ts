@@ -1,31 +1,29 @@
 /**
  * The Responses tab's state: the entity's portfolio responses, the one open, offline edits, the
- * last sync's report and evidence uploads. Main holds the truth (its store is offline-first); this
+ * last sync's report and evidence links being added. Main holds the truth (its store is offline-first); this
  * keeps what the view shows and serialises the calls that change it.
  */
 import { create } from 'zustand';
 import type {
+  EvidenceInput,
+  EvidenceItemView,
   IndicatorValue,
   ResponseDetail,
-  ResponseDocumentView,
   ResponseListItem,
   ResponseValueView,
   ResponsesSyncReport,
-  UploadProgress,
 } from '../../../shared/responses/types';
 import { bridge } from '../bridge';
 import { notify } from '../store/ui';
 
-/** Where a document goes: an indicator's variable, or null for the response as a whole. */
-export type AttachTarget = string | null;
-
-export interface UploadState {
+/** Evidence being added to one indicator: sent at once (the service takes links, not files). */
+export interface EvidenceState {
   responseId: number;
-  target: AttachTarget;
-  phase: 'picking' | 'uploading' | 'done' | 'failed';
-  filename: string | null;
-  sent: number;
-  total: number;
+  variable: string;
+  phase: 'sending' | 'done' | 'failed';
+  /** What the service answered (item number, report link, variables), once done. */
+  item?: EvidenceItemView | undefined;
+  error?: string | undefined;
 }
 
 export interface ResponsesState {
@@ -41,8 +39,7 @@ export interface ResponsesState {
   syncing: boolean;
   report: ResponsesSyncReport | null;
   syncError: string | null;
-  upload: UploadState | null;
-  uploadError: string | null;
+  evidence: EvidenceState | null;
 }
 
 const initial: ResponsesState = {
@@ -57,8 +54,7 @@ const initial: ResponsesState = {
   syncing: false,
   report: null,
   syncError: null,
-  upload: null,
-  uploadError: null,
+  evidence: null,
 };
 
 export const useResponses = create<ResponsesState>(() => ({ ...initial }));
@@ -127,7 +123,7 @@ export async function openResponse(responseId: number): Promise<void> {
     detailLoading: true,
     detailError: null,
     editErrors: {},
-    uploadError: null,
+    evidence: null,
   });
   try {
     const detail = await bridge.methods['responses.open']({ responseId });
@@ -230,67 +226,38 @@ async function reloadDetail(gen: number, responseId: number): Promise<void> {
   }
 }
 
-/** Main's file dialog, then the upload; the renderer never sees the file's path. */
-export async function attachDocument(responseId: number, target: AttachTarget): Promise<void> {
-  const busy = useResponses.getState().upload;
-  if (busy && (busy.phase === 'picking' || busy.phase === 'uploading')) return;
+/** Adds a link as evidence for an indicator through main, which sends it to the service at once. */
+export async function addEvidence(
+  responseId: number,
+  variable: string,
+  input: EvidenceInput,
+): Promise<boolean> {
+  const busy = useResponses.getState().evidence;
+  if (busy?.phase === 'sending') return false;
   const gen = generation;
-  useResponses.setState({
-    uploadError: null,
-    upload: { responseId, target, phase: 'picking', filename: null, sent: 0, total: 0 },
-  });
+  useResponses.setState({ evidence: { responseId, variable, phase: 'sending' } });
   try {
-    const picked = await bridge.methods['files.pick']({ purpose: 'evidence' });
-    if (!current(gen)) return;
-    if (!picked) {
-      useResponses.setState({ upload: null });
-      return;
-    }
-    useResponses.setState({
-      upload: {
-        responseId,
-        target,
-        phase: 'uploading',
-        filename: picked.name,
-        sent: 0,
-        total: picked.size ?? 0,
-      },
-    });
-    const doc = await bridge.methods['responses.attachDocument']({
-      responseId,
-      fileId: picked.fileId,
-      ...(target === null ? {} : { variable: target }),
-    });
-    if (!current(gen)) return;
-    addDocument(responseId, doc);
+    const item = await bridge.methods['responses.addEvidence']({ responseId, variable, ...input });
+    if (!current(gen)) return false;
     useResponses.setState((s) => ({
-      upload: s.upload ? { ...s.upload, phase: 'done', sent: s.upload.total, filename: doc.filename } : null,
+      evidence: { responseId, variable, phase: 'done', item },
+      detail:
+        s.detail && s.detail.response.id === responseId
+          ? { ...s.detail, evidence: mergeItem(s.detail.evidence, item) }
+          : s.detail,
     }));
     await refreshList(gen);
+    return true;
   } catch (error) {
-    if (!current(gen)) return;
-    useResponses.setState((s) => ({
-      uploadError: errorMessage(error),
-      upload: s.upload ? { ...s.upload, phase: 'failed' } : null,
-    }));
+    if (current(gen))
+      useResponses.setState({
+        evidence: { responseId, variable, phase: 'failed', error: errorMessage(error) },
+      });
+    return false;
   }
 }
 
-function addDocument(responseId: number, doc: ResponseDocumentView): void {
-  useResponses.setState((s) => {
-    if (!s.detail || s.detail.response.id !== responseId) return {};
-    const documents = [...s.detail.documents.filter((d) => d.id !== doc.id), doc];
-    return { detail: { ...s.detail, documents } };
-  });
-}
-
-/** Progress events from main; only the upload this view started moves its bar. */
-export function connectUploadProgress(): () => void {
-  return bridge.on('responses.uploadProgress', (p: UploadProgress) => {
-    useResponses.setState((s) => {
-      const u = s.upload;
-      if (!u || u.responseId !== p.responseId || u.phase !== 'uploading') return {};
-      return { upload: { ...u, filename: p.filename, sent: p.sent, total: p.total } };
-    });
-  });
+function mergeItem(items: EvidenceItemView[], item: EvidenceItemView): EvidenceItemView[] {
+  const same = (e: EvidenceItemView) => e.answerName === item.answerName && e.itemNumber === item.itemNumber;
+  return [...items.filter((e) => !same(e)), item];
 }

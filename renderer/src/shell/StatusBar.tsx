@@ -1,4 +1,5 @@
 /** Counts the analyst checks at a glance: assets, pending changes, errors, warnings, outliers, last sync. */
+import type { ReferenceData } from '../../../shared/bridge/types';
 import { setPanel, setTab, useUi } from '../store/ui';
 import { useWorkspace, workspaceCounts } from '../store/workspace';
 import { useValidation } from '../validation/validation-store';
@@ -9,10 +10,36 @@ function ago(iso: string | null | undefined): string {
   return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/**
+ * Where the dropdowns and list checks come from. The service's lists (fetched or cached) decide;
+ * while they never loaded, the app's built-in lists stand in and a value outside them only warns.
+ */
+function ListsState({ reference }: { reference: ReferenceData }) {
+  const shipped = Object.values(reference.sources).some((source) => source === 'shipped');
+  const text = shipped
+    ? "Built-in lists (the service's could not be loaded)"
+    : reference.problem
+      ? `Lists cached ${ago(reference.fetchedAt)}`
+      : `Service lists ${ago(reference.fetchedAt)}`;
+  return (
+    <span
+      data-testid="status-lists"
+      className={shipped || reference.problem ? 'status-lists-stale' : ''}
+      title={
+        reference.problem ??
+        "The service's lists of property types, countries, certifications and energy ratings"
+      }
+    >
+      {text}
+    </span>
+  );
+}
+
 export function StatusBar() {
   const status = useWorkspace((s) => s.status);
   const counts = useWorkspace((s) => workspaceCounts(s));
   const lastSync = useWorkspace((s) => s.meta?.lastSyncAt);
+  const reference = useWorkspace((s) => s.meta?.reference);
   const { errors, warnings, complete } = useValidation();
   const canUndo = useUi((s) => s.canUndo);
   if (status === 'loading') return <footer className="status-bar">Loading…</footer>;
@@ -49,6 +76,7 @@ export function StatusBar() {
         </button>
       )}
       <span className="spacer" />
+      {reference && <ListsState reference={reference} />}
       {canUndo && <span className="hint">Ctrl+Z undoes</span>}
       <span data-testid="status-last-sync">Last sync: {ago(lastSync)}</span>
     </footer>

@@ -1,5 +1,5 @@
 /** The shared rules' context for a workspace: the entity's area unit, the assessment year, cached lists. */
-import { areaUnitFromName, type ValidationContext } from '../../../shared/domain';
+import { areaUnitFromName, listsContext, type ValidationContext } from '../../../shared/domain';
 import type { WorkspaceMeta } from '../store/workspace';
 
 export function validationContexts(
@@ -9,9 +9,7 @@ export function validationContexts(
   const base = {
     assessmentYear: meta.assessmentYear,
     areaUnit: areaUnitFromName(meta.entity.reporting_preferences.area_units_name),
-    certifications: meta.reference.certifications,
-    energyRatings: meta.reference.energyRatings,
-    propertyTypes: meta.reference.propertyTypes.map((item) => item.code),
+    ...listsContext(meta.reference),
     isNameTaken,
   };
   return { create: { ...base, mode: 'create' }, update: { ...base, mode: 'update' } };

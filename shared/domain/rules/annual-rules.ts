@@ -39,10 +39,14 @@ function idx(name: string): number {
   return i;
 }
 
-const tenantSpaceTotals: readonly number[] = annualFieldCatalog.flatMap((d, i) =>
-  d.tenantSpaceTotal ? [i] : [],
-);
-const tenantSplits: readonly number[] = [idx('asset_size_tenant'), idx('asset_size_tenant_tenant')];
+/*
+ * With the whole building tenant controlled, these whole-building totals must equal `size`, each
+ * with the service's own wording (its docs refuse PATCH size 5000 -> 6000 on such an asset so).
+ */
+const tenantCtrlTotals: readonly (readonly [number, string])[] = [
+  [idx('ghg_tot_s3_w'), msg.equalSizeTenantCtrl],
+  [idx('wat_tot_w'), msg.equalSize],
+];
 const I_COMMON = idx('asset_size_common');
 const I_SHARED = idx('asset_size_shared');
 const I_TENANT = idx('asset_size_tenant');
@@ -102,6 +106,8 @@ export function validateAnnualRecord(
 ): void {
   validateYear(rec.year, cc, seenYears, errors);
   const sizeKnown = !Number.isNaN(size);
+  // The service stores an absent tenant_ctrl as null and refuses it (its batch example).
+  if (isBlank(rec['tenant_ctrl'])) addMessage(errors, 'tenant_ctrl', msg.notBoolean);
 
   try {
     // Single pass over the record; unknown keys (id, _validations, ...) are ignored like the service does.
@@ -157,33 +163,19 @@ function crossFieldRules(
 ): void {
   for (const [ia, ic, io] of triples) {
     const hasA = slots[ia] !== undefined;
-    const hasC = slots[ic] !== undefined;
-    const hasO = slots[io] !== undefined;
-    if (!hasA && !hasC && !hasO) continue;
-    if (!(hasA && hasC && hasO)) {
-      const present: string[] = [];
-      if (hasA) present.push(names[ia] ?? '');
-      if (hasC) present.push(names[ic] ?? '');
-      if (hasO) present.push(names[io] ?? '');
-      const message = msg.togetherWith(present);
-      if (!hasA) addMessage(errors, names[ia] ?? '', message);
-      if (!hasC) addMessage(errors, names[ic] ?? '', message);
-      if (!hasO) addMessage(errors, names[io] ?? '', message);
-    }
+    // A total floor area alone is valid (the docs' create example sends only totals); consumption
+    // without its floor areas cannot be normalised, which is worth a warning, not a refusal.
+    if (hasA && (slots[ic] === undefined || slots[io] === undefined))
+      addMessage(warnings, names[ia] ?? '', msg.withoutFloorAreas);
     const cn = slotNumber(ic);
     if (cn > slotNumber(io)) addMessage(errors, names[ic] ?? '', msg.lteField(names[io] ?? ''));
     if (cn === 0 && slotNumber(ia) > 0) addMessage(warnings, names[ia] ?? '', msg.noCoveredArea);
   }
 
   if (slots[I_TENANT_CTRL] === true && sizeKnown) {
-    for (const i of tenantSpaceTotals) {
+    for (const [i, message] of tenantCtrlTotals) {
       const n = slotNumber(i);
-      if (!Number.isNaN(n) && !nearlyEqual(n, size))
-        addMessage(errors, names[i] ?? '', msg.equalSizeTenantCtrl);
-    }
-    for (const i of tenantSplits) {
-      const n = slotNumber(i);
-      if (!Number.isNaN(n) && !nearlyEqual(n, size)) addMessage(errors, names[i] ?? '', msg.equalSize);
+      if (!Number.isNaN(n) && !nearlyEqual(n, size)) addMessage(errors, names[i] ?? '', message);
     }
   }
 

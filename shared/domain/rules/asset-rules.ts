@@ -19,6 +19,19 @@ export function usableSize(asset: AssetInput): number {
   return n >= 0 ? n : NaN;
 }
 
+/** A value outside a list: an error when the list is the service's, a warning when it is ours. */
+export function notInList(
+  cc: CompiledContext,
+  errors: FieldMessages,
+  warnings: FieldMessages,
+  key: string,
+  what: string,
+  message: string = msg.notIncluded,
+): void {
+  if (cc.listsAuthoritative) addMessage(errors, key, message);
+  else addMessage(warnings, key, msg.notInShippedList(what));
+}
+
 function checkRange(errors: FieldMessages, key: string, n: number, min: number, max: number): void {
   if (n < min) addMessage(errors, key, msg.gte(min));
   else if (n > max) addMessage(errors, key, msg.lte(max));
@@ -37,6 +50,8 @@ export function validateAssetFields(
     const v = def.name === 'size' ? assetSizeValue(asset) : asset[def.name];
     if (isBlank(v)) {
       if (create && def.requiredOnCreate) addMessage(errors, key, msg.blank);
+      // The service reports an asset without a numeric size this way (its batch example).
+      else if (def.name === 'size') addMessage(errors, key, msg.notANumber);
       continue;
     }
     switch (def.type) {
@@ -66,11 +81,11 @@ export function validateAssetFields(
 
   const country = asset.country;
   if (typeof country === 'string' && !isBlank(country) && !cc.countries.has(country)) {
-    addMessage(errors, 'country', msg.notIncluded);
+    notInList(cc, errors, warnings, 'country', 'country');
   }
   const ptype = asset.property_type_code;
   if (cc.propertyTypes && typeof ptype === 'string' && !isBlank(ptype) && !cc.propertyTypes.has(ptype)) {
-    addMessage(errors, 'property_type_code', msg.notIncluded);
+    notInList(cc, errors, warnings, 'property_type_code', 'property type');
   }
   const name = asset.name;
   if (cc.ctx.isNameTaken && typeof name === 'string' && !isBlank(name) && cc.ctx.isNameTaken(name)) {

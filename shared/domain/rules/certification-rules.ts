@@ -3,6 +3,7 @@ import type { CompiledContext } from '../context';
 import { MAX_STRING_LENGTH } from '../catalog';
 import { msg } from '../messages';
 import { addMessage, isBlank, toNumber } from '../values';
+import { notInList } from './asset-rules';
 
 export function isDestroyed(rec: CertificationInput | EnergyRatingInput): boolean {
   const d = rec._destroy;
@@ -19,8 +20,10 @@ function validateSchemeRecord(
   rec: CertificationInput,
   idKey: 'certification_id' | 'energy_rating_id',
   schemes: ReadonlyMap<number, Scheme> | null,
+  cc: CompiledContext,
   size: number,
   errors: FieldMessages,
+  warnings: FieldMessages,
 ): number {
   let schemeId = NaN;
   const idValue = rec[idKey];
@@ -32,7 +35,8 @@ function validateSchemeRecord(
     else if (!Number.isInteger(schemeId)) addMessage(errors, idKey, msg.notAnInteger);
     else if (schemes) {
       scheme = schemes.get(schemeId);
-      if (!scheme) addMessage(errors, idKey, msg.notIncluded);
+      // The service names the record, not the id field: `certification: ["must exist"]`.
+      if (!scheme) notInList(cc, errors, warnings, idKey.replace(/_id$/, ''), idKey, msg.mustExist);
     }
   }
 
@@ -51,8 +55,10 @@ function validateSchemeRecord(
   } else if (typeof level !== 'string') addMessage(errors, 'level', msg.notAString);
   else if (level.length > MAX_STRING_LENGTH) addMessage(errors, 'level', msg.tooLong(MAX_STRING_LENGTH));
   else if (scheme) {
-    if (scheme.levels.length === 0) addMessage(errors, 'level', msg.mustBeBlank);
-    else if (!scheme.levels.includes(level)) addMessage(errors, 'level', msg.notIncluded);
+    // The service's energy-rating list publishes no levels, so there a level is never refused.
+    if (scheme.levels.length > 0) {
+      if (!scheme.levels.includes(level)) addMessage(errors, 'level', msg.notIncluded);
+    } else if (idKey === 'certification_id') addMessage(errors, 'level', msg.mustBeBlank);
   }
   return schemeId;
 }
@@ -64,11 +70,22 @@ export function validateCertification(
   size: number,
   seen: Set<string>,
   errors: FieldMessages,
+  warnings: FieldMessages,
 ): void {
-  const schemeId = validateSchemeRecord(rec, 'certification_id', cc.certifications, size, errors);
+  const schemeId = validateSchemeRecord(
+    rec,
+    'certification_id',
+    cc.certifications,
+    cc,
+    size,
+    errors,
+    warnings,
+  );
   const year = rec.year;
   let y = NaN;
-  if (!isBlank(year)) {
+  // Since v2.04 of the service a building certification needs a year.
+  if (isBlank(year)) addMessage(errors, 'year', msg.blank);
+  else {
     y = toNumber(year);
     if (Number.isNaN(y)) addMessage(errors, 'year', msg.notANumber);
     else if (!Number.isInteger(y)) addMessage(errors, 'year', msg.notAnInteger);
@@ -90,6 +107,7 @@ export function validateEnergyRating(
   cc: CompiledContext,
   size: number,
   errors: FieldMessages,
+  warnings: FieldMessages,
 ): void {
-  validateSchemeRecord(rec, 'energy_rating_id', cc.energyRatings, size, errors);
+  validateSchemeRecord(rec, 'energy_rating_id', cc.energyRatings, cc, size, errors, warnings);
 }
