@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { AssetDoc } from '../shared/sync/asset-doc';
 import { localSandboxId } from '../electron/auth/connections';
-import { connectionFolder } from '../electron/app/paths';
+import { connectionFolder } from '../electron/storage/paths';
 import { WorkspaceStore } from '../electron/workspace/workspace-store';
 import { annualFieldCatalog } from '../shared/domain';
-import { annualColumns } from '../renderer/src/grids/columns';
+import { annualColumns } from '../renderer/src/grid-model/columns';
 import { launchChromium } from '../tests/support/chromium';
 import { startTestApp, testAssessmentYear } from '../tests/support/test-app';
 

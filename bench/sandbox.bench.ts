@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createSandboxServer } from '../electron/sandbox/server';
-import { grantableScopes } from '../electron/sandbox/auth/scopes';
+import { createSandboxServer } from '../sandbox/server';
+import { grantableScopes } from '../shared/auth/scopes';
 
 const assetCount = 5000;
 const years = 6;

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { AssetInput } from '../shared/domain';
 import { planImport } from '../electron/workbook/import-plan';
-import { allYears } from '../electron/workbook/layout';
+import { allYears } from '../shared/workbook/layout';
 import { readWorkbook } from '../electron/workbook/read-workbook';
-import { writeAssetWorkbook } from '../electron/workbook/write-workbook';
+import { writeAssetWorkbook } from '../shared/workbook/write-workbook';
 import type { AssetRecord } from '../electron/workspace/workspace-store';
 import { generateWorkspace } from './validation.bench';
 

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { grantableScopes } from '../../electron/sandbox/auth/scopes';
-import { createSandboxServer } from '../../electron/sandbox/server';
+import { grantableScopes } from '../../shared/auth/scopes';
+import { createSandboxServer } from '../../sandbox/server';
 
 const assessmentYear = Number(process.argv[2] ?? 2025);
 const dir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));

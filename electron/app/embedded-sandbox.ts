@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { oobRedirectUri } from '../auth/oauth-login';
-import { ensureDemoAccess } from '../sandbox/seed';
-import { createSandboxServer, type SandboxServer } from '../sandbox/server';
+import { ensureDemoAccess } from '../../sandbox/seed';
+import { createSandboxServer, type SandboxServer } from '../../sandbox/server';
 
 export interface EmbeddedSandbox {
   server: SandboxServer;

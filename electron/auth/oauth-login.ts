@@ -4,6 +4,7 @@ import type { FetchLike } from './http';
 import { startLoopbackListener, type LoopbackListener } from './loopback-listener';
 import { exchangeCode, type TokenSet } from './oauth-token';
 import { createPkcePair, randomUrlToken } from './pkce';
+import { errorMessage } from '../../shared/errors';
 
 export type { TokenSet } from './oauth-token';
 
@@ -54,7 +55,7 @@ export async function startOAuthLogin(opts: OAuthLoginOptions): Promise<OAuthLog
     try {
       listener = await startLoopbackListener({ expectedState: state, timeoutMs });
     } catch (error) {
-      fallbackReason = `No loopback listener could be opened (${error instanceof Error ? error.message : String(error)})`;
+      fallbackReason = `No loopback listener could be opened (${errorMessage(error)})`;
     }
   }
   const oob = listener === undefined ? pasteBox(timeoutMs) : undefined;

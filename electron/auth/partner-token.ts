@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import type { Entity } from '../../shared/domain/types';
-import { entitySchema } from '../../shared/domain/schemas';
 import { apiUrl, type Connection } from './connections';
 import { AuthError } from './errors';
 import { requestJson, type FetchLike } from './http';
 import { fetchTokenInfo } from './oauth-token';
+import { ApiError } from '../sync/api-errors';
+import { SubmissionApiClient } from '../sync/api-client';
 
 export interface TokenCheck {
   kind: 'partner' | 'oauth';
@@ -64,32 +64,53 @@ export async function checkPastedToken(opts: {
   };
 }
 
+/** The entities the token reaches, through the one service client; its failures said for a sign-in. */
 async function listEntitiesWith(
   fetchImpl: FetchLike,
   connection: Pick<Connection, 'baseUrl'>,
   token: string,
 ): Promise<Entity[]> {
-  const { status, body } = await requestJson(fetchImpl, apiUrl(connection, 'v1', '/entities'), {
-    headers: { Authorization: `Bearer ${token}` },
+  const client = new SubmissionApiClient({
+    baseUrl: connection.baseUrl,
+    getToken: () => token,
+    fetch: fetchImpl,
+    retries: 0,
+    timeoutMs: 30_000,
   });
-  if (status === 401) {
-    throw new AuthError(
-      'invalid_token',
-      'The service refused this token (401): it is wrong, expired or was deleted.',
-    );
+  try {
+    return await client.listEntities();
+  } catch (error) {
+    throw signInFailure(error, connection);
   }
-  if (status === 403) {
-    throw new AuthError(
-      'missing_scope',
-      'The token is valid but lacks the "entities" scope, so no entity can be listed.',
-    );
+}
+
+function signInFailure(error: unknown, connection: Pick<Connection, 'baseUrl'>): unknown {
+  if (!(error instanceof ApiError)) return error;
+  const status = error.status;
+  switch (error.kind) {
+    case 'unauthorized':
+      return new AuthError(
+        'invalid_token',
+        'The service refused this token (401): it is wrong, expired or was deleted.',
+      );
+    case 'forbidden':
+      return new AuthError(
+        'missing_scope',
+        'The token is valid but lacks the "entities" scope, so no entity can be listed.',
+      );
+    case 'server':
+      return new AuthError('server_error', `The service failed (${status}); try again later.`);
+    case 'network':
+    case 'timeout':
+      return new AuthError(
+        'unreachable',
+        `Could not reach ${new URL(connection.baseUrl).origin}: ${error.message}`,
+      );
+    case 'bad_response':
+      return new AuthError('bad_response', 'The service answered GET /entities with an unexpected body.');
+    default:
+      return new AuthError('bad_response', `The service answered ${status ?? 'oddly'} to GET /entities.`);
   }
-  if (status >= 500) throw new AuthError('server_error', `The service failed (${status}); try again later.`);
-  if (status !== 200) throw new AuthError('bad_response', `The service answered ${status} to GET /entities.`);
-  const parsed = z.array(entitySchema).safeParse(body);
-  if (!parsed.success)
-    throw new AuthError('bad_response', 'The service answered GET /entities with an unexpected body.');
-  return parsed.data;
 }
 
 async function canRead(

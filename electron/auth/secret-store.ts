@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { randomUrlToken } from './pkce';
+import { errorMessage } from '../../shared/errors';
 
 export const tokenKinds = ['partner', 'oauth', 'sandbox'] as const;
 export type TokenKind = (typeof tokenKinds)[number];
@@ -91,7 +92,7 @@ export class KeytarSecretStore implements SecretStore {
     try {
       return await run();
     } catch (error) {
-      throw new SecretStoreError(`Could not ${what} the system keychain: ${describe(error)}`, {
+      throw new SecretStoreError(`Could not ${what} the system keychain: ${errorMessage(error)}`, {
         cause: error,
       });
     }
@@ -138,7 +139,7 @@ export async function openSecretStore(
     await withTimeout(probe(keychain), timeoutMs, `the Secret Service did not answer within ${timeoutMs} ms`);
     return { store: new KeytarSecretStore(keychain), status: { available: true, backend: 'keychain' } };
   } catch (error) {
-    const reason = describe(error);
+    const reason = errorMessage(error);
     return {
       store: new MemorySecretStore(),
       status: {
@@ -196,8 +197,4 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

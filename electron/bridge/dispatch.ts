@@ -1,18 +1,7 @@
-import {
-  bridgeMethods,
-  isBridgeMethodName,
-  type BridgeErrorBody,
-  type BridgeMethodName,
-} from '../../shared/bridge/contract';
+import { bridgeMethods, isBridgeMethodName, type BridgeMethodName } from '../../shared/bridge/contract';
 import type { BridgeEnvelope } from '../../shared/bridge/envelope';
+import { BridgeError, toBridgeErrorBody } from './errors';
 import type { BridgeHandlers } from './handlers';
-
-export class BridgeError extends Error {
-  constructor(readonly body: BridgeErrorBody) {
-    super(body.message);
-    this.name = 'BridgeError';
-  }
-}
 
 export type Dispatch = (name: unknown, rawArgs: unknown) => Promise<unknown>;
 
@@ -44,15 +33,6 @@ async function invoke<N extends BridgeMethodName>(
   // The mapped type cannot be narrowed per key by TypeScript; the schema above guarantees the shape.
   const handler = handlers[name] as (args: unknown) => unknown;
   return handler(parsed.data);
-}
-
-/** Turns anything thrown by a handler into the plain body that crosses the bridge. */
-export function toBridgeErrorBody(error: unknown): BridgeErrorBody {
-  if (error instanceof BridgeError) return error.body;
-  return {
-    code: 'internal',
-    message: error instanceof Error ? error.message : 'Unexpected error in the app host',
-  };
 }
 
 /** Runs one call and always answers with an envelope, never a rejection. */

@@ -1,4 +1,5 @@
-import { BridgeError } from '../bridge/dispatch';
+import { badRequest, forbidden, notFound } from '../bridge/errors';
+import type { BridgeHandlers } from '../bridge/handlers';
 import { ApiError } from '../sync/api-errors';
 import type { SubmissionApiClient } from '../sync/api-client';
 import { catalogIndicator } from '../../shared/responses/catalog';
@@ -12,9 +13,9 @@ import {
   type ResponseValueView,
   type ResponsesSyncReport,
 } from '../../shared/responses/types';
-import { addEvidence, checkEvidenceInput, EvidenceConflictError, EvidenceInputError } from './evidence';
+import { addEvidence, checkEvidenceInput } from './evidence';
 import { ResponsesClient } from './responses-client';
-import { ResponseEditError, ResponsesStore } from './responses-store';
+import { ResponsesStore } from './responses-store';
 import { pullResponses, syncResponses } from './responses-sync';
 
 /** The workspace the responses belong to: one file per connection and entity. */
@@ -31,10 +32,6 @@ export interface ResponsesServiceDeps {
   /** Told of every failed call, so the session can say offline or ask for sign-in. */
   noteFailure: (error: unknown) => void;
 }
-
-/** A failure the UI shows as is. */
-const fail = (code: 'bad_request' | 'not_found' | 'forbidden', message: string): BridgeError =>
-  new BridgeError({ code, message });
 
 /**
  * Portfolio responses of the open workspace: offline reads and edits in its store, sync and
@@ -62,26 +59,26 @@ export class ResponsesService {
 
   open(responseId: number): ResponseDetail {
     const detail = this.current().store.detail(responseId);
-    if (!detail) throw fail('not_found', `No response ${responseId} in the workspace`);
+    if (!detail) throw notFound(`No response ${responseId} in the workspace`);
     return detail;
   }
 
   setValue(responseId: number, variable: string, value: IndicatorValue): ResponseValueView {
-    return this.edit(() => this.current().store.setValue(responseId, variable, value));
+    return this.current().store.setValue(responseId, variable, value);
   }
 
   resolveConflict(responseId: number, variable: string, choice: 'mine' | 'theirs'): ResponseValueView {
-    return this.edit(() => this.current().store.resolveConflict(responseId, variable, choice));
+    return this.current().store.resolveConflict(responseId, variable, choice);
   }
 
   revertValue(responseId: number, variable: string): ResponseValueView {
-    return this.edit(() => this.current().store.revertValue(responseId, variable));
+    return this.current().store.revertValue(responseId, variable);
   }
 
   async sync(signal?: AbortSignal): Promise<ResponsesSyncReport> {
     const { store, workspace } = this.current();
-    if (!this.deps.signedIn()) throw fail('forbidden', 'Sign in before syncing.');
-    if (this.syncing) throw fail('bad_request', 'A sync of the responses is already running.');
+    if (!this.deps.signedIn()) throw forbidden('Sign in before syncing.');
+    if (this.syncing) throw badRequest('A sync of the responses is already running.');
     this.syncing = true;
     try {
       return await syncResponses({
@@ -106,22 +103,15 @@ export class ResponsesService {
   ): Promise<EvidenceItemView> {
     const { store, workspace } = this.current();
     const response = store.summary(input.responseId);
-    if (!response) throw fail('not_found', `No response ${input.responseId} in the workspace`);
+    if (!response) throw notFound(`No response ${input.responseId} in the workspace`);
     if (isReadOnlyResponse(response))
-      throw fail(
-        'forbidden',
+      throw forbidden(
         `The ${response.survey_year} response is ${response.status}: a historical response is read-only`,
       );
     const def = catalogIndicator(input.variable);
-    if (!def?.evidence) throw fail('bad_request', `Indicator ${input.variable} takes no evidence`);
-    let checked: EvidenceInput;
-    try {
-      checked = checkEvidenceInput(input);
-    } catch (error) {
-      if (error instanceof EvidenceInputError) throw fail('bad_request', error.message);
-      throw error;
-    }
-    if (!this.deps.signedIn()) throw fail('forbidden', 'Sign in to add evidence.');
+    if (!def?.evidence) throw badRequest(`Indicator ${input.variable} takes no evidence`);
+    const checked: EvidenceInput = checkEvidenceInput(input);
+    if (!this.deps.signedIn()) throw forbidden('Sign in to add evidence.');
     const answerName = def.evidence;
     const highest = Math.max(
       0,
@@ -144,10 +134,7 @@ export class ResponsesService {
       store.saveEvidence(input.responseId, item);
       return item;
     } catch (error) {
-      if (error instanceof EvidenceInputError || error instanceof EvidenceConflictError)
-        throw fail('bad_request', error.message);
-      this.deps.noteFailure(error);
-      if (error instanceof ApiError) throw fail('bad_request', error.message);
+      if (error instanceof ApiError) this.deps.noteFailure(error);
       throw error;
     }
   }
@@ -162,8 +149,7 @@ export class ResponsesService {
     const workspace = this.deps.workspace();
     if (!workspace) {
       this.release();
-      throw fail(
-        'bad_request',
+      throw badRequest(
         this.deps.signedIn() ? 'No reporting entity is selected.' : 'Sign in to choose a reporting entity.',
       );
     }
@@ -174,17 +160,24 @@ export class ResponsesService {
     return { store: this.opened.store, workspace };
   }
 
-  private edit(fn: () => ResponseValueView): ResponseValueView {
-    try {
-      return fn();
-    } catch (error) {
-      if (error instanceof ResponseEditError) {
-        throw fail(
-          error.code === 'not_found' ? 'not_found' : error.code === 'read_only' ? 'forbidden' : 'bad_request',
-          error.message,
-        );
-      }
-      throw error;
-    }
-  }
+  /** The service's slice of the bridge. */
+  readonly handlers: Pick<
+    BridgeHandlers,
+    | 'responses.list'
+    | 'responses.open'
+    | 'responses.setValue'
+    | 'responses.resolveConflict'
+    | 'responses.revertValue'
+    | 'responses.sync'
+    | 'responses.addEvidence'
+  > = {
+    'responses.list': () => this.list(),
+    'responses.open': ({ responseId }) => this.open(responseId),
+    'responses.setValue': ({ responseId, variable, value }) => this.setValue(responseId, variable, value),
+    'responses.resolveConflict': ({ responseId, variable, choice }) =>
+      this.resolveConflict(responseId, variable, choice),
+    'responses.revertValue': ({ responseId, variable }) => this.revertValue(responseId, variable),
+    'responses.sync': () => this.sync(),
+    'responses.addEvidence': (args) => this.addEvidence(args),
+  };
 }

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../storage/sqlite';
 import { catalogIndicator, indicatorCatalog } from '../../shared/responses/catalog';
 import {
   checkIndicatorValue,
@@ -71,12 +72,7 @@ export class ResponsesStore {
   }
 
   static open(file: string, opts: { now?: () => number } = {}): ResponsesStore {
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    // The workspace store holds the same file: wait for its transaction rather than fail.
-    db.pragma('busy_timeout = 5000');
+    const db = openSqlite(file);
     migrate(db);
     migrateResponses(db);
     return new ResponsesStore(db, opts.now ?? Date.now);

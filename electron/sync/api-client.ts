@@ -288,7 +288,8 @@ export class SubmissionApiClient {
     }
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
-    return (this.opts.fetch ?? fetch)(url, { method, headers, body, signal });
+    // Never follow a redirect: it would carry the token to an address the user did not choose.
+    return (this.opts.fetch ?? fetch)(url, { method, headers, body, signal, redirect: 'manual' });
   }
 }
 

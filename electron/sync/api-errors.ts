@@ -42,6 +42,11 @@ export class ApiError extends Error {
   }
 }
 
+/** A call that failed because the service could not be reached (not because it said no). */
+export function isOfflineError(error: unknown): boolean {
+  return error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout');
+}
+
 /** What the user reads for each kind; the service's own message is appended where it sent one. */
 export function errorForStatus(status: number, body: unknown, what: string): ApiError {
   const serverMessage = messageOf(body);

@@ -7,10 +7,10 @@ import {
   type AssetInput,
   type BatchRequest,
   type BatchResponse,
-  type InvalidAsset,
   type ValidationContext,
   type Validations,
 } from '../../shared/domain';
+import { verdictOf } from '../../shared/sync/server-verdict';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type {
   DryRunRow,
@@ -22,7 +22,8 @@ import type {
   SyncProgress,
   SyncReport,
 } from '../../shared/sync/types';
-import { ApiError } from './api-errors';
+import { ApiError, isOfflineError } from './api-errors';
+import { errorMessage } from '../../shared/errors';
 import type { SubmissionApiClient } from './api-client';
 import type { AssetRecord, PendingWork, WorkspaceStore } from '../workspace/workspace-store';
 
@@ -296,12 +297,12 @@ export class SyncEngine {
       if (error.kind === 'forbidden') return { reason: 'forbidden', message: error.message };
       if (error.kind === 'cancelled')
         return { reason: 'cancelled', message: 'Sync cancelled; pending changes stay queued.' };
-      return { reason: 'error', message: error.message };
+      return { reason: 'error', message: error.message, ...(isOfflineError(error) ? { offline: true } : {}) };
     }
     if (error instanceof Error && error.name === 'AbortError') {
       return { reason: 'cancelled', message: 'Sync cancelled; pending changes stay queued.' };
     }
-    return { reason: 'error', message: error instanceof Error ? error.message : String(error) };
+    return { reason: 'error', message: errorMessage(error) };
   }
 }
 
@@ -443,26 +444,6 @@ function findRecord(
   }
   if (typeof asset.partners_id === 'number') return byPartner.get(asset.partners_id);
   return undefined;
-}
-
-function verdictOf(asset: Asset | InvalidAsset): ServerVerdict {
-  const annual = Array.isArray(asset.annual_data)
-    ? (asset.annual_data as Array<Record<string, unknown>>)
-    : [];
-  const certifications = Array.isArray(asset.certifications)
-    ? (asset.certifications as Array<Record<string, unknown>>)
-    : [];
-  return {
-    asset: asset._validations ?? { errors: {} },
-    annualData: annual.map((entry) => ({
-      year: entry['year'],
-      _validations: entry['_validations'] as Validations | undefined,
-    })),
-    certifications: certifications.map((entry) => ({
-      id: entry['id'],
-      _validations: entry['_validations'] as Validations | undefined,
-    })),
-  };
 }
 
 function flattenErrors(result: ReturnType<typeof validateAsset>): Validations['errors'] {

@@ -2,8 +2,21 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { AssetInput } from '../../shared/domain';
-import { columnSpec, formulaTrigger, toCellValue } from './cells';
-import { workbookLayout, type ColumnSource, type LayoutOptions, type WorkbookColumn } from './layout';
+import {
+  delimitedRecords,
+  formatDelimitedField,
+  formatDelimitedRecord,
+  RECORD_END,
+  UnterminatedQuoteError,
+  type WriteOptions,
+} from '../../shared/text/delimited';
+import { columnSpec, formulaTrigger, toCellValue } from '../../shared/workbook/cells';
+import {
+  workbookLayout,
+  type ColumnSource,
+  type LayoutOptions,
+  type WorkbookColumn,
+} from '../../shared/workbook/layout';
 import { checkSize, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_ROWS, WorkbookError } from './read-workbook';
 import { SheetParser, type ParsedWorkbook, type RawOrIssue } from './sheet-parser';
 
@@ -27,9 +40,8 @@ export function csvColumns(opts: LayoutOptions): WorkbookColumn[] {
   return out;
 }
 
-function csvField(value: string): string {
-  return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
+// Quoted at the edges too: some CSV readers trim unquoted leading and trailing spaces.
+const csvFormat: WriteOptions = { delimiter: ',', quoteEdgeWhitespace: true };
 
 /** Text that Excel would run as a formula gets a leading apostrophe, which Excel shows as text. */
 function csvText(value: string | number | boolean | Date | null): string {
@@ -37,7 +49,7 @@ function csvText(value: string | number | boolean | Date | null): string {
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (typeof value === 'number') return String(value);
-  return csvField(formulaTrigger.test(value) ? `'${value}` : value);
+  return formatDelimitedField(formulaTrigger.test(value) ? `'${value}` : value, csvFormat);
 }
 
 function valueOf(asset: AssetInput, source: ColumnSource): unknown {
@@ -93,11 +105,14 @@ export async function writeAssetCsv(
     if (!out.write(line)) await once(out, 'drain');
   };
   await write('\ufeff');
-  await write(columns.map((c) => csvField(c.key)).join(',') + '\r\n');
-  await write(columns.map((c) => csvField(c.label)).join(',') + '\r\n');
+  const headerLine = (fields: string[]): string => formatDelimitedRecord(fields, csvFormat) + RECORD_END;
+  await write(headerLine(columns.map((c) => c.key)));
+  await write(headerLine(columns.map((c) => c.label)));
   for (const asset of assets) {
     await write(
-      columns.map((c, i) => csvText(toCellValue(valueOf(asset, c.source), specs[i]))).join(',') + '\r\n',
+      columns
+        .map((c, i) => csvText(toCellValue(valueOf(asset, c.source), specs[i])))
+        .join(csvFormat.delimiter) + RECORD_END,
     );
   }
   out.end();
@@ -124,48 +139,6 @@ function delimiterOf(text: string): string {
   return semi > comma ? ';' : ',';
 }
 
-/** RFC 4180 records: quoted fields may hold delimiters, quotes ("") and line breaks. */
-export function* csvRecords(text: string, delimiter = ','): Generator<string[]> {
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const ch = text[i] as string;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-      } else field += ch;
-      i++;
-      continue;
-    }
-    if (ch === '"' && field === '') quoted = true;
-    else if (ch === delimiter) {
-      record.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      record.push(field);
-      yield record;
-      record = [];
-      field = '';
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-    } else field += ch;
-    i++;
-  }
-  if (quoted)
-    throw new WorkbookError('truncated', 'The CSV file ends inside a quoted value: it is incomplete.');
-  if (field !== '' || record.length > 0) {
-    record.push(field);
-    yield record;
-  }
-}
-
 function rawFromCsv(text: string): RawOrIssue {
   // Our own exports protect formula-like text with an apostrophe; it is not part of the value.
   if (text.length > 1 && text[0] === "'" && formulaTrigger.test(text.slice(1))) return text.slice(1);
@@ -187,10 +160,15 @@ export async function readAssetCsv(
   const parser = new SheetParser(CSV_SHEET, { maxRows: opts.maxRows ?? DEFAULT_MAX_ROWS });
   let row = 0;
   try {
-    for (const record of csvRecords(text, delimiterOf(text))) parser.push(++row, record.map(rawFromCsv));
+    for (const record of delimitedRecords(text, { delimiter: delimiterOf(text) }))
+      parser.push(++row, record.map(rawFromCsv));
   } catch (error) {
     if (error instanceof RangeError)
       throw new WorkbookError('too_many_rows', error.message, { cause: error });
+    if (error instanceof UnterminatedQuoteError)
+      throw new WorkbookError('truncated', 'The CSV file ends inside a quoted value: it is incomplete.', {
+        cause: error,
+      });
     throw error;
   }
   const sheet = parser.finish();

@@ -14,7 +14,7 @@ import type { CellIssue, ParsedRow, ParsedSheet, ParsedWorkbook, ReadColumn } fr
  * deleted on the service) and is rejected, as are IDs repeated on a tab. One bad cell rejects its
  * whole asset, so an asset is never half imported.
  */
-import type { RowStatus } from '../../shared/exchange/types';
+import type { RowStatus } from '../../shared/workbook/import-export-types';
 
 export type { RowStatus };
 

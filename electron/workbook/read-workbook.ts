@@ -1,7 +1,8 @@
 import { open, stat } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import { LISTS_MARKER } from './write-workbook';
+import { LISTS_MARKER } from '../../shared/workbook/write-workbook';
 import { SheetParser, type ParsedSheet, type ParsedWorkbook, type RawOrIssue } from './sheet-parser';
+import { errorMessage } from '../../shared/errors';
 
 /** Default refusal size of an imported file; a setting of the app may change it. */
 export const DEFAULT_MAX_IMPORT_BYTES = 40 * 1024 * 1024;
@@ -169,7 +170,7 @@ export async function readWorkbook(file: string, opts: ReadWorkbookOptions = {})
       throw new WorkbookError('too_many_rows', error.message, { cause: error });
     throw new WorkbookError(
       'corrupt',
-      `This workbook could not be read (${error instanceof Error ? error.message : String(error)}). Open it in Excel, save it again as .xlsx and retry.`,
+      `This workbook could not be read (${errorMessage(error)}). Open it in Excel, save it again as .xlsx and retry.`,
       { cause: error },
     );
   }

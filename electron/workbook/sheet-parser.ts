@@ -1,7 +1,7 @@
-import type { CellIssue } from '../../shared/exchange/types';
+import type { CellIssue } from '../../shared/workbook/import-export-types';
 import type { Scalar } from '../../shared/sync/asset-doc';
-import { coerceCell, columnSpec, type ColumnSpec, type RawCell } from './cells';
-import { columnKeyFromLabel, parseColumnKey, type ColumnSource } from './layout';
+import { coerceCell, columnSpec, type ColumnSpec, type RawCell } from '../../shared/workbook/cells';
+import { columnKeyFromLabel, parseColumnKey, type ColumnSource } from '../../shared/workbook/layout';
 
 /**
  * Turns the rows of one tab (from the XLSX reader or the CSV reader) into rows keyed by API variable
@@ -9,7 +9,7 @@ import { columnKeyFromLabel, parseColumnKey, type ColumnSource } from './layout'
  * back to its visible label. Positions never matter.
  */
 
-export type { CellIssue, Severity } from '../../shared/exchange/types';
+export type { CellIssue, Severity } from '../../shared/workbook/import-export-types';
 
 export interface ReadColumn {
   /** 1-based column index. */

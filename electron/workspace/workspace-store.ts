@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../storage/sqlite';
 import type { Asset, Entity, Outlier, Validations } from '../../shared/domain';
 import {
   changedPaths,
@@ -15,6 +14,7 @@ import {
   type Scalar,
 } from '../../shared/sync/asset-doc';
 import type { ServerVerdict } from '../../shared/sync/types';
+import { verdictOf } from '../../shared/sync/server-verdict';
 import { migrate } from './migrations';
 
 export type { ServerVerdict };
@@ -94,6 +94,14 @@ export function docFromRemote(asset: Asset): AssetDoc {
   return doc;
 }
 
+/** An edit the workspace cannot take (an asset that is gone or deleted): the user's to fix. */
+export class WorkspaceEditError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkspaceEditError';
+  }
+}
+
 /** A 48-bit random id: unique enough across laptops that reconciling by partners_id is safe. */
 export function newPartnersId(): number {
   return randomBytes(6).readUIntBE(0, 6) || 1;
@@ -116,11 +124,7 @@ export class WorkspaceStore {
   }
 
   static open(file: string, opts: { now?: () => number } = {}): WorkspaceStore {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
+    const db = openSqlite(file);
     migrate(db);
     return new WorkspaceStore(db, opts.now ?? Date.now);
   }
@@ -225,7 +229,8 @@ export class WorkspaceStore {
     this.db.transaction(() => {
       for (const edit of edits) {
         const record = this.mustGet(edit.localId);
-        if (!record.current) throw new Error(`Asset ${edit.localId} is deleted; restore it before editing`);
+        if (!record.current)
+          throw new WorkspaceEditError(`Asset ${edit.localId} is deleted; restore it before editing`);
         const next = setPathValue(record.current, edit.path, edit.value);
         this.writeCurrent(edit.localId, next);
         this.journal(edit.localId, 'set', { path: edit.path, value: edit.value });
@@ -418,7 +423,7 @@ export class WorkspaceStore {
   acknowledge(localId: string, asset: Asset): void {
     const row = this.sql('SELECT current, sent FROM assets WHERE local_id = ?').get(localId) as
       { current: string | null; sent: string | null } | undefined;
-    if (!row) throw new Error(`No asset ${localId} in the workspace`);
+    if (!row) throw new WorkspaceEditError(`No asset ${localId} in the workspace`);
     const theirs = docFromRemote(asset);
     const theirsJson = JSON.stringify(theirs);
     let currentJson: string | null;
@@ -514,7 +519,7 @@ export class WorkspaceStore {
   /** @internal */
   mustGet(localId: string): AssetRecord {
     const record = this.asset(localId);
-    if (!record) throw new Error(`No asset ${localId} in the workspace`);
+    if (!record) throw new WorkspaceEditError(`No asset ${localId} in the workspace`);
     return record;
   }
 
@@ -549,28 +554,13 @@ export class WorkspaceStore {
   }
 }
 
+/** What a pulled or acknowledged asset says of itself, stored as the service's verdict. */
 function verdictJson(asset: {
   _validations?: Validations;
   annual_data?: unknown;
   certifications?: unknown;
 }): string | null {
-  if (!asset._validations) return null;
-  const verdict: ServerVerdict = {
-    asset: asset._validations,
-    annualData: Array.isArray(asset.annual_data)
-      ? (asset.annual_data as Array<{ year?: unknown; _validations?: Validations }>).map((entry) => ({
-          year: entry.year,
-          _validations: entry._validations,
-        }))
-      : [],
-    certifications: Array.isArray(asset.certifications)
-      ? (asset.certifications as Array<{ id?: unknown; _validations?: Validations }>).map((entry) => ({
-          id: entry.id,
-          _validations: entry._validations,
-        }))
-      : [],
-  };
-  return JSON.stringify(verdict);
+  return asset._validations ? JSON.stringify(verdictOf(asset)) : null;
 }
 
 /** The operations a batch answer may apply, inside the settlement's transaction. */

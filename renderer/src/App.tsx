@@ -4,15 +4,15 @@ import { redo, undo } from './editing/commands';
 import { gridCommandOf } from './editing/keyboard';
 import { AnnualGrid, AssetsGrid, EntriesGrid } from './grids/WorkspaceGrids';
 import { ConnectionsDialog } from './connections/ConnectionsDialog';
-import { ExchangeDialog } from './exchange/ExchangeDialog';
+import { ImportExportDialog } from './import-export/ImportExportDialog';
 import { FirstRunGuide } from './onboarding/FirstRunGuide';
 import { OutliersView } from './outliers/OutliersView';
 import { ResponsesView } from './responses/ResponsesView';
 import { Header } from './shell/Header';
 import { Notices } from './shell/Notices';
-import { SignInDialog } from './shell/SignInDialog';
 import { StatusBar } from './shell/StatusBar';
 import { Toolbar } from './shell/Toolbar';
+import { SignInDialog } from './sign-in/SignInDialog';
 import { notify, useUi } from './store/ui';
 import { loadAll, refreshSession, reloadSnapshot, useWorkspace } from './store/workspace';
 import { ReviewDialog } from './sync/ReviewDialog';
@@ -93,7 +93,7 @@ export function App() {
       <Notices />
       <SignInDialog />
       <ReviewDialog />
-      <ExchangeDialog />
+      <ImportExportDialog />
       <ConnectionsDialog />
       <FirstRunGuide />
     </div>

@@ -22,7 +22,7 @@ import type {
   ImportResult,
   ServiceExportProgressView,
   ServiceExportView,
-} from '../exchange/types';
+} from '../workbook/import-export-types';
 import type {
   EvidenceItemView,
   ResponseDetail,

@@ -75,7 +75,7 @@ export {
 } from './catalog';
 
 export { countryCodes, countryNameByCode, iso3166Alpha2 } from './countries';
-export { listsContext, type ReferenceLists } from './lists-context';
+export { countNames, listsContext, workspaceContexts, type ReferenceLists } from './lists-context';
 export { describeExtraFields, extraFields } from './extra-fields';
 export {
   defaultCertificationSchemes,

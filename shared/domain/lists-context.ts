@@ -1,4 +1,4 @@
-import type { ValidationContext } from './context';
+import { areaUnitFromName, type ValidationContext } from './context';
 import type { CertificationScheme, EnergyRatingScheme, ListItem } from './types';
 
 /** The lists a workspace holds (see `ReferenceData` in the bridge types), as the rules need them. */
@@ -35,4 +35,36 @@ export function listsContext(
     countries: lists.countries.map((item) => item.value),
     listSource: shipped ? 'shipped' : 'service',
   };
+}
+
+/**
+ * The rules' contexts for a workspace, built the same way by the grid and by push: the entity's
+ * area unit, the assessment year, the lists, and the names the workspace already uses (the service
+ * refuses a second asset of the same name).
+ */
+export function workspaceContexts(opts: {
+  assessmentYear: number;
+  areaUnitsName: string | null | undefined;
+  lists: ReferenceLists;
+  /** True when more than one asset of the workspace carries the name. */
+  isNameTaken: (name: string) => boolean;
+}): { create: ValidationContext; update: ValidationContext } {
+  const base = {
+    assessmentYear: opts.assessmentYear,
+    areaUnit: areaUnitFromName(opts.areaUnitsName),
+    ...listsContext(opts.lists),
+    isNameTaken: opts.isNameTaken,
+  };
+  return { create: { ...base, mode: 'create' }, update: { ...base, mode: 'update' } };
+}
+
+/** Counts the (trimmed) names of assets, for `isNameTaken`. */
+export function countNames(names: Iterable<unknown>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const name of names) {
+    if (typeof name !== 'string' || name.trim() === '') continue;
+    const key = name.trim();
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
 }

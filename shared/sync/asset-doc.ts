@@ -19,6 +19,14 @@ const collections = ['annual_data', 'certifications', 'energy_ratings'] as const
 type Collection = (typeof collections)[number];
 const entryOwned = new Set(['_validations', 'name', '_key', 'id', 'year', '_destroy']);
 
+/** An edit addressed to a path the document does not have (an entry removed meanwhile). */
+export class AssetPathError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AssetPathError';
+  }
+}
+
 /** A local asset document: the service's shape, plus `_key` on entries not yet given an id. */
 export type AssetDoc = AssetInput;
 
@@ -229,7 +237,7 @@ export function setPathValue(doc: AssetDoc, path: string, value: Scalar): AssetD
   out[collection] = list;
   let entry = list.find((candidate) => entryKey(collection, candidate) === key);
   if (!entry) {
-    if (collection !== 'annual_data') throw new Error(`No ${collection} entry ${key}`);
+    if (collection !== 'annual_data') throw new AssetPathError(`No ${collection} entry ${key}`);
     entry = { year: Number(key) };
     list.push(entry);
     list.sort((x, y) => Number(x['year']) - Number(y['year']));

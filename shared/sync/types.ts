@@ -50,7 +50,12 @@ export interface SyncReport {
   pull: PullSummary;
   push: PushSummary;
   /** Set when the sync stopped early; pending work stays queued. */
-  stopped?: { reason: 'unauthorized' | 'forbidden' | 'cancelled' | 'error'; message: string };
+  stopped?: {
+    reason: 'unauthorized' | 'forbidden' | 'cancelled' | 'error';
+    message: string;
+    /** The service could not be reached (a network failure or no answer in time). */
+    offline?: boolean | undefined;
+  };
 }
 
 export type AssetStatus = 'clean' | 'new' | 'modified' | 'deleted';

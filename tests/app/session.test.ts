@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localSandboxId } from '../../electron/auth/connections';
 import { openSecretStore } from '../../electron/auth/secret-store';
-import { grantableScopes } from '../../electron/sandbox/auth/scopes';
+import { grantableScopes } from '../../shared/auth/scopes';
 import { startAppCore } from '../../electron/app/app-core';
 import { startHarness } from '../sandbox/helpers';
 import { startTestApp, testAssessmentYear } from '../support/test-app';

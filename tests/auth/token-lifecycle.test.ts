@@ -1,13 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  SessionGate,
-  UnauthorizedError,
-  expiryState,
-  gatedFetch,
-  watchExpiry,
-  type SignInReason,
-} from '../../electron/auth/token-lifecycle';
-import { startFakeApi } from './fake-api';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { expiryState, watchExpiry } from '../../electron/auth/token-lifecycle';
 
 const t0 = new Date('2025-03-01T10:00:00Z');
 const minutes = (n: number) => n * 60_000;
@@ -70,71 +62,5 @@ describe('watchExpiry', () => {
     stop();
     vi.advanceTimersByTime(minutes(200));
     expect(onExpired).not.toHaveBeenCalled();
-  });
-});
-
-describe('SessionGate', () => {
-  it('rejects work while signed out', async () => {
-    const gate = new SessionGate(() => undefined);
-    await expect(gate.run(async () => 1)).rejects.toMatchObject({ code: 'signed_out' });
-  });
-
-  it('pauses every caller on 401, asks once for a sign-in, and resumes them with the new token', async () => {
-    const asked: SignInReason[] = [];
-    const gate = new SessionGate((reason) => asked.push(reason));
-    gate.open('old');
-    const seen: string[] = [];
-    const task = async (token: string) => {
-      seen.push(token);
-      if (token === 'old') throw new UnauthorizedError();
-      return `done with ${token}`;
-    };
-    const calls = [gate.run(task), gate.run(task), gate.run(task)];
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(gate.state).toBe('paused');
-    expect(asked).toEqual(['unauthorized']);
-    // Work started while paused waits too.
-    const late = gate.run(task);
-    gate.open('new');
-    expect(await Promise.all([...calls, late])).toEqual(Array(4).fill('done with new'));
-    expect(seen.filter((t) => t === 'new')).toHaveLength(4);
-  });
-
-  it('pauses at expiry and rejects the waiting work when the user signs out instead', async () => {
-    const gate = new SessionGate(() => undefined);
-    gate.open('t');
-    gate.pause('expired');
-    const waiting = gate.run(async () => 'never');
-    gate.signOut();
-    await expect(waiting).rejects.toMatchObject({ code: 'signed_out' });
-  });
-
-  it('lets other errors through untouched', async () => {
-    const gate = new SessionGate(() => undefined);
-    gate.open('t');
-    await expect(gate.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    expect(gate.state).toBe('open');
-  });
-});
-
-describe('gatedFetch against a service that starts refusing the token', () => {
-  let api: Awaited<ReturnType<typeof startFakeApi>>;
-  beforeAll(async () => {
-    api = await startFakeApi();
-  });
-  afterAll(() => api.close());
-
-  it('retries the paused request with the new Bearer token after re-sign-in', async () => {
-    api.setRoute(({ token }) =>
-      token === 'fresh' ? { status: 200, body: { ok: true } } : { status: 401, body: {} },
-    );
-    const gate: SessionGate = new SessionGate(() => setTimeout(() => gate.open('fresh'), 20));
-    gate.open('stale');
-    const response = await gatedFetch(gate)(`${api.origin}/api/v1/entities`, {
-      method: 'POST',
-      body: JSON.stringify({ a: 1 }),
-    });
-    expect(response.status).toBe(200);
-    expect(api.requests.map((r) => r.token)).toEqual(['stale', 'fresh']);
   });
 });

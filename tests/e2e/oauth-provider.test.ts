@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOAuthLogin } from '../../electron/auth/oauth-login';
 import { fetchTokenInfo } from '../../electron/auth/oauth-token';
 import { isAuthError } from '../../electron/auth/errors';
-import { demoUserEmail, demoUserPassword } from '../../electron/sandbox/demo-user';
-import { seedDemo } from '../../electron/sandbox/seed';
-import { openStore } from '../../electron/sandbox/store';
+import { demoUserEmail, demoUserPassword } from '../../sandbox/demo-user';
+import { seedDemo } from '../../sandbox/seed';
+import { openStore } from '../../sandbox/store';
 import { artifactPath, launchChromium } from '../support/chromium';
 import { assessmentYear, startHarness, type Harness } from '../sandbox/helpers';
 

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUserEmail, demoUserPassword } from '../../electron/sandbox/demo-user';
-import { seedDemo } from '../../electron/sandbox/seed';
-import { openStore } from '../../electron/sandbox/store';
+import { demoUserEmail, demoUserPassword } from '../../sandbox/demo-user';
+import { seedDemo } from '../../sandbox/seed';
+import { openStore } from '../../sandbox/store';
 import { artifactPath, launchChromium } from '../support/chromium';
 import { assessmentYear, startHarness, type Harness } from '../sandbox/helpers';
 

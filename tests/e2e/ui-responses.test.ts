@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { IndicatorValue } from '../../shared/responses/types';
-import { demoUserEmail, demoUserPassword } from '../../electron/sandbox/demo-user';
+import { demoUserEmail, demoUserPassword } from '../../sandbox/demo-user';
 import { artifactPath, launchChromium } from '../support/chromium';
 import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
 import { startTestApp, testAssessmentYear } from '../support/test-app';

@@ -2,16 +2,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCallbackListener } from '../../electron/exchange/callback-listener';
-import { downloadExportFile } from '../../electron/exchange/download';
-import { ExchangeError } from '../../electron/exchange/errors';
+import { startCallbackListener } from '../../electron/service-export/callback-listener';
+import { downloadExportFile } from '../../electron/service-export/download';
+import { ServiceExportError } from '../../electron/service-export/errors';
 import {
   importFromExportLink,
   runServiceExport,
   type ServiceExportProgress,
-} from '../../electron/exchange/service-export';
+} from '../../electron/service-export/service-export';
 import { SubmissionApiClient } from '../../electron/sync/api-client';
-import { previewImportFile } from '../../electron/workbook/workspace-exchange';
+import { previewImportFile } from '../../electron/workbook/workspace-workbook';
 import { startHarness, validAsset, type Harness } from '../sandbox/helpers';
 import { tempWorkspace } from '../sync/harness';
 import { tmpDir } from '../workbook/fixtures';
@@ -172,7 +172,7 @@ describe('the download is bounded', () => {
     const get = (path: string, maxBytes = 1024 * 1024) =>
       downloadExportFile(`${server.url}${path}`, { dir, maxBytes }).then(
         () => 'ok',
-        (e: unknown) => (e instanceof ExchangeError ? e.kind : String(e)),
+        (e: unknown) => (e instanceof ServiceExportError ? e.kind : String(e)),
       );
     expect(await get('/declared')).toBe('too_large');
     expect(await get('/chunked')).toBe('too_large');

@@ -183,7 +183,13 @@ describe('electron-builder.yml', () => {
     expect(packaged('out/preload/index.cjs', files)).toBe(true);
     expect(packaged('out/renderer/index.html', files)).toBe(true);
     expect(packaged('package.json', files)).toBe(true);
-    for (const path of ['tests/responses/app-responses.test.ts', 'electron/main.ts', 'renderer/src/main.tsx', 'bench/run.ts'])
+    for (const path of [
+      'tests/responses/app-responses.test.ts',
+      'electron/main.ts',
+      'sandbox/server.ts',
+      'renderer/src/main.tsx',
+      'bench/run.ts',
+    ])
       expect(packaged(path, files), path).toBe(false);
     expect(packaged(appPackage.main, files), `main (${appPackage.main})`).toBe(true);
   });

@@ -7,9 +7,15 @@ import {
   assetColumns,
   entryColumns,
   unitLabel,
-} from '../../renderer/src/grids/columns';
-import { annualRowsOf, cellOfPath, entryRowsOf, pathOf, rawValueOf } from '../../renderer/src/grids/rows';
-import { formatValue, getPathValue, parseInput, parseNumber } from '../../renderer/src/grids/values';
+} from '../../renderer/src/grid-model/columns';
+import {
+  annualRowsOf,
+  cellOfPath,
+  entryRowsOf,
+  pathOf,
+  rawValueOf,
+} from '../../renderer/src/grid-model/rows';
+import { formatValue, getPathValue, parseInput, parseNumber } from '../../renderer/src/grid-model/values';
 
 const metres = { area_units_name: 'square metres', currency: 'EUR' };
 const feet = { area_units_name: 'square feet', currency: 'USD' };

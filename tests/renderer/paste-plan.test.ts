@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planFillDown, planPaste, type PasteColumn } from '../../renderer/src/editing/paste-plan';
-import { parseInput } from '../../renderer/src/grids/values';
+import { parseInput } from '../../renderer/src/grid-model/values';
 
 const col = (id: string, editable = true): PasteColumn => ({
   id,

@@ -4,7 +4,7 @@
  * both on the sandbox's view-only response page, as a data partner checks portfolio data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUserEmail, demoUserPassword } from '../../electron/sandbox/demo-user';
+import { demoUserEmail, demoUserPassword } from '../../sandbox/demo-user';
 import { PortalClient } from '../sandbox/portal-client';
 import { startTestApp, testAssessmentYear } from '../support/test-app';
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { seedResponses } from '../../electron/sandbox/seed-responses';
+import { seedResponses } from '../../sandbox/seed-responses';
 import { ResponseEditError, ResponsesStore } from '../../electron/responses/responses-store';
 import { syncResponses } from '../../electron/responses/responses-sync';
 import { ResponsesClient } from '../../electron/responses/responses-client';

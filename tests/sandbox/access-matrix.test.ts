@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessRules, type AccessRule } from '../../electron/sandbox/auth/scopes';
+import { accessRules, type AccessRule } from '../../shared/auth/scopes';
 import { asJson, startHarness, validAsset, type Harness } from './helpers';
 
 /** Every endpoint x {no token, expired, wrong scope, entity not granted, ok}. */

@@ -1,13 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  createSandboxServer,
-  type SandboxServerOptions,
-  type SandboxServer,
-} from '../../electron/sandbox/server';
-import { grantableScopes } from '../../electron/sandbox/auth/scopes';
-import type { Admin } from '../../electron/sandbox/store';
+import { createSandboxServer, type SandboxServerOptions, type SandboxServer } from '../../sandbox/server';
+import { grantableScopes } from '../../shared/auth/scopes';
+import type { Admin } from '../../sandbox/store';
 
 export const assessmentYear = 2025;
 const day = 24 * 3600_000;

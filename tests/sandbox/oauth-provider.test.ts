@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedApplication } from '../../electron/sandbox/store';
+import type { CreatedApplication } from '../../sandbox/store';
 import { asList, startHarness, type Harness } from './helpers';
 import { memberUser, PortalClient, testClock, tokenRequest, type TestClock } from './portal-client';
 

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedResponses } from '../../electron/sandbox/seed-responses';
-import { migrations } from '../../electron/sandbox/store/migrations';
-import { openStore } from '../../electron/sandbox/store';
+import { seedResponses } from '../../sandbox/seed-responses';
+import { migrations } from '../../sandbox/store/migrations';
+import { openStore } from '../../sandbox/store';
 import * as docs from '../fixtures/service-docs/responses';
 import { asJson, asList, assessmentYear, startHarness, type Harness, type Json } from './helpers';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { sheetNames } from '../../electron/workbook/layout';
+import { sheetNames } from '../../shared/workbook/layout';
 import { asJson, asList, startHarness, validAsset } from './helpers';
 
 describe('restart', () => {

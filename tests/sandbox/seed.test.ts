@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../electron/sandbox/store';
-import { ensureDemoAccess, seedDemo } from '../../electron/sandbox/seed';
-import { createSandboxServer } from '../../electron/sandbox/server';
+import { openStore } from '../../sandbox/store';
+import { ensureDemoAccess, seedDemo } from '../../sandbox/seed';
+import { createSandboxServer } from '../../sandbox/server';
 
 const fixedNow = () => Date.UTC(2025, 5, 1);
 

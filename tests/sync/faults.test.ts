@@ -3,7 +3,7 @@
  * server applied a batch, a service that is down, slow answers, a token revoked mid-sync.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { grantableScopes } from '../../electron/sandbox/auth/scopes';
+import { grantableScopes } from '../../shared/auth/scopes';
 import type { Asset } from '../../shared/domain';
 import { SubmissionApiClient } from '../../electron/sync/api-client';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';

@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyImport } from '../../electron/workbook/apply-import';
 import { WorkbookError } from '../../electron/workbook/read-workbook';
-import { exportWorkspace, previewImportFile } from '../../electron/workbook/workspace-exchange';
+import { exportWorkspace, previewImportFile } from '../../electron/workbook/workspace-workbook';
 import type { WorkspaceStore } from '../../electron/workspace/workspace-store';
 import { seededWorkspace, snapshot, tmpDir } from './fixtures';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coerceCell, excelSerialToIso, type ColumnSpec } from '../../electron/workbook/cells';
-import { columnKeyFromLabel } from '../../electron/workbook/layout';
+import { coerceCell, excelSerialToIso, type ColumnSpec } from '../../shared/workbook/cells';
+import { columnKeyFromLabel } from '../../shared/workbook/layout';
 
 const num: ColumnSpec = { type: 'number' };
 const int: ColumnSpec = { type: 'integer' };

@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyImport, ImportError, lastImport, undoImport } from '../../electron/workbook/apply-import';
 import type { ImportPlan, PlanRow } from '../../electron/workbook/import-plan';
-import { exportWorkspace, previewImportFile } from '../../electron/workbook/workspace-exchange';
+import { exportWorkspace, previewImportFile } from '../../electron/workbook/workspace-workbook';
 import type { WorkspaceStore } from '../../electron/workspace/workspace-store';
 import { readReference } from '../../electron/workspace/reference-lists';
 import { seededWorkspace, snapshot, tmpDir } from './fixtures';

@@ -9,8 +9,7 @@ import { loadAll, useWorkspace } from '../store/workspace';
 import { openSignIn, takeFocusAdd } from './requests';
 import { validateConnection, type ConnectionDraft, type DraftErrors } from './validate';
 import './connections.css';
-
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+import { errorMessage } from '../../../shared/errors';
 
 const emptyDraft: ConnectionDraft = { name: '', baseUrl: '', portalUrl: '', authUrl: '' };
 
@@ -38,7 +37,7 @@ export function ConnectionsDialog() {
       await loadAll();
       then?.();
     } catch (err) {
-      setError(message(err));
+      setError(errorMessage(err));
     } finally {
       setBusy(null);
     }
@@ -299,7 +298,7 @@ function AddConnectionForm(props: {
       await loadAll();
       if (added) props.onAdded(added);
     } catch (err) {
-      setServerError(message(err));
+      setServerError(errorMessage(err));
     } finally {
       setBusy(false);
     }

@@ -8,9 +8,10 @@ import type { AssetView } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
 import { applyViews, useWorkspace } from '../store/workspace';
 import { notify, useUi } from '../store/ui';
-import { getPathValue, sameValue } from '../grids/values';
+import { getPathValue, sameValue } from '../grid-model/values';
 import { pending } from './pending';
 import { redoEdits, undoEdits, UndoStack, type CellChange, type UndoEntry } from './undo-stack';
+import { errorMessage } from '../../../shared/errors';
 
 export interface Edit {
   localId: string;
@@ -20,8 +21,6 @@ export interface Edit {
 
 export const undoStack = new UndoStack();
 let queue: Promise<unknown> = Promise.resolve();
-
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 function serial<T>(task: () => Promise<T>): Promise<T> {
   const run = queue.then(task, task);
@@ -82,7 +81,7 @@ export function editCells(edits: readonly Edit[], label: string, record = true):
     } catch (error) {
       pending.clear(sent, token);
       pending.notify(ids);
-      notify('error', `Not saved: ${message(error)}`);
+      notify('error', `Not saved: ${errorMessage(error)}`);
       return false;
     }
   });
@@ -108,7 +107,7 @@ export function createAsset(
       syncUndoFlags();
       return view;
     } catch (error) {
-      notify('error', `Could not add the asset: ${message(error)}`);
+      notify('error', `Could not add the asset: ${errorMessage(error)}`);
       return undefined;
     }
   });
@@ -148,7 +147,7 @@ export function createAssetsWithEdits(
       syncUndoFlags();
       return true;
     } catch (error) {
-      notify('error', `Paste not saved: ${message(error)}`);
+      notify('error', `Paste not saved: ${errorMessage(error)}`);
       if (entry.created.length > 0 || entry.changes.length > 0) {
         undoStack.push(entry);
         syncUndoFlags();
@@ -182,7 +181,7 @@ export function deleteAssets(localIds: readonly string[]): Promise<void> {
       });
       syncUndoFlags();
     } catch (error) {
-      notify('error', `Could not delete: ${message(error)}`);
+      notify('error', `Could not delete: ${errorMessage(error)}`);
     }
   });
 }
@@ -287,7 +286,7 @@ export function undo(): Promise<void> {
       notify('info', `Undone: ${entry.label}`);
     } catch (error) {
       undoStack.rollbackUndo();
-      notify('error', `Could not undo: ${message(error)}`);
+      notify('error', `Could not undo: ${errorMessage(error)}`);
     } finally {
       syncUndoFlags();
     }
@@ -320,7 +319,7 @@ export function redo(): Promise<void> {
       notify('info', `Redone: ${entry.label}`);
     } catch (error) {
       undoStack.rollbackRedo();
-      notify('error', `Could not redo: ${message(error)}`);
+      notify('error', `Could not redo: ${errorMessage(error)}`);
     } finally {
       syncUndoFlags();
     }
@@ -352,7 +351,7 @@ export function revertAssets(localIds: readonly string[]): Promise<void> {
           applyViews([], [localId]);
         }
       } catch (error) {
-        notify('error', `Could not revert: ${message(error)}`);
+        notify('error', `Could not revert: ${errorMessage(error)}`);
       }
     }
     // Recorded so that undo puts the local values back.
@@ -372,7 +371,7 @@ export function addEntry(
     try {
       applyViews([await bridge.methods['workspace.addEntry']({ localId, collection, fields })]);
     } catch (error) {
-      notify('error', `Could not add: ${message(error)}`);
+      notify('error', `Could not add: ${errorMessage(error)}`);
     }
   });
 }
@@ -386,7 +385,7 @@ export function removeEntry(
     try {
       applyViews([await bridge.methods['workspace.removeEntry']({ localId, collection, key })]);
     } catch (error) {
-      notify('error', `Could not remove: ${message(error)}`);
+      notify('error', `Could not remove: ${errorMessage(error)}`);
     }
   });
 }

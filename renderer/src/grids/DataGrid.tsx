@@ -1,15 +1,10 @@
 /**
  * One spreadsheet-like grid over the workspace store, for any row model (assets, annual, entries).
- * Rows follow the store by transactions for just the changed assets; keyboard, clipboard, fill and
- * clear are ours (AG Grid Community has none of them), built on the grid API.
+ * Rows follow the store by transactions for just the changed assets. Keyboard, clipboard, fill and
+ * clear come from `editing/` (AG Grid Community has none of them); this component wires them to
+ * the grid's container.
  */
-import {
-  useEffect,
-  useMemo,
-  useRef,
-  type ClipboardEvent as ReactClipboardEvent,
-  type KeyboardEvent,
-} from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import {
   AllCommunityModule,
   ModuleRegistry,
@@ -21,27 +16,19 @@ import {
   type IRowNode,
   type RowClassRules,
 } from 'ag-grid-community';
-import type { Scalar } from '../../../shared/sync/asset-doc';
-import { createAssetsWithEdits, currentValue, editCells, type Edit } from '../editing/commands';
-import { gridCommandOf } from '../editing/keyboard';
-import { planFillDown, planPaste, type PasteColumn } from '../editing/paste-plan';
+import type { GrowSpec } from '../editing/clipboard';
+import { dataColumns } from '../editing/grid-cells';
+import { gridEditingHandlers } from '../editing/grid-events';
 import { pending } from '../editing/pending';
-import { formatTsv, parseTsv } from '../editing/tsv';
+import { cellOfPath, rowsOf, type GridKind, type GridRow } from '../grid-model/rows';
 import { notify, useUi } from '../store/ui';
 import { useWorkspace, type WorkspaceState } from '../store/workspace';
 import { useValidation } from '../validation/validation-store';
-import { isRowEditable, suppressGridShortcuts } from './ag-columns';
-import { dataColumnOf } from './grid-context';
+import { suppressGridShortcuts } from './ag-columns';
 import { GridHost } from './GridHost';
 import { registerGrid } from './registry';
-import { cellOfPath, pathOf, rowsOf, type GridKind, type GridRow } from './rows';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
-
-export interface GrowSpec {
-  /** The path a column's field is written to on a new row (created as a new asset). */
-  pathFor(field: string, lastRow: GridRow | undefined): string;
-}
 
 export interface DataGridProps {
   kind: GridKind;
@@ -62,12 +49,6 @@ const rowClassRules: RowClassRules<GridRow> = {
 };
 
 const getRowId = (p: GetRowIdParams<GridRow>): string => p.data.id;
-
-function isTextInput(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el || !el.tagName) return false;
-  return ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || el.isContentEditable;
-}
 
 export function DataGrid(props: DataGridProps) {
   const { kind, placeholderYear } = props;
@@ -195,44 +176,19 @@ export function DataGrid(props: DataGridProps) {
 
   useEffect(() => () => registerGrid(kind, null), [kind]);
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
-    const api = apiRef.current;
-    if (!api || isTextInput(e.target) || api.getEditingCells().length > 0) return;
-    const command = gridCommandOf(e);
-    if (command === 'fillDown') {
-      e.preventDefault();
-      fillDown(api);
-    } else if (command === 'clear') {
-      e.preventDefault();
-      clearCells(api);
-    }
-  };
-
-  const onCopy = (e: ReactClipboardEvent<HTMLDivElement>): void => {
-    const api = apiRef.current;
-    if (!api || isTextInput(e.target)) return;
-    const text = copyText(api);
-    if (text === null) return;
-    e.clipboardData.setData('text/plain', text);
-    e.preventDefault();
-  };
-
-  const onPaste = (e: ReactClipboardEvent<HTMLDivElement>): void => {
-    const api = apiRef.current;
-    if (!api || isTextInput(e.target)) return;
-    const text = e.clipboardData.getData('text/plain');
-    e.preventDefault();
-    if (text) paste(api, text, propsRef.current.grow);
-  };
+  const editingHandlers = gridEditingHandlers({
+    api: () => apiRef.current,
+    grow: () => propsRef.current.grow,
+  });
 
   return (
     <div
       className="grid-host"
       data-testid={props.testId}
       aria-label={props.label}
-      onKeyDown={onKeyDown}
-      onCopy={onCopy}
-      onPaste={onPaste}
+      onKeyDown={editingHandlers.onKeyDown}
+      onCopy={editingHandlers.onCopy}
+      onPaste={editingHandlers.onPaste}
     >
       <GridHost<GridRow>
         options={{
@@ -288,26 +244,8 @@ const selectionColumnDef = {
   suppressKeyboardEvent: suppressGridShortcuts,
 };
 
-function dataColumns(api: GridApi<GridRow>) {
-  return api
-    .getAllDisplayedColumns()
-    .map((column) => ({ column, data: dataColumnOf(column) }))
-    .filter((c): c is { column: typeof c.column; data: NonNullable<typeof c.data> } => c.data !== undefined);
-}
-
-function rowAt(api: GridApi<GridRow>, index: number): GridRow | undefined {
-  return api.getDisplayedRowAtIndex(index)?.data;
-}
-
-function selectedIndexes(api: GridApi<GridRow>): number[] {
-  return api
-    .getSelectedNodes()
-    .map((node) => node.rowIndex)
-    .filter((i): i is number => i !== null && i !== undefined)
-    .sort((a, b) => a - b);
-}
-
-export function focusCell(api: GridApi<GridRow>, localId: string, rowId: string, colId: string | null): void {
+/** "Jump to cell": scrolls to the cell and focuses it, clearing a filter that hides its row. */
+function focusCell(api: GridApi<GridRow>, localId: string, rowId: string, colId: string | null): void {
   let node = api.getRowNode(rowId);
   if (!node) {
     // A year or entry that is not a row (yet): the asset's first row.
@@ -329,135 +267,4 @@ export function focusCell(api: GridApi<GridRow>, localId: string, rowId: string,
   api.ensureNodeVisible(node, 'middle');
   api.ensureColumnVisible(column, 'middle');
   api.setFocusedCell(node.rowIndex, column);
-}
-
-function copyText(api: GridApi<GridRow>): string | null {
-  const columns = dataColumns(api);
-  const focused = api.getFocusedCell();
-  const selected = selectedIndexes(api);
-  if (selected.length > 1 || (selected.length === 1 && focused?.rowIndex !== selected[0])) {
-    const rows = selected.map((i) => {
-      const row = rowAt(api, i);
-      return columns.map((c) =>
-        row ? c.data.format(currentValue(row.localId, pathOf(row, c.data.spec.field))) : '',
-      );
-    });
-    notify('info', `Copied ${plural(rows.length, 'row')}`);
-    return formatTsv(rows);
-  }
-  if (!focused) return null;
-  const row = rowAt(api, focused.rowIndex);
-  const data = dataColumnOf(focused.column);
-  if (!row || !data) return null;
-  return data.format(currentValue(row.localId, pathOf(row, data.spec.field)));
-}
-
-function paste(api: GridApi<GridRow>, text: string, grow: GrowSpec | undefined): void {
-  const focused = api.getFocusedCell();
-  if (!focused) {
-    notify('warning', 'Select a cell to paste into.');
-    return;
-  }
-  const columns = dataColumns(api);
-  const startCol = Math.max(
-    0,
-    columns.findIndex((c) => c.column === focused.column),
-  );
-  const block = parseTsv(text);
-  const rowCount = api.getDisplayedRowCount();
-  const pasteColumns: PasteColumn[] = columns.map((c) => ({
-    id: c.data.spec.field,
-    editable: c.data.spec.editable,
-    parse: c.data.parse,
-  }));
-  const plan = planPaste({
-    block,
-    startRow: focused.rowIndex,
-    startCol,
-    rowCount,
-    columns: pasteColumns,
-    selectedRows: selectedIndexes(api),
-    allowGrow: grow !== undefined,
-    rowEditable: (i) => isRowEditable(rowAt(api, i)),
-  });
-  const edits: Edit[] = [];
-  const newRows = new Map<number, Array<{ field: string; value: Scalar }>>();
-  for (const cell of plan.cells) {
-    if (cell.row < rowCount) {
-      const row = rowAt(api, cell.row);
-      if (row) edits.push({ localId: row.localId, path: pathOf(row, cell.col), value: cell.value });
-    } else {
-      const list = newRows.get(cell.row) ?? [];
-      list.push({ field: cell.col, value: cell.value });
-      newRows.set(cell.row, list);
-    }
-  }
-  const count = plan.cells.length;
-  const skipped = plan.skipped > 0 ? ` (${plural(plan.skipped, 'read-only cell')} skipped)` : '';
-  if (newRows.size > 0 && grow) {
-    const lastRow = rowAt(api, rowCount - 1);
-    const rows = [...newRows.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([, cells]) => ({
-        fields: {},
-        edits: (localId: string) =>
-          cells.map((c) => ({ localId, path: grow.pathFor(c.field, lastRow), value: c.value })),
-      }));
-    void createAssetsWithEdits(rows, edits, 'Paste').then((ok) => {
-      if (ok) notify('info', `Pasted ${plural(count, 'cell')}, ${plural(rows.length, 'new row')}${skipped}`);
-    });
-    return;
-  }
-  if (edits.length === 0) {
-    notify('warning', `Nothing to paste here${skipped}`);
-    return;
-  }
-  void editCells(edits, 'Paste').then((ok) => {
-    if (ok) notify('info', `Pasted ${plural(count, 'cell')}${skipped}`);
-  });
-}
-
-function fillDown(api: GridApi<GridRow>): void {
-  const focused = api.getFocusedCell();
-  const data = dataColumnOf(focused?.column);
-  if (!focused || !data) return;
-  if (!data.spec.editable) {
-    notify('warning', 'This column cannot be edited.');
-    return;
-  }
-  const field = data.spec.field;
-  const plan = planFillDown({
-    focusedRow: focused.rowIndex,
-    selectedRows: selectedIndexes(api),
-    valueAt: (i) => {
-      const row = rowAt(api, i);
-      return row ? currentValue(row.localId, pathOf(row, field)) : null;
-    },
-    rowEditable: (i) => isRowEditable(rowAt(api, i)),
-  });
-  const edits: Edit[] = [];
-  for (const { row: index, value } of plan) {
-    const row = rowAt(api, index);
-    if (row) edits.push({ localId: row.localId, path: pathOf(row, field), value });
-  }
-  if (edits.length > 0) void editCells(edits, 'Fill down');
-}
-
-function clearCells(api: GridApi<GridRow>): void {
-  const focused = api.getFocusedCell();
-  const data = dataColumnOf(focused?.column);
-  if (!focused || !data || !data.spec.editable) return;
-  const selected = selectedIndexes(api);
-  const targets = selected.length > 1 && selected.includes(focused.rowIndex) ? selected : [focused.rowIndex];
-  const edits: Edit[] = [];
-  for (const index of targets) {
-    const row = rowAt(api, index);
-    if (row && isRowEditable(row))
-      edits.push({ localId: row.localId, path: pathOf(row, data.spec.field), value: null });
-  }
-  if (edits.length > 0) void editCells(edits, 'Clear');
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

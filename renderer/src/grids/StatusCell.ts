@@ -6,7 +6,7 @@
  */
 import type { CellClickedEvent, ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
 import { revertAssets } from '../editing/commands';
-import type { GridRow } from './rows';
+import type { GridRow } from '../grid-model/rows';
 
 const labels = {
   new: { mark: '+', text: 'New, not synced yet' },

@@ -12,13 +12,14 @@ import {
   extraFields,
   type ListItem,
 } from '../../../shared/domain';
+import type { GrowSpec } from '../editing/clipboard';
+import { annualColumns, assetColumns, entryColumns, type FieldColumn } from '../grid-model/columns';
+import { type EntryCollection, type GridRow } from '../grid-model/rows';
+import { formatValue, parseInput } from '../grid-model/values';
 import type { WorkspaceMeta } from '../store/workspace';
 import { toColDef, toColGroupDefs } from './ag-columns';
-import { annualColumns, assetColumns, entryColumns, type FieldColumn } from './columns';
-import { DataGrid, type GrowSpec } from './DataGrid';
-import { type EntryCollection, type GridRow } from './rows';
+import { DataGrid } from './DataGrid';
 import { onStatusCellClicked, StatusCell } from './StatusCell';
-import { formatValue, parseInput } from './values';
 
 type Def = ColDef<GridRow> | ColGroupDef<GridRow>;
 

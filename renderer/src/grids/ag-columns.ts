@@ -20,12 +20,12 @@ import type { AssetView } from '../../../shared/sync/types';
 import { editCells } from '../editing/commands';
 import { isGridShortcut } from '../editing/keyboard';
 import { pending } from '../editing/pending';
+import type { ColumnGroupSpec, FieldColumn } from '../grid-model/columns';
+import type { DataColumnContext } from '../grid-model/data-column';
+import { isRowEditable, pathOf, rawValueOf, type GridRow } from '../grid-model/rows';
+import { formatValue, parseInput } from '../grid-model/values';
 import { tooltipText } from '../validation/issues';
 import { useValidation, validation } from '../validation/validation-store';
-import type { ColumnGroupSpec, FieldColumn } from './columns';
-import type { DataColumnContext } from './grid-context';
-import { pathOf, rawValueOf, type GridRow } from './rows';
-import { formatValue, parseInput } from './values';
 
 export type GridColDef = ColDef<GridRow>;
 
@@ -54,10 +54,6 @@ function conflictAt(view: AssetView, path: string) {
 export function cellValue(row: GridRow, field: string): unknown {
   const typed = pending.get(row.localId, pathOf(row, field));
   return typed ? typed.value : rawValueOf(row, field);
-}
-
-export function isRowEditable(row: GridRow | undefined): boolean {
-  return row !== undefined && row.view.status !== 'deleted';
 }
 
 interface CellState {

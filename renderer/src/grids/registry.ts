@@ -1,6 +1,6 @@
 /** The mounted grids' APIs by kind, for commands that act on "the current grid" from outside it. */
 import type { GridApi } from 'ag-grid-community';
-import type { GridKind, GridRow } from './rows';
+import type { GridKind, GridRow } from '../grid-model/rows';
 
 const grids = new Map<GridKind, GridApi<GridRow>>();
 

@@ -4,7 +4,7 @@
  */
 import { useMemo, useState } from 'react';
 import { areaUnitFromName, computeOutliers, type Outlier } from '../../../shared/domain';
-import { assetName } from '../grids/rows';
+import { assetName } from '../grid-model/rows';
 import { jumpTo } from '../store/ui';
 import { useWorkspace } from '../store/workspace';
 import { kpiLabels, outlierSeries } from './series';

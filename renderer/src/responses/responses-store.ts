@@ -15,6 +15,7 @@ import type {
 } from '../../../shared/responses/types';
 import { bridge } from '../bridge';
 import { notify } from '../store/ui';
+import { errorMessage } from '../../../shared/errors';
 
 /** Evidence being added to one indicator: sent at once (the service takes links, not files). */
 export interface EvidenceState {
@@ -58,9 +59,6 @@ const initial: ResponsesState = {
 };
 
 export const useResponses = create<ResponsesState>(() => ({ ...initial }));
-
-export const errorMessage = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 /**
  * Bumped on every reset (the view is rebuilt per entity), so an answer that arrives for the

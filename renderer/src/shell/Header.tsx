@@ -5,6 +5,7 @@ import { openConnections } from '../connections/requests';
 import { runSync, useSync } from '../sync/sync-store';
 import { notify, setPanel, useUi } from '../store/ui';
 import { loadAll, useWorkspace, workspaceCounts } from '../store/workspace';
+import { errorMessage } from '../../../shared/errors';
 
 export function Header() {
   const session = useWorkspace((s) => s.session);
@@ -21,7 +22,7 @@ export function Header() {
       await bridge.methods['session.selectEntity']({ entityId });
       await loadAll();
     } catch (error) {
-      notify('error', error instanceof Error ? error.message : String(error));
+      notify('error', errorMessage(error));
     } finally {
       setSwitching(false);
     }

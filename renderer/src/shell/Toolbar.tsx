@@ -12,7 +12,7 @@ import {
   undo,
 } from '../editing/commands';
 import { focusedRow, gridApi, selectedRows } from '../grids/registry';
-import { assetName, type GridKind } from '../grids/rows';
+import { assetName, type GridKind } from '../grid-model/rows';
 import { loadReview } from '../sync/sync-store';
 import { notify, setPanel, setTab, useUi, type Tab } from '../store/ui';
 import { useWorkspace, viewsInOrder } from '../store/workspace';
@@ -94,7 +94,7 @@ export function Toolbar() {
           type="button"
           disabled={!ready}
           data-testid="exchange-button"
-          onClick={() => useUi.setState({ dialog: 'exchange' })}
+          onClick={() => useUi.setState({ dialog: 'importExport' })}
           title="Export a workbook, or import one through a preview"
         >
           Import / Export

@@ -1,6 +1,6 @@
 /** What the shell shows: the active tab, the side panel, dialogs, notices and a pending "jump to cell". */
 import { create } from 'zustand';
-import type { GridKind } from '../grids/rows';
+import type { GridKind } from '../grid-model/rows';
 
 export type Tab = GridKind | 'outliers' | 'responses';
 export type SidePanel = 'problems' | 'sync' | null;
@@ -20,7 +20,7 @@ export interface JumpTarget {
 interface UiState {
   tab: Tab;
   panel: SidePanel;
-  dialog: 'signIn' | 'review' | 'exchange' | 'connections' | 'guide' | null;
+  dialog: 'signIn' | 'review' | 'importExport' | 'connections' | 'guide' | null;
   notices: Notice[];
   jump: JumpTarget | null;
   /** Whether undo / redo have anything (mirrors the undo stack for the toolbar). */

@@ -8,6 +8,7 @@ import type { ReferenceData, SessionState } from '../../../shared/bridge/types';
 import type { Entity } from '../../../shared/domain';
 import type { AssetView } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
+import { errorMessage } from '../../../shared/errors';
 
 export interface WorkspaceMeta {
   connectionId: string;
@@ -38,8 +39,6 @@ export const useWorkspace = create<WorkspaceState>(() => ({
   change: { kind: 'reset' },
 }));
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 /** Session first, then the workspace of the active entity (when there is one). */
 export async function loadAll(): Promise<void> {
   useWorkspace.setState({ status: 'loading' });
@@ -59,7 +58,7 @@ export async function loadAll(): Promise<void> {
     }
     await reloadSnapshot();
   } catch (error) {
-    useWorkspace.setState({ status: 'error', error: message(error) });
+    useWorkspace.setState({ status: 'error', error: errorMessage(error) });
   }
 }
 

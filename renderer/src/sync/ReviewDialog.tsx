@@ -1,5 +1,5 @@
 /** "What will be sent": the next push grouped as create / update / delete, with the changed fields. */
-import { cellOfPath } from '../grids/rows';
+import { cellOfPath } from '../grid-model/rows';
 import { useModalDialog } from '../shell/use-modal-dialog';
 import { jumpTo } from '../store/ui';
 import { pathLabel } from '../validation/labels';

@@ -6,13 +6,14 @@ import { useEffect, useMemo, useState } from 'react';
 import type { SyncPhase } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
 import { settled } from '../editing/commands';
-import { formatValue } from '../grids/values';
-import { assetName, cellOfPath } from '../grids/rows';
+import { formatValue } from '../grid-model/values';
+import { assetName, cellOfPath } from '../grid-model/rows';
 import { jumpTo, notify } from '../store/ui';
 import { applyViews, useWorkspace } from '../store/workspace';
 import { pathLabel } from '../validation/labels';
 import { blockedKeyToPath, serviceIssues } from '../validation/issues';
 import { cancelSync, runDryRun, runSync, useSync } from './sync-store';
+import { errorMessage } from '../../../shared/errors';
 
 const phaseLabels: Record<SyncPhase, string> = {
   pull: 'Pulling the service’s changes',
@@ -123,7 +124,7 @@ function Conflicts() {
       if (view) applyViews([view]);
       else applyViews([], [localId]);
     } catch (error) {
-      notify('error', error instanceof Error ? error.message : String(error));
+      notify('error', errorMessage(error));
     }
   };
   const resolveDeletion = async (localId: string, choice: 'mine' | 'theirs') => {

@@ -11,6 +11,7 @@ import { bridge } from '../bridge';
 import { settled } from '../editing/commands';
 import { notify } from '../store/ui';
 import { refreshSession, reloadSnapshot } from '../store/workspace';
+import { errorMessage } from '../../../shared/errors';
 
 interface SyncState {
   running: boolean;
@@ -34,8 +35,6 @@ export const useSync = create<SyncState>(() => ({
   review: null,
 }));
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 /** One click: pull (three-way merge), then push what is pending, paced by the service's limit. */
 export async function runSync(mode: PushMode = 'strict'): Promise<void> {
   if (useSync.getState().running) return;
@@ -57,8 +56,8 @@ export async function runSync(mode: PushMode = 'strict'): Promise<void> {
       );
     }
   } catch (error) {
-    useSync.setState({ error: message(error) });
-    notify('error', `Sync failed: ${message(error)}`);
+    useSync.setState({ error: errorMessage(error) });
+    notify('error', `Sync failed: ${errorMessage(error)}`);
     await refreshSession().catch(() => undefined);
   } finally {
     useSync.setState({ running: false });
@@ -77,7 +76,7 @@ export async function runDryRun(): Promise<void> {
     const rows = await bridge.methods['sync.dryRun']({});
     useSync.setState({ dryRun: rows });
   } catch (error) {
-    notify('error', `Dry run failed: ${message(error)}`);
+    notify('error', `Dry run failed: ${errorMessage(error)}`);
   } finally {
     useSync.setState({ dryRunning: false });
   }
@@ -88,7 +87,7 @@ export async function loadReview(): Promise<void> {
     await settled();
     useSync.setState({ review: await bridge.methods['sync.review']({}) });
   } catch (error) {
-    notify('error', `Could not list pending changes: ${message(error)}`);
+    notify('error', `Could not list pending changes: ${errorMessage(error)}`);
   }
 }
 

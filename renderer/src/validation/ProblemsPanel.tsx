@@ -1,6 +1,6 @@
 /** Every error (and, on request, warning) in the workspace; a click jumps to the cell. */
 import { useMemo, useState } from 'react';
-import { assetName, cellOfPath } from '../grids/rows';
+import { assetName, cellOfPath } from '../grid-model/rows';
 import { jumpTo } from '../store/ui';
 import { useWorkspace } from '../store/workspace';
 import type { Issue } from './issues';

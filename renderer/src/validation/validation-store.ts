@@ -5,10 +5,9 @@
  * assets not reached yet are validated on demand when they are drawn.
  */
 import { create } from 'zustand';
-import { ValidationCache } from '../../../shared/domain';
+import { ValidationCache, workspaceContexts } from '../../../shared/domain';
 import type { AssetView } from '../../../shared/sync/types';
 import { useWorkspace, type WorkspaceMeta } from '../store/workspace';
-import { validationContexts } from './context';
 import {
   countIssues,
   indexIssues,
@@ -68,7 +67,12 @@ class WorkspaceValidation {
       return;
     }
     for (const view of views) this.trackName(view);
-    const ctx = validationContexts(meta, (name) => (this.names.get(name.trim())?.size ?? 0) > 1);
+    const ctx = workspaceContexts({
+      assessmentYear: meta.assessmentYear,
+      areaUnitsName: meta.entity.reporting_preferences.area_units_name,
+      lists: meta.reference,
+      isNameTaken: (name) => (this.names.get(name.trim())?.size ?? 0) > 1,
+    });
     this.caches = { create: new ValidationCache(ctx.create), update: new ValidationCache(ctx.update) };
     this.publish(views.length === 0);
     this.background(views, this.generation);

@@ -1,0 +1,355 @@
+/**
+ * Session and sign-in: the active connection, its token (keychain, or the local sandbox's own), the
+ * service client, the entities the sign-in reaches, and whether the service answers. Owns the OAuth
+ * flows and the token's expiry watch. Its slice of the bridge: `session.get` and `auth.*`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { OAuthFinished, SessionState } from '../../shared/bridge/types';
+import type { Entity } from '../../shared/domain';
+import { grantableScopes } from '../../shared/auth/scopes';
+import { errorMessage } from '../../shared/errors';
+import { badRequest, notFound } from '../bridge/errors';
+import type { BridgeHandlers, EventSink } from '../bridge/handlers';
+import { ApiError, isOfflineError } from '../sync/api-errors';
+import { SubmissionApiClient } from '../sync/api-client';
+import { localSandboxId, type Connection, type ConnectionRegistry } from './connections';
+import { readEntityCache, saveEntityCache } from './entity-cache';
+import { AuthError } from './errors';
+import { startOAuthLogin, type OAuthLogin } from './oauth-login';
+import { checkPastedToken } from './partner-token';
+import type { SecretStore, SecretStoreStatus, StoredToken } from './secret-store';
+import { expiryState, watchExpiry } from './token-lifecycle';
+
+/** The embedded sandbox as sign-in needs it: its address, this run's token, the app's OAuth client. */
+export interface LocalSandboxAccess {
+  ensure(): Promise<{
+    baseUrl: string;
+    token: string;
+    oauthClient: { clientId: string; clientSecret: string };
+  }>;
+}
+
+export interface SessionDeps {
+  dataDir: string;
+  secrets: { store: SecretStore; status: SecretStoreStatus };
+  registry: ConnectionRegistry;
+  events: EventSink;
+  localSandbox: LocalSandboxAccess;
+  openBrowser?: ((url: string) => Promise<void>) | undefined;
+}
+
+/** What the other services hear from the session. */
+export interface SessionListener {
+  /** A connection became active (or was re-entered after a sign-in): its entities are known. */
+  activated?(entities: readonly Entity[]): Promise<void>;
+  /** The active connection was signed out: nothing may use its token any more. */
+  signedOut?(): void;
+  /** A new sign-in on the active connection: paused work may go on. */
+  signedIn?(): void;
+}
+
+export type SessionHandlers = Pick<
+  BridgeHandlers,
+  | 'session.get'
+  | 'auth.signInWithToken'
+  | 'auth.signOut'
+  | 'auth.startOAuth'
+  | 'auth.submitOAuthCode'
+  | 'auth.cancelOAuth'
+>;
+
+export class SessionService {
+  private connection: Connection;
+  private token: StoredToken | null = null;
+  private clientOf: SubmissionApiClient;
+  private entityList: Entity[] = [];
+  private isOnline = true;
+  private isPaused = false;
+  private problem: string | undefined;
+  /** The local sandbox was signed out of in this run: its own token is not used until a sign-in. */
+  private sandboxSignedOut = false;
+  private stopExpiryWatch: (() => void) | undefined;
+  private readonly oauthFlows = new Map<string, OAuthLogin>();
+  private readonly listeners: SessionListener[] = [];
+  /** Filled by the composition root: the open workspace's entity, for `session.get`. */
+  activeEntityId: () => number | null = () => null;
+
+  constructor(private readonly deps: SessionDeps) {
+    this.connection = deps.registry.active();
+    this.clientOf = this.newClient(this.connection);
+  }
+
+  listen(listener: SessionListener): void {
+    this.listeners.push(listener);
+  }
+
+  get client(): SubmissionApiClient {
+    return this.clientOf;
+  }
+  get activeConnection(): Connection {
+    return this.connection;
+  }
+  get signedIn(): boolean {
+    return this.token !== null;
+  }
+  get online(): boolean {
+    return this.isOnline;
+  }
+  get entities(): readonly Entity[] {
+    return this.entityList;
+  }
+
+  /**
+   * Remembers what failed so the UI can say it: a service that could not be reached is "offline",
+   * a refused token pauses work and asks for a sign-in, anything else is shown as the problem.
+   */
+  noteFailure(error: unknown): void {
+    if (error instanceof ApiError) {
+      this.isOnline = !isOfflineError(error);
+      if (error.kind === 'unauthorized') this.pause('unauthorized');
+    }
+    this.problem = errorMessage(error);
+  }
+
+  /** Whether the last call reached the service (typed from its error, never guessed from a message). */
+  setOnline(online: boolean): void {
+    this.isOnline = online;
+  }
+
+  /** Stops using the token and asks for a sign-in (a 401 or an expired token). */
+  pause(reason: 'unauthorized' | 'expired'): void {
+    this.isPaused = true;
+    this.deps.events.emit('auth.signInRequired', { connectionId: this.connection.id, reason });
+  }
+
+  /** Makes `target` the working connection: its token, its client, its entities (live or cached). */
+  async activate(target: Connection): Promise<void> {
+    this.connection = target;
+    this.token = await this.readToken(target);
+    this.clientOf = this.newClient(target);
+    this.watchToken();
+    this.isPaused = false;
+    this.problem = undefined;
+    this.entityList = [];
+    if (this.token) {
+      try {
+        this.entityList = await this.clientOf.listEntities();
+        this.isOnline = true;
+        await saveEntityCache(this.deps.dataDir, target.id, this.entityList);
+      } catch (error) {
+        this.noteFailure(error);
+      }
+    }
+    if (this.entityList.length === 0) this.entityList = await readEntityCache(this.deps.dataDir, target.id);
+    for (const listener of this.listeners) await listener.activated?.(this.entityList);
+  }
+
+  state(): SessionState {
+    const token = this.token;
+    const expiry = token
+      ? expiryState({ kind: token.kind, expiresAt: token.expiresAt }, new Date()).level
+      : 'unknown';
+    const { secrets, registry } = this.deps;
+    return {
+      connections: registry.list().map((candidate) => ({
+        id: candidate.id,
+        name: candidate.name,
+        kind: candidate.kind,
+        baseUrl: candidate.baseUrl,
+        portalUrl: candidate.portalUrl,
+        active: candidate.id === this.connection.id,
+      })),
+      activeConnectionId: this.connection.id,
+      auth: {
+        signedIn: token !== null,
+        kind: token?.kind,
+        scopes: token?.scopes ?? [],
+        expiresAt: token?.expiresAt ?? null,
+        expiry,
+        storage: secrets.store.backend,
+        paused: this.isPaused,
+      },
+      keychain: secrets.status.available
+        ? { available: true }
+        : { available: false, message: secrets.status.message },
+      entities: this.entityList.map(summarizeEntity),
+      activeEntityId: this.activeEntityId(),
+      online: this.isOnline,
+      problem: this.problem,
+    };
+  }
+
+  /** Forgets a connection's secrets (it is being removed). */
+  async forget(connectionId: string): Promise<void> {
+    await this.deps.secrets.store.delete(connectionId).catch(() => false);
+  }
+
+  close(): void {
+    this.stopExpiryWatch?.();
+    for (const login of this.oauthFlows.values()) login.cancel();
+  }
+
+  readonly handlers: SessionHandlers = {
+    'session.get': () => this.state(),
+    'auth.signInWithToken': async ({ connectionId, token: pasted, expiresOn }) => {
+      const target = this.mustGet(connectionId);
+      // A refused token is the user's input being wrong (an AuthError, shown as it is).
+      const check = await checkPastedToken({
+        connection: target,
+        accessToken: pasted,
+        partnerExpiresOn: expiresOn,
+      });
+      await this.signedInto(target, {
+        accessToken: pasted,
+        kind: check.kind,
+        scopes: check.scopes,
+        expiresAt: check.expiresAt ? check.expiresAt.toISOString() : null,
+        obtainedAt: new Date().toISOString(),
+      });
+      return this.state();
+    },
+    'auth.signOut': async ({ connectionId }) => {
+      await this.deps.secrets.store.delete(connectionId);
+      if (connectionId === localSandboxId) this.sandboxSignedOut = true;
+      if (connectionId === this.connection.id) {
+        this.token = null;
+        for (const listener of this.listeners) listener.signedOut?.();
+      }
+      return this.state();
+    },
+    'auth.startOAuth': async ({ connectionId, redirect, clientId, clientSecret }) => {
+      const target = this.mustGet(connectionId);
+      const client =
+        target.id === localSandboxId
+          ? (await this.deps.localSandbox.ensure()).oauthClient
+          : clientId && clientSecret
+            ? { clientId, clientSecret }
+            : undefined;
+      if (!client)
+        throw badRequest('Enter the client id and secret of the OAuth application registered in the portal.');
+      const openBrowser = this.deps.openBrowser;
+      if (!openBrowser) throw badRequest('No browser to sign in with.');
+      const flowId = randomUUID();
+      const login = await startOAuthLogin({
+        connection: target,
+        clientId: client.clientId,
+        clientSecret: client.clientSecret,
+        scopes: [...grantableScopes],
+        openBrowser,
+        redirect: redirect ?? 'loopback',
+      });
+      this.oauthFlows.set(flowId, login);
+      login.result.then(
+        async (tokenSet) => {
+          this.oauthFlows.delete(flowId);
+          await this.signedInto(target, {
+            accessToken: tokenSet.accessToken,
+            kind: 'oauth',
+            scopes: tokenSet.scopes,
+            expiresAt: tokenSet.expiresAt.toISOString(),
+            obtainedAt: tokenSet.obtainedAt.toISOString(),
+          });
+          this.finished({ flowId, ok: true });
+        },
+        (error: unknown) => {
+          this.oauthFlows.delete(flowId);
+          this.finished({
+            flowId,
+            ok: false,
+            code: error instanceof AuthError ? error.code : 'server_error',
+            message: errorMessage(error),
+          });
+        },
+      );
+      return {
+        flowId,
+        mode: login.mode,
+        authorizeUrl: login.authorizeUrl,
+        browserOpened: login.browserOpened,
+        fallbackReason: login.fallbackReason,
+      };
+    },
+    'auth.submitOAuthCode': ({ flowId, code }) => {
+      const login = this.oauthFlows.get(flowId);
+      if (!login) return false;
+      login.submitCode(code);
+      return true;
+    },
+    'auth.cancelOAuth': ({ flowId }) => {
+      const login = this.oauthFlows.get(flowId);
+      login?.cancel();
+      return login !== undefined;
+    },
+  };
+
+  /** A new sign-in: saved for the connection, which becomes the active one; paused work goes on. */
+  private async signedInto(target: Connection, token: StoredToken): Promise<void> {
+    await this.deps.secrets.store.save(target.id, token);
+    if (target.id === localSandboxId) this.sandboxSignedOut = false;
+    if (target.id !== this.connection.id) await this.deps.registry.setActive(target.id);
+    await this.activate(target);
+    for (const listener of this.listeners) listener.signedIn?.();
+  }
+
+  private finished(result: OAuthFinished): void {
+    this.deps.events.emit('auth.oauthFinished', result);
+  }
+
+  /**
+   * The connection's token: the keychain's, or for the local sandbox (unless signed out of it) the
+   * sandbox's own token for this run, which never goes to the keychain.
+   */
+  private async readToken(target: Connection): Promise<StoredToken | null> {
+    const stored = await this.deps.secrets.store.read(target.id);
+    if (stored || target.id !== localSandboxId || this.sandboxSignedOut) return stored;
+    const sandbox = await this.deps.localSandbox.ensure();
+    return {
+      accessToken: sandbox.token,
+      kind: 'sandbox',
+      scopes: [...grantableScopes],
+      expiresAt: null,
+      obtainedAt: new Date().toISOString(),
+    };
+  }
+
+  private newClient(target: Connection): SubmissionApiClient {
+    return new SubmissionApiClient({ baseUrl: target.baseUrl, getToken: () => this.token?.accessToken });
+  }
+
+  private mustGet(connectionId: string): Connection {
+    const target = this.deps.registry.get(connectionId);
+    if (!target) throw notFound(`No connection ${connectionId}`);
+    return target;
+  }
+
+  /** Warns before the token expires and pauses at expiry: OAuth tokens live 2 hours and cannot be refreshed. */
+  private watchToken(): void {
+    this.stopExpiryWatch?.();
+    this.stopExpiryWatch = undefined;
+    const token = this.token;
+    if (!token) return;
+    const kind = token.kind;
+    this.stopExpiryWatch = watchExpiry(
+      { kind, expiresAt: token.expiresAt },
+      {
+        onSoon: (state) =>
+          this.deps.events.emit('app.notice', {
+            level: 'warning',
+            message: `Your ${kind === 'oauth' ? 'OAuth sign-in' : 'access token'} expires at ${state.expiresAt?.toISOString() ?? 'soon'}; sign in again before then to keep syncing.`,
+          }),
+        onExpired: () => this.pause('expired'),
+      },
+    );
+  }
+}
+
+function summarizeEntity(entity: Entity) {
+  const prefs = entity.reporting_preferences;
+  return {
+    id: entity.id,
+    name: entity.name,
+    currency: prefs.currency,
+    areaUnit: prefs.area_units_name,
+    reportingPeriod: prefs.reporting_period,
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Sync of the open workspace with the service: one run at a time, cancellable, paused by a refused
+ * token and resumed by itself after the next sign-in. Its slice of the bridge: `sync.*`.
+ */
+import type { PushMode, SyncReport } from '../../shared/sync/types';
+import type { SessionService } from '../auth/session-service';
+import { badRequest, forbidden } from '../bridge/errors';
+import type { BridgeHandlers, EventSink } from '../bridge/handlers';
+import { toReview } from '../workspace/asset-views';
+import type { OpenWorkspace, WorkspaceService } from '../workspace/workspace-service';
+import { SyncEngine } from './sync-engine';
+
+export type SyncHandlers = Pick<BridgeHandlers, 'sync.review' | 'sync.run' | 'sync.cancel' | 'sync.dryRun'>;
+
+export class SyncService {
+  private running: AbortController | undefined;
+  /** A sync stopped by a refused token resumes by itself once the user has signed in again. */
+  private resumeAfterSignIn: PushMode | undefined;
+  private engineOf: { workspace: OpenWorkspace; engine: SyncEngine } | undefined;
+
+  constructor(
+    private readonly deps: { session: SessionService; workspaces: WorkspaceService; events: EventSink },
+  ) {
+    deps.workspaces.listen({
+      // A first open fills the workspace so the analyst starts from what the service holds.
+      opened: async (workspace) => {
+        if (workspace.store.listAssets().length > 0) return;
+        try {
+          await this.engine(workspace).pull();
+          workspace.store.setMeta('last_sync_at', new Date().toISOString());
+        } catch (error) {
+          deps.session.noteFailure(error);
+        }
+      },
+      closing: () => {
+        this.running?.abort();
+        this.engineOf = undefined;
+      },
+    });
+    deps.session.listen({ signedIn: () => this.resume() });
+  }
+
+  readonly handlers: SyncHandlers = {
+    'sync.review': () => toReview(this.deps.workspaces.require().store.pending()),
+    'sync.run': ({ mode }) => this.run(mode ?? 'strict'),
+    'sync.cancel': () => {
+      const wasRunning = this.running !== undefined;
+      this.running?.abort();
+      return wasRunning;
+    },
+    'sync.dryRun': async () => {
+      try {
+        return await this.engine(this.deps.workspaces.require()).dryRun();
+      } catch (error) {
+        this.deps.session.noteFailure(error);
+        throw error;
+      }
+    },
+  };
+
+  private engine(workspace: OpenWorkspace): SyncEngine {
+    if (this.engineOf?.workspace !== workspace) {
+      const { session, workspaces, events } = this.deps;
+      this.engineOf = {
+        workspace,
+        engine: new SyncEngine({
+          store: workspace.store,
+          client: session.client,
+          entityId: workspace.entityId,
+          validationContext: (mode) => workspaces.validationContext(workspace.store, mode),
+          onProgress: (progress) => events.emit('sync.progress', progress),
+        }),
+      };
+    }
+    return this.engineOf.engine;
+  }
+
+  private async run(mode: PushMode): Promise<SyncReport> {
+    const { session, workspaces, events } = this.deps;
+    const workspace = workspaces.require();
+    if (this.running) throw badRequest('A sync is already running.');
+    if (!session.signedIn) throw forbidden('Sign in before syncing.');
+    this.running = new AbortController();
+    try {
+      const report = await this.engine(workspace).sync({ mode, signal: this.running.signal });
+      this.resumeAfterSignIn = undefined;
+      if (report.stopped?.reason === 'unauthorized') {
+        session.pause('unauthorized');
+        this.resumeAfterSignIn = mode;
+      } else session.setOnline(report.stopped?.offline !== true);
+      if (!report.stopped) workspace.store.setMeta('last_sync_at', new Date().toISOString());
+      events.emit('workspace.changed', { reason: 'push' });
+      return report;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private resume(): void {
+    const mode = this.resumeAfterSignIn;
+    if (mode === undefined || !this.deps.workspaces.current || !this.deps.session.signedIn) return;
+    this.resumeAfterSignIn = undefined;
+    this.run(mode).catch((error: unknown) => this.deps.session.noteFailure(error));
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * The open workspace: one SQLite file per connection and entity, its reference lists and the rules'
+ * context, and the analyst's edits. Opening and closing follow the session (connection, sign-in,
+ * entity). Its slice of the bridge: `session.selectEntity` and `workspace.*`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { WorkspaceSnapshot } from '../../shared/bridge/types';
+import { countNames, workspaceContexts, type Entity, type ValidationContext } from '../../shared/domain';
+import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
+import type { SessionService } from '../auth/session-service';
+import { badRequest, notFound } from '../bridge/errors';
+import type { BridgeHandlers, EventSink } from '../bridge/handlers';
+import { workspaceFile } from '../storage/paths';
+import { toAssetView } from './asset-views';
+import { readReference, referenceKey, refreshReference } from './reference-lists';
+import { WorkspaceStore } from './workspace-store';
+
+export interface OpenWorkspace {
+  connectionId: string;
+  entityId: number;
+  file: string;
+  store: WorkspaceStore;
+}
+
+/** What the other services hear of the workspace. */
+export interface WorkspaceListener {
+  /** A workspace was opened while signed in and online: e.g. fill it with a first pull. */
+  opened?(workspace: OpenWorkspace): Promise<void>;
+  /** The workspace is about to close: drop anything that belongs to it. */
+  closing?(workspace: OpenWorkspace): void;
+}
+
+export type WorkspaceHandlers = Pick<
+  BridgeHandlers,
+  | 'session.selectEntity'
+  | 'workspace.snapshot'
+  | 'workspace.edit'
+  | 'workspace.createAsset'
+  | 'workspace.deleteAssets'
+  | 'workspace.revertAsset'
+  | 'workspace.addEntry'
+  | 'workspace.removeEntry'
+  | 'workspace.resolveConflict'
+  | 'workspace.resolveRemoteDeletion'
+>;
+
+export class WorkspaceService {
+  private open: OpenWorkspace | undefined;
+  private readonly listeners: WorkspaceListener[] = [];
+
+  constructor(
+    private readonly deps: {
+      dataDir: string;
+      assessmentYear: number;
+      session: SessionService;
+      events: EventSink;
+    },
+  ) {}
+
+  listen(listener: WorkspaceListener): void {
+    this.listeners.push(listener);
+  }
+
+  get current(): OpenWorkspace | undefined {
+    return this.open;
+  }
+
+  /** The open workspace, or a sentence saying why there is none. */
+  require(): OpenWorkspace {
+    if (!this.open) {
+      throw badRequest(
+        this.deps.session.signedIn
+          ? 'No reporting entity is selected.'
+          : 'Sign in to choose a reporting entity.',
+      );
+    }
+    return this.open;
+  }
+
+  /** After the session (re)activates: the entity worked on before if still reachable, else the first. */
+  async reopen(entities: readonly Entity[]): Promise<void> {
+    const preferred = this.open?.entityId;
+    const entityId = entities.find((entity) => entity.id === preferred)?.id ?? entities[0]?.id;
+    this.close();
+    if (entityId !== undefined) await this.openEntity(entityId);
+  }
+
+  async openEntity(entityId: number): Promise<void> {
+    this.close();
+    const { session } = this.deps;
+    const connectionId = session.activeConnection.id;
+    const file = workspaceFile(this.deps.dataDir, connectionId, entityId);
+    const store = WorkspaceStore.open(file);
+    const entity = session.entities.find((candidate) => candidate.id === entityId);
+    if (entity) store.saveEntity(entity);
+    this.open = { connectionId, entityId, file, store };
+    if (!session.signedIn || !session.online) return;
+    await this.refreshLists(store);
+    for (const listener of this.listeners) await listener.opened?.(this.open);
+  }
+
+  close(): void {
+    const open = this.open;
+    if (!open) return;
+    for (const listener of this.listeners) listener.closing?.(open);
+    open.store.close();
+    this.open = undefined;
+  }
+
+  /**
+   * The rules' context, the same the grid builds: lists, area unit, assessment year, and the names
+   * the workspace uses (push refuses a duplicate name as the grid shows it).
+   */
+  validationContext(store: WorkspaceStore, mode: 'create' | 'update'): ValidationContext {
+    const names = countNames(store.listAssets().map((record) => record.current?.['name']));
+    return workspaceContexts({
+      assessmentYear: this.deps.assessmentYear,
+      areaUnitsName: store.entity()?.reporting_preferences.area_units_name,
+      lists: readReference(store.reference(referenceKey)),
+      isNameTaken: (name) => (names.get(name.trim()) ?? 0) > 1,
+    })[mode];
+  }
+
+  /** Refreshes the lists; a failure keeps the cached or shipped ones and says so, never blocks. */
+  private async refreshLists(store: WorkspaceStore): Promise<void> {
+    const reference = await refreshReference(
+      this.deps.session.client,
+      readReference(store.reference(referenceKey)),
+    );
+    store.saveReference(referenceKey, reference);
+    if (reference.problem)
+      this.deps.events.emit('app.notice', { level: 'warning', message: reference.problem });
+  }
+
+  private view(store: WorkspaceStore, localId: string) {
+    const record = store.asset(localId);
+    return record ? toAssetView(record, store) : null;
+  }
+
+  private mustView(store: WorkspaceStore, localId: string) {
+    const result = this.view(store, localId);
+    if (!result) throw notFound(`No asset ${localId} in the workspace`);
+    return result;
+  }
+
+  private editEntries(
+    localId: string,
+    collection: 'certifications' | 'energy_ratings',
+    edit: (list: Record<string, unknown>[]) => void,
+  ) {
+    const { store } = this.require();
+    const record = store.asset(localId);
+    if (!record?.current) throw notFound(`No editable asset ${localId}`);
+    const doc: AssetDoc = structuredClone(record.current);
+    const list = Array.isArray(doc[collection]) ? (doc[collection] as Record<string, unknown>[]) : [];
+    edit(list);
+    doc[collection] = list;
+    store.replaceDoc(localId, doc, `${collection}-edit`);
+    return this.mustView(store, localId);
+  }
+
+  readonly handlers: WorkspaceHandlers = {
+    'session.selectEntity': async ({ entityId }) => {
+      const { session, events } = this.deps;
+      if (!session.entities.some((entity) => entity.id === entityId) && this.open?.entityId !== entityId)
+        throw notFound(`Entity ${entityId} is not reachable with this sign-in`);
+      await this.openEntity(entityId);
+      events.emit('workspace.changed', { reason: 'entity' });
+      return session.state();
+    },
+    'workspace.snapshot': (): WorkspaceSnapshot => {
+      const { store, connectionId } = this.require();
+      const entity = store.entity();
+      if (!entity) throw badRequest('The entity has not been loaded yet.');
+      return {
+        connectionId,
+        entity,
+        assessmentYear: this.deps.assessmentYear,
+        reference: readReference(store.reference(referenceKey)),
+        assets: store.listAssets().map((record) => toAssetView(record, store)),
+        lastSyncAt: store.getMeta('last_sync_at') ?? null,
+      };
+    },
+    'workspace.edit': ({ edits }) => {
+      const { store } = this.require();
+      store.setValues(edits);
+      return [...new Set(edits.map((edit) => edit.localId))].map((id) => this.mustView(store, id));
+    },
+    'workspace.createAsset': ({ fields }) => {
+      const { store } = this.require();
+      const record = store.createAsset({ ...fields, annual_data: [], certifications: [] });
+      return this.mustView(store, record.localId);
+    },
+    'workspace.deleteAssets': ({ localIds }) => {
+      const { store } = this.require();
+      store.transaction(() => {
+        for (const id of localIds) if (store.asset(id)) store.deleteAsset(id);
+      });
+      return localIds;
+    },
+    'workspace.revertAsset': ({ localId }) => {
+      const { store } = this.require();
+      store.revertAsset(localId);
+      return this.view(store, localId);
+    },
+    'workspace.addEntry': ({ localId, collection, fields }) =>
+      this.editEntries(localId, collection, (list) =>
+        list.push({ ...fields, _key: randomUUID().slice(0, 8) }),
+      ),
+    'workspace.removeEntry': ({ localId, collection, key }) =>
+      this.editEntries(localId, collection, (list) => {
+        const index = list.findIndex((entry) => entryKey(collection, entry) === key);
+        if (index >= 0) list.splice(index, 1);
+      }),
+    'workspace.resolveConflict': ({ localId, path, choice }) => {
+      const { store } = this.require();
+      store.resolveConflict(localId, path, choice);
+      return this.view(store, localId);
+    },
+    'workspace.resolveRemoteDeletion': ({ localId, choice }) => {
+      const { store } = this.require();
+      store.resolveRemoteDeletion(localId, choice);
+      return this.view(store, localId);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * A grid container's key and clipboard events as editing commands. Events from a text field (a cell
+ * editor, a filter box) are the field's own; keys are ignored while a cell is being edited.
+ */
+import type { ClipboardEvent, KeyboardEvent } from 'react';
+import type { GridApi } from 'ag-grid-community';
+import type { GridRow } from '../grid-model/rows';
+import { copyText, pasteText, type GrowSpec } from './clipboard';
+import { clearCells, fillDown } from './fill-and-clear';
+import { gridCommandOf } from './keyboard';
+
+export interface GridEditingTarget {
+  /** The grid's API once it is ready (null before and after). */
+  api(): GridApi<GridRow> | null;
+  grow(): GrowSpec | undefined;
+}
+
+export interface GridEditingHandlers {
+  onKeyDown(e: KeyboardEvent<HTMLElement>): void;
+  onCopy(e: ClipboardEvent<HTMLElement>): void;
+  onPaste(e: ClipboardEvent<HTMLElement>): void;
+}
+
+function isTextInput(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || !el.tagName) return false;
+  return ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || el.isContentEditable;
+}
+
+export function gridEditingHandlers(target: GridEditingTarget): GridEditingHandlers {
+  return {
+    onKeyDown(e) {
+      const api = target.api();
+      if (!api || isTextInput(e.target) || api.getEditingCells().length > 0) return;
+      const command = gridCommandOf(e);
+      if (command === 'fillDown') {
+        e.preventDefault();
+        fillDown(api);
+      } else if (command === 'clear') {
+        e.preventDefault();
+        clearCells(api);
+      }
+    },
+    onCopy(e) {
+      const api = target.api();
+      if (!api || isTextInput(e.target)) return;
+      const text = copyText(api);
+      if (text === null) return;
+      e.clipboardData.setData('text/plain', text);
+      e.preventDefault();
+    },
+    onPaste(e) {
+      const api = target.api();
+      if (!api || isTextInput(e.target)) return;
+      const text = e.clipboardData.getData('text/plain');
+      e.preventDefault();
+      if (text) pasteText(api, text, target.grow());
+    },
+  };
+}
