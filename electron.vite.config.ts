@@ -6,7 +6,10 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve('electron/main.ts') } },
+      // The embedded sandbox is its own entry: main starts it as a utility process.
+      rollupOptions: {
+        input: { index: resolve('electron/main.ts'), sandbox: resolve('sandbox/embedded.ts') },
+      },
     },
   },
   preload: {

@@ -13,7 +13,7 @@ import { planImport } from '../electron/workbook/import-plan';
 import { allYears } from '../shared/workbook/layout';
 import { readWorkbook } from '../electron/workbook/read-workbook';
 import { writeAssetWorkbook } from '../shared/workbook/write-workbook';
-import type { AssetRecord } from '../electron/workspace/workspace-store';
+import type { AssetRecord } from '../electron/workspace/asset-record';
 import { generateWorkspace } from './validation.bench';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 10_000);

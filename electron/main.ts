@@ -2,7 +2,16 @@
  * The composition root of the desktop app: the only main-process module that imports Electron.
  * Everything it wires is plain Node under electron/, tested without Electron.
  */
-import { app, BrowserWindow, dialog, ipcMain, session, shell, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  session,
+  shell,
+  utilityProcess,
+  type WebContents,
+} from 'electron';
 import { fileURLToPath } from 'node:url';
 import {
   bridgeMethodNames,
@@ -13,12 +22,15 @@ import {
 } from '../shared/bridge/contract';
 import { contentSecurityPolicy } from '../shared/bridge/csp';
 import { startAppCore, type AppCore } from './app/app-core';
+import type { SandboxProcess, SpawnSandbox } from './app/embedded-sandbox';
 import { createDispatcher, dispatchToEnvelope } from './bridge/dispatch';
 import type { EventSink } from './bridge/handlers';
 import { createSenderCheck, isExternalWebUrl } from './security/trusted-sender';
 
 const rendererFile = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
 const preloadFile = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
+/** The embedded sandbox's entry, built beside main (electron.vite.config.ts). */
+const sandboxFile = fileURLToPath(new URL('./sandbox.js', import.meta.url));
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
 const isTrustedSender = createSenderCheck({ rendererFile, devServerUrl });
 
@@ -82,11 +94,28 @@ function createWindow(): BrowserWindow {
 
 let core: AppCore | undefined;
 
+/** The embedded sandbox in Electron's utility process: Node without the app's window or secrets. */
+const spawnSandbox: SpawnSandbox = (env): SandboxProcess => {
+  const child = utilityProcess.fork(sandboxFile, [], {
+    env: { ...process.env, ...env },
+    serviceName: 'Asset Desk local sandbox',
+    stdio: 'inherit',
+  });
+  return {
+    onMessage: (listener) =>
+      child.on('message', (message) => listener(message as Parameters<typeof listener>[0])),
+    onExit: (listener) => child.on('exit', (code) => listener(code)),
+    send: (message) => child.postMessage(message),
+    kill: () => void child.kill(),
+  };
+};
+
 async function start(): Promise<void> {
   core = await startAppCore({
     dataDir: app.getPath('userData'),
     version: app.getVersion(),
     host: 'electron',
+    spawnSandbox,
     openBrowser: (url) => (isExternalWebUrl(url) ? shell.openExternal(url) : Promise.resolve()),
     pickSaveFile: async ({ defaultName, extensions }) => {
       const options = { defaultPath: defaultName, filters: [{ name: 'Files', extensions }] };

@@ -14,7 +14,7 @@ import { ResponsesService } from '../responses/responses-service';
 import { SyncService } from '../sync/sync-service';
 import { WorkbookService, type PickSaveFile } from '../workbook/workbook-service';
 import { WorkspaceService } from '../workspace/workspace-service';
-import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox';
+import { EmbeddedSandbox, type SpawnSandbox } from './embedded-sandbox';
 import { EventRelay } from './event-relay';
 
 export interface AppCoreOptions {
@@ -29,29 +29,38 @@ export interface AppCoreOptions {
   openBrowser?: (url: string) => Promise<void>;
   pickSaveFile?: PickSaveFile;
   pickFile?: PickFile;
+  /** Starts the embedded sandbox's process (Electron: a utility process); a Node child by default. */
+  spawnSandbox?: SpawnSandbox;
 }
 
 export interface AppCore {
+  /** Every call waits for `ready`: a window may load and call before the session is up. */
   handlers: BridgeHandlers;
   events: EventRelay;
   sandbox: EmbeddedSandbox;
+  /** The active connection entered (for the local sandbox: its process started). */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
+/**
+ * Builds the services and starts entering the active connection without waiting for it, so a host
+ * can open its window at once; `ready` says when the session is up.
+ */
 export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   const events = new EventRelay();
   const assessmentYear = opts.assessmentYear ?? new Date().getUTCFullYear();
   const { dataDir } = opts;
-  const sandbox = await startEmbeddedSandbox({ dataDir, assessmentYear });
+  const sandbox = new EmbeddedSandbox({ dataDir, assessmentYear, spawn: opts.spawnSandbox });
   const secrets = opts.secrets ?? (await openSecretStore());
-  const registry = await openConnectionRegistry({ dataDir, sandboxOrigin: sandbox.baseUrl });
+  const registry = await openConnectionRegistry({ dataDir });
 
   const session = new SessionService({
     dataDir,
     secrets,
     registry,
     events,
-    localSandbox: { ensure: async () => sandbox },
+    localSandbox: sandbox,
     openBrowser: opts.openBrowser,
   });
   const workspaces = new WorkspaceService({ dataDir, assessmentYear, session, events });
@@ -86,9 +95,9 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   });
   workspaces.listen({ closing: () => responses.release() });
 
-  await session.activate(session.activeConnection);
+  const ready = session.activate(session.activeConnection);
 
-  const handlers: BridgeHandlers = {
+  const handlers: BridgeHandlers = afterReady(ready, {
     'app.info': () => ({ name: 'Asset Desk', version: opts.version, host: opts.host }),
     ...session.handlers,
     ...connections.handlers,
@@ -97,16 +106,30 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     ...workbook.handlers,
     ...responses.handlers,
     ...files.handlers,
-  };
+  });
 
   return {
     handlers,
     events,
     sandbox,
+    ready,
     async close() {
+      await ready.catch(() => undefined);
       session.close();
       workspaces.close();
-      await sandbox.server.close();
+      await sandbox.close();
     },
   };
+}
+
+/** Each handler, run once the session is up. */
+function afterReady(ready: Promise<void>, handlers: BridgeHandlers): BridgeHandlers {
+  const wrapped: Record<string, (args: unknown) => Promise<unknown>> = {};
+  for (const [name, handler] of Object.entries(handlers) as [string, (args: unknown) => unknown][]) {
+    wrapped[name] = async (args) => {
+      await ready;
+      return handler(args);
+    };
+  }
+  return wrapped as unknown as BridgeHandlers;
 }

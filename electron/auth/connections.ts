@@ -104,6 +104,8 @@ export interface ConnectionRegistry {
   addCustom(input: CustomConnectionInput): Promise<Connection>;
   updateCustom(id: string, input: CustomConnectionInput): Promise<Connection>;
   removeCustom(id: string): Promise<void>;
+  /** The local sandbox's address, once its process has started (its port changes per run). */
+  setSandboxOrigin(origin: string): Connection;
 }
 
 export const connectionsFileName = 'connections.json';
@@ -114,10 +116,11 @@ export const connectionsFileName = 'connections.json';
  */
 export async function openConnectionRegistry(opts: {
   dataDir: string;
-  sandboxOrigin: string;
+  /** Until the embedded sandbox has started, its connection points at loopback with no port. */
+  sandboxOrigin?: string;
 }): Promise<ConnectionRegistry> {
   const file = join(opts.dataDir, connectionsFileName);
-  const sandbox = localSandboxConnection(opts.sandboxOrigin);
+  let sandbox = localSandboxConnection(opts.sandboxOrigin ?? 'http://127.0.0.1');
   let state: ConnectionsFile = await load(file);
 
   const toConnection = (c: ConnectionsFile['custom'][number]): Connection => ({ ...c, kind: 'custom' });
@@ -157,6 +160,10 @@ export async function openConnectionRegistry(opts: {
       const stored = { id, ...customConnectionInputSchema.parse(input) };
       await commit({ ...state, custom: state.custom.map((c, i) => (i === index ? stored : c)) });
       return toConnection(stored);
+    },
+    setSandboxOrigin(origin) {
+      sandbox = localSandboxConnection(origin);
+      return sandbox;
     },
     async removeCustom(id) {
       customIndex(id);

@@ -122,14 +122,26 @@ export class SessionService {
     this.deps.events.emit('auth.signInRequired', { connectionId: this.connection.id, reason });
   }
 
-  /** Makes `target` the working connection: its token, its client, its entities (live or cached). */
-  async activate(target: Connection): Promise<void> {
+  /**
+   * Makes `target` the working connection: its token, its client, its entities (live or cached).
+   * The local sandbox's process starts here, on its connection's first use.
+   */
+  async activate(chosen: Connection): Promise<void> {
+    let target = chosen;
+    let startProblem: string | undefined;
+    if (target.id === localSandboxId) {
+      try {
+        target = this.deps.registry.setSandboxOrigin((await this.deps.localSandbox.ensure()).baseUrl);
+      } catch (error) {
+        startProblem = errorMessage(error);
+      }
+    }
     this.connection = target;
-    this.token = await this.readToken(target);
+    this.token = await this.readToken(target).catch(() => null);
     this.clientOf = this.newClient(target);
     this.watchToken();
     this.isPaused = false;
-    this.problem = undefined;
+    this.problem = startProblem;
     this.entityList = [];
     if (this.token) {
       try {

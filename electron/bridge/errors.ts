@@ -14,7 +14,7 @@ import { ResponseEditError } from '../responses/responses-store';
 import { ApiError } from '../sync/api-errors';
 import { ImportError } from '../workbook/apply-import';
 import { WorkbookError } from '../workbook/read-workbook';
-import { WorkspaceEditError } from '../workspace/workspace-store';
+import { WorkspaceEditError } from '../workspace/workspace-edit-error';
 
 /** A failure with the code the renderer acts on (not found, forbidden, bad request). */
 export class BridgeError extends Error {

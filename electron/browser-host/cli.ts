@@ -27,8 +27,12 @@ const host = await startBrowserHost({
   port: Number.isInteger(port) ? port : 0,
 });
 core.events.attach(host.events);
-console.log(`Asset Desk browser host (data in ${dataDir}; local sandbox at ${core.sandbox.baseUrl})`);
+console.log(`Asset Desk browser host (data in ${dataDir})`);
 console.log(`Open ${host.launchUrl}`);
+// The local sandbox starts in its own process as the app enters its connection.
+void core.ready.then(() => {
+  if (core.sandbox.info) console.log(`Local sandbox at ${core.sandbox.info.baseUrl}`);
+});
 
 const stop = () => void Promise.all([host.close(), core.close()]).then(() => process.exit(0));
 process.on('SIGINT', stop);

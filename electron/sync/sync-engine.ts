@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import {
   BATCH_MAX_PER_FIELD,
-  hasErrors,
-  validateAsset,
   type Asset,
-  type AssetInput,
   type BatchRequest,
   type BatchResponse,
   type ValidationContext,
-  type Validations,
 } from '../../shared/domain';
 import { verdictOf } from '../../shared/sync/server-verdict';
-import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type {
   DryRunRow,
   PullSummary,
@@ -22,10 +17,13 @@ import type {
   SyncProgress,
   SyncReport,
 } from '../../shared/sync/types';
-import { ApiError, isOfflineError } from './api-errors';
-import { errorMessage } from '../../shared/errors';
+import { ApiError } from './api-errors';
 import type { SubmissionApiClient } from './api-client';
-import type { AssetRecord, PendingWork, WorkspaceStore } from '../workspace/workspace-store';
+import type { AssetRecord } from '../workspace/asset-record';
+import type { WorkspaceStore } from '../workspace/workspace-store';
+import { applyBatchAnswer, findRecord, indexBy } from './batch-answer';
+import { BatchPlanner, type PlannedBatch } from './batch-planner';
+import { emptyPull, emptyPush, stopReason, summarize } from './sync-report';
 
 export type { SyncPhase, SyncProgress, PushMode, PullSummary, PushSummary, SyncReport };
 
@@ -64,7 +62,7 @@ export class SyncEngine {
       await this.pushInto(report.push, options.mode ?? 'strict', options.signal);
       this.progress({ phase: 'done', done: 1, total: 1, message: summarize(report) });
     } catch (error) {
-      report.stopped = this.stopReason(error);
+      report.stopped = stopReason(error);
       this.progress({
         phase:
           report.stopped.reason === 'unauthorized'
@@ -240,81 +238,13 @@ export class SyncEngine {
       store.abandonBatch(batchId);
       throw error;
     }
-    store.settleBatch(batchId, (tx) => {
-      const byPartner = indexBy(
-        batch.creates.map((i) => i.record),
-        (record) => record.partnersId,
-      );
-      const byService = indexBy(
-        [...batch.updates, ...batch.deletes].map((i) => i.record),
-        (record) => record.serviceAssetId,
-      );
-      for (const asset of [...answer.created, ...answer.always_created]) {
-        const record = findRecord(asset, byPartner, new Map());
-        if (record) tx.acknowledged(record.localId, asset);
-        summary.created++;
-      }
-      for (const asset of [...answer.updated, ...answer.always_updated]) {
-        const record = findRecord(asset, new Map(), byService);
-        if (record) tx.acknowledged(record.localId, asset);
-        summary.updated++;
-      }
-      for (const asset of answer.deleted) {
-        const record = findRecord(asset, new Map(), byService);
-        if (record) tx.deleted(record.localId);
-        summary.deleted++;
-      }
-      for (const asset of answer.invalid) {
-        const record = findRecord(asset, byPartner, byService);
-        if (record) tx.invalid(record.localId, verdictOf(asset));
-        summary.invalid++;
-      }
-      const deleting = new Set(batch.deletes.map((i) => i.record.localId));
-      for (const asset of answer.not_found) {
-        const record = findRecord(asset, new Map(), byService);
-        if (!record) continue;
-        // A delete of an asset the service no longer has has done its job.
-        if (deleting.has(record.localId)) tx.deleted(record.localId);
-        else tx.notFound(record.localId);
-        summary.notFound++;
-      }
-    });
+    store.settleBatch(batchId, (tx) => applyBatchAnswer(tx, batch, answer, summary));
     return 'settled';
   }
 
   private progress(progress: SyncProgress): void {
     this.opts.onProgress?.(progress);
   }
-
-  private stopReason(error: unknown): NonNullable<SyncReport['stopped']> {
-    if (error instanceof ApiError) {
-      if (error.kind === 'unauthorized') {
-        return {
-          reason: 'unauthorized',
-          message: 'Sign in again to continue: the token expired or was revoked. Nothing queued was lost.',
-        };
-      }
-      if (error.kind === 'forbidden') return { reason: 'forbidden', message: error.message };
-      if (error.kind === 'cancelled')
-        return { reason: 'cancelled', message: 'Sync cancelled; pending changes stay queued.' };
-      return { reason: 'error', message: error.message, ...(isOfflineError(error) ? { offline: true } : {}) };
-    }
-    if (error instanceof Error && error.name === 'AbortError') {
-      return { reason: 'cancelled', message: 'Sync cancelled; pending changes stay queued.' };
-    }
-    return { reason: 'error', message: errorMessage(error) };
-  }
-}
-
-interface PlannedItem {
-  record: AssetRecord;
-  payload: AssetInput | AssetDoc;
-}
-
-interface PlannedBatch {
-  creates: PlannedItem[];
-  updates: PlannedItem[];
-  deletes: PlannedItem[];
 }
 
 /** Merges one page of remote assets; a new asset whose create answer was lost is adopted, not added. */
@@ -344,143 +274,9 @@ function applyPage(
   }
 }
 
-/**
- * Fills batches from the pending queues, validating each candidate only when its batch is packed:
- * the first batch leaves as soon as it is full, and the rest are validated while it is in flight.
- * Greedy packing in queue order gives the fewest requests the per-field limit allows.
- */
-class BatchPlanner {
-  private readonly cursor = { creates: 0, updates: 0, deletes: 0 };
-
-  constructor(
-    private readonly work: PendingWork,
-    private readonly opts: {
-      mode: PushMode;
-      size: number;
-      store: WorkspaceStore;
-      createCtx: ValidationContext;
-      updateCtx: ValidationContext;
-      blocked: PushSummary['blocked'];
-    },
-  ) {}
-
-  /** Batches needed if nothing is blocked: the progress total. */
-  estimate(): number {
-    const { creates, updates, deletes } = this.work;
-    return Math.ceil(Math.max(creates.length, updates.length, deletes.length) / this.opts.size);
-  }
-
-  next(): PlannedBatch | undefined {
-    const batch: PlannedBatch = {
-      creates: this.take(this.work.creates, 'creates', (record) => this.createItem(record)),
-      updates: this.take(this.work.updates, 'updates', (entry) => this.updateItem(entry)),
-      deletes: this.take(this.work.deletes, 'deletes', (record) => ({
-        record,
-        payload: { service_asset_id: record.serviceAssetId },
-      })),
-    };
-    return batch.creates.length + batch.updates.length + batch.deletes.length > 0 ? batch : undefined;
-  }
-
-  private take<T>(
-    queue: T[],
-    key: keyof BatchPlanner['cursor'],
-    toItem: (entry: T) => PlannedItem | undefined,
-  ) {
-    const items: PlannedItem[] = [];
-    while (items.length < this.opts.size && this.cursor[key] < queue.length) {
-      const item = toItem(queue[this.cursor[key]++] as T);
-      if (item) items.push(item);
-    }
-    return items;
-  }
-
-  private createItem(record: AssetRecord): PlannedItem | undefined {
-    const payload = this.opts.store.createPayloadOf(record);
-    return this.checked(record, payload, payload, this.opts.createCtx);
-  }
-
-  private updateItem({ record, patch }: PendingWork['updates'][number]): PlannedItem | undefined {
-    return this.checked(record, record.current ?? {}, patch, this.opts.updateCtx);
-  }
-
-  /** Strict mode holds back what the shared rules reject: the service would refuse it anyway. */
-  private checked(record: AssetRecord, whole: AssetInput, payload: AssetInput, ctx: ValidationContext) {
-    if (this.opts.mode === 'strict') {
-      const result = validateAsset(whole, ctx);
-      if (hasErrors(result)) {
-        this.opts.blocked.push({ localId: record.localId, errors: flattenErrors(result) });
-        return undefined;
-      }
-    }
-    return { record, payload };
-  }
-}
-
 /** Like Promise.all, but waits for every task before rethrowing the first failure. */
 async function settleAll(tasks: Promise<void>[]): Promise<void> {
   const results = await Promise.allSettled(tasks);
   const failure = results.find((result) => result.status === 'rejected');
   if (failure) throw failure.reason;
-}
-
-function indexBy<K>(records: AssetRecord[], key: (record: AssetRecord) => K | null): Map<K, AssetRecord> {
-  const map = new Map<K, AssetRecord>();
-  for (const record of records) {
-    const value = key(record);
-    if (value !== null) map.set(value, record);
-  }
-  return map;
-}
-
-function findRecord(
-  asset: { service_asset_id?: unknown; partners_id?: unknown },
-  byPartner: Map<number | null, AssetRecord>,
-  byService: Map<number | null, AssetRecord>,
-): AssetRecord | undefined {
-  if (typeof asset.service_asset_id === 'number') {
-    const record = byService.get(asset.service_asset_id);
-    if (record) return record;
-  }
-  if (typeof asset.partners_id === 'number') return byPartner.get(asset.partners_id);
-  return undefined;
-}
-
-function flattenErrors(result: ReturnType<typeof validateAsset>): Validations['errors'] {
-  const errors: Validations['errors'] = { ...result.asset.errors };
-  result.annualData.forEach((entry, index) => {
-    for (const [field, messages] of Object.entries(entry.errors))
-      errors[`annual_data[${index}].${field}`] = messages;
-  });
-  result.certifications.forEach((entry, index) => {
-    for (const [field, messages] of Object.entries(entry.errors))
-      errors[`certifications[${index}].${field}`] = messages;
-  });
-  result.energyRatings.forEach((entry, index) => {
-    for (const [field, messages] of Object.entries(entry.errors))
-      errors[`energy_ratings[${index}].${field}`] = messages;
-  });
-  return errors;
-}
-
-function emptyPull(): PullSummary {
-  return { added: 0, updated: 0, conflicts: 0, removed: 0, remoteDeletedConflicts: 0, adopted: 0 };
-}
-
-function emptyPush(): PushSummary {
-  return {
-    requests: 0,
-    created: 0,
-    updated: 0,
-    deleted: 0,
-    invalid: 0,
-    notFound: 0,
-    blocked: [],
-    conflicted: 0,
-  };
-}
-
-function summarize(report: SyncReport): string {
-  const { push, pull } = report;
-  return `Pulled ${pull.added} new, ${pull.updated} changed; sent ${push.created} created, ${push.updated} updated, ${push.deleted} deleted in ${push.requests} request(s); ${push.invalid} rejected, ${push.blocked.length} held back by errors, ${push.conflicted} with conflicts.`;
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type { WorkspaceStore } from '../workspace/workspace-store';
-import { docHash, type ImportPlan } from './import-plan';
+import type { ImportPlan } from './import-plan';
+import { docHash } from './plan-row';
 
 export type ImportErrorKind = 'rejected' | 'nothing' | 'stale' | 'no_undo' | 'undo_conflict';
 

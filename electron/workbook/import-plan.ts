@@ -1,8 +1,3 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { flattenDoc, type AssetDoc, type Scalar } from '../../shared/sync/asset-doc';
-import type { AssetRecord } from '../workspace/workspace-store';
-import type { CellIssue, ParsedRow, ParsedSheet, ParsedWorkbook, ReadColumn } from './sheet-parser';
-
 /**
  * The preview of an import: the parsed rows compared with the workspace, one entry per asset.
  *
@@ -14,34 +9,14 @@ import type { CellIssue, ParsedRow, ParsedSheet, ParsedWorkbook, ReadColumn } fr
  * deleted on the service) and is rejected, as are IDs repeated on a tab. One bad cell rejects its
  * whole asset, so an asset is never half imported.
  */
+import { randomUUID } from 'node:crypto';
+import type { Scalar } from '../../shared/sync/asset-doc';
 import type { RowStatus } from '../../shared/workbook/import-export-types';
+import type { AssetRecord } from '../workspace/asset-record';
+import { issue, planGroup, type Group, type PlanRow } from './plan-row';
+import type { CellIssue, ParsedRow, ParsedSheet, ParsedWorkbook } from './sheet-parser';
 
 export type { RowStatus };
-
-export interface FieldChange {
-  /** Asset-doc path (`name`, `annual_data/2024/en_abs_wf`, `certifications/id:7/level`). */
-  path: string;
-  before: Scalar;
-  after: Scalar;
-  /** Where the new value came from (`Energy!D7`), when a single cell did. */
-  cell?: string;
-}
-
-export interface PlanRow {
-  status: RowStatus;
-  localId: string | null;
-  serviceAssetId: number | null;
-  name: string | null;
-  /** The spreadsheet rows this asset was read from. */
-  locations: Array<{ sheet: string; row: number }>;
-  changes: FieldChange[];
-  /** Why the asset is rejected, cell by cell. */
-  errors: CellIssue[];
-  /** The asset document after the import (new and changed assets only). */
-  doc?: AssetDoc;
-  /** Fingerprint of the workspace copy compared against; applying refuses if it has moved since. */
-  beforeHash?: string;
-}
 
 export interface ImportPlan {
   id: string;
@@ -55,27 +30,6 @@ export interface ImportPlan {
   canApply: boolean;
 }
 
-export function docHash(doc: AssetDoc | null): string {
-  return createHash('sha256')
-    .update(doc === null ? 'null' : JSON.stringify(doc))
-    .digest('base64url');
-}
-
-interface Group {
-  key: string;
-  record: AssetRecord | undefined;
-  serviceAssetId: number | null;
-  name: string | null;
-  rows: Array<{ sheet: ParsedSheet; row: ParsedRow }>;
-  errors: CellIssue[];
-}
-
-type Nested = 'certifications' | 'energy_ratings';
-const nestedLabel: Record<Nested, string> = {
-  certifications: 'certification',
-  energy_ratings: 'energy rating',
-};
-
 const lower = (v: Scalar | undefined): string | null =>
   typeof v === 'string' && v.trim() !== '' ? v.trim().toLowerCase() : null;
 
@@ -87,10 +41,6 @@ function hasAssetFields(sheet: ParsedSheet): boolean {
   return sheet.columns.some(
     (c) => c.source.kind === 'asset' && c.importable && c.key !== 'service_asset_id' && c.key !== 'name',
   );
-}
-
-function issue(sheet: string, row: number, cell: string, reason: string, key?: string): CellIssue {
-  return { sheet, row, cell, reason, severity: 'error', ...(key ? { key } : {}) };
 }
 
 export interface PlanOptions {
@@ -258,171 +208,4 @@ function rowHasData(sheet: ParsedSheet, row: ParsedRow, idAt: number, nameAt: nu
     if (row.values[i] !== null) return true;
   }
   return false;
-}
-
-function setAnnual(doc: AssetDoc, year: number, field: string, value: Scalar): void {
-  const list = Array.isArray(doc.annual_data) ? doc.annual_data : [];
-  let entry = list.find((e) => e.year === year);
-  if (!entry) {
-    if (value === null) return;
-    entry = { year };
-    list.push(entry);
-    list.sort((a, b) => Number(a.year) - Number(b.year));
-  }
-  doc.annual_data = list;
-  if (value === null) delete entry[field];
-  else entry[field] = value;
-}
-
-function planGroup(g: Group): PlanRow {
-  const locations = g.rows.map((r) => ({ sheet: r.sheet.name, row: r.row.row }));
-  const errors = [...g.errors, ...g.rows.flatMap((r) => r.row.errors)];
-  const base: PlanRow = {
-    status: 'rejected',
-    localId: g.record?.localId ?? null,
-    serviceAssetId: g.serviceAssetId,
-    name: g.name,
-    locations,
-    changes: [],
-    errors,
-  };
-  if (errors.length > 0) return base;
-
-  const before = g.record?.current ?? null;
-  const doc: AssetDoc = before ? structuredClone(before) : {};
-  type Where = { sheet: string; row: number };
-  const nested: Record<Nested, { present: boolean; slots: Map<number, Map<string, Scalar>>; where: Where }> =
-    {
-      certifications: { present: false, slots: new Map(), where: { sheet: '', row: 0 } },
-      energy_ratings: { present: false, slots: new Map(), where: { sheet: '', row: 0 } },
-    };
-  for (const { sheet, row } of g.rows) {
-    sheet.columns.forEach((column: ReadColumn, i) => {
-      const value = row.values[i];
-      if (value === undefined || !column.importable) return;
-      const source = column.source;
-      switch (source.kind) {
-        case 'asset':
-          if (source.field === 'service_asset_id') return;
-          // partners_id maps the asset in the app's own records; only a new asset takes it.
-          if (source.field === 'partners_id') {
-            if (!before && typeof value === 'number') doc.partners_id = value;
-            return;
-          }
-          if (value === null) delete doc[source.field];
-          else doc[source.field] = value;
-          return;
-        case 'annual':
-          setAnnual(doc, source.year, source.field, value);
-          return;
-        case 'certifications':
-        case 'energy_ratings': {
-          const n = nested[source.kind];
-          n.present = true;
-          n.where = { sheet: sheet.name, row: row.row };
-          const slot = n.slots.get(source.index) ?? new Map<string, Scalar>();
-          slot.set(source.field, value);
-          n.slots.set(source.index, slot);
-          return;
-        }
-      }
-    });
-  }
-  for (const kind of ['certifications', 'energy_ratings'] as const) {
-    const n = nested[kind];
-    if (!n.present) continue;
-    const result = rebuildNested(doc, kind, n.slots, n.where, errors);
-    if (result) doc[kind] = result;
-  }
-  if (errors.length > 0) return { ...base, errors };
-
-  const flatBefore = flattenDoc(before);
-  const flatAfter = flattenDoc(doc);
-  const changes: FieldChange[] = [];
-  for (const path of new Set([...flatBefore.keys(), ...flatAfter.keys()])) {
-    const b = flatBefore.get(path) ?? null;
-    const a = flatAfter.get(path) ?? null;
-    if (a === b) continue;
-    const cell = cellOfPath(g, path);
-    changes.push({ path, before: b, after: a, ...(cell ? { cell } : {}) });
-  }
-  changes.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
-  const name = typeof doc.name === 'string' ? doc.name : g.name;
-  if (!before) return { ...base, status: 'new', name, changes, doc };
-  if (changes.length === 0) return { ...base, status: 'unchanged', name };
-  return { ...base, status: 'changed', name, changes, doc, beforeHash: docHash(before) };
-}
-
-/** The cell a changed asset or annual value came from (`Energy!D7`); nested records have none. */
-function cellOfPath(g: Group, path: string): string | undefined {
-  const parts = path.split('/');
-  let key: string | undefined;
-  if (parts.length === 1) key = parts[0];
-  else if (parts[0] === 'annual_data' && parts.length === 3) key = `annual_data[${parts[1]}].${parts[2]}`;
-  if (!key) return undefined;
-  for (const { sheet, row } of g.rows) {
-    const column = sheet.columns.find((c) => c.key === key);
-    if (column?.importable) return `${sheet.name}!${column.letter}${row.row}`;
-  }
-  return undefined;
-}
-
-/**
- * The certifications (or energy ratings) of a row, slot by slot: a slot with a record ID updates that
- * record, one without takes the next unsent record (so our own export comes back unchanged) or is
- * new; records the row no longer lists are removed.
- */
-function rebuildNested(
-  doc: AssetDoc,
-  kind: Nested,
-  slots: Map<number, Map<string, Scalar>>,
-  where: { sheet: string; row: number },
-  errors: CellIssue[],
-): Array<Record<string, unknown>> | undefined {
-  const existing = (Array.isArray(doc[kind]) ? doc[kind] : []) as Array<Record<string, unknown>>;
-  const byId = new Map<number, Record<string, unknown>>();
-  const unsent: Array<Record<string, unknown>> = [];
-  for (const e of existing) {
-    if (typeof e['id'] === 'number') byId.set(e['id'], e);
-    else unsent.push(e);
-  }
-  const used = new Set<number>();
-  const out: Array<Record<string, unknown>> = [];
-  let next = 0;
-  for (const index of [...slots.keys()].sort((a, b) => a - b)) {
-    const fields = slots.get(index) ?? new Map<string, Scalar>();
-    if ([...fields.values()].every((v) => v === null)) continue;
-    const id = fields.get('id');
-    let entry: Record<string, unknown>;
-    if (typeof id === 'number') {
-      const found = byId.get(id);
-      if (!found || used.has(id)) {
-        errors.push(
-          issue(
-            where.sheet,
-            where.row,
-            '',
-            found
-              ? `${nestedLabel[kind]} record ${id} is listed twice`
-              : `${nestedLabel[kind]} record ${id} is not on this asset; clear the record ID to add it as a new one`,
-            `${kind}[${index}].id`,
-          ),
-        );
-        continue;
-      }
-      used.add(id);
-      entry = { ...found };
-    } else {
-      const reuse = unsent[next++];
-      entry = reuse ? { ...reuse } : { _key: randomUUID().slice(0, 8) };
-    }
-    for (const [field, value] of fields) {
-      if (field === 'id') continue;
-      if (value === null) delete entry[field];
-      else entry[field] = value;
-    }
-    out.push(entry);
-  }
-  if (out.length === 0 && !Array.isArray(doc[kind])) return undefined;
-  return out;
 }

@@ -1,7 +1,7 @@
 /**
  * The workspace as a spreadsheet: export (XLSX or CSV through the host's save dialog), import of a
  * chosen file through a preview the user applies or not, undo of the last import, and the service's
- * own export delivered to a callback. Its slice of the bridge: `workbook.*` and `exchange.*`.
+ * own export delivered to a callback. Its slice of the bridge: `workbook.*` and `serviceExport.*`.
  */
 import { basename, join } from 'node:path';
 import type { ImportPreview } from '../../shared/workbook/import-export-types';
@@ -28,8 +28,8 @@ export type WorkbookHandlers = Pick<
   | 'workbook.previewImport'
   | 'workbook.applyImport'
   | 'workbook.undoImport'
-  | 'exchange.serviceExport'
-  | 'exchange.importLink'
+  | 'serviceExport.start'
+  | 'serviceExport.importLink'
 >;
 
 /** Previews kept for their apply call: the latest few. */
@@ -112,7 +112,7 @@ export class WorkbookService {
       this.deps.events.emit('workspace.changed', { reason: 'import' });
       return undone;
     },
-    'exchange.serviceExport': async ({ publicCallbackUrl }) => {
+    'serviceExport.start': async ({ publicCallbackUrl }) => {
       const { store, entityId } = this.deps.workspaces.require();
       const result = await this.throughService(() =>
         runServiceExport({
@@ -120,14 +120,14 @@ export class WorkbookService {
           entityId,
           downloadDir: this.downloadDir,
           publicCallbackUrl: publicCallbackUrl ?? null,
-          onProgress: (progress) => this.deps.events.emit('exchange.progress', progress),
+          onProgress: (progress) => this.deps.events.emit('serviceExport.progress', progress),
         }),
       );
       if (result.kind === 'awaiting-link') return result;
       const preview = this.keep(await previewImportFile(store, result.file));
       return { kind: 'downloaded', fileName: basename(result.file), bytes: result.bytes, preview };
     },
-    'exchange.importLink': async ({ url }) => {
+    'serviceExport.importLink': async ({ url }) => {
       const { store } = this.deps.workspaces.require();
       const { plan } = await importFromExportLink(url, { store, downloadDir: this.downloadDir });
       return this.keep(plan);

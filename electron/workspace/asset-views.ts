@@ -1,6 +1,8 @@
 import { changedPaths } from '../../shared/sync/asset-doc';
 import type { AssetStatus, AssetView, PendingReview } from '../../shared/sync/types';
-import type { AssetRecord, PendingWork, WorkspaceStore } from './workspace-store';
+import type { AssetRecord } from './asset-record';
+import type { PendingWork } from './pending-work';
+import type { WorkspaceStore } from './workspace-store';
 
 /** An asset as the grids show it: the copy, its staged changes, conflicts and the service's word. */
 export function toAssetView(record: AssetRecord, store: WorkspaceStore): AssetView {

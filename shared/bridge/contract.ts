@@ -192,11 +192,13 @@ export const bridgeMethods = {
   ),
   'workbook.undoImport': method<{ removed: number; restored: number }>()(noArgs),
   /** The service's own export, delivered to a loopback callback (or to a public URL the user set). */
-  'exchange.serviceExport': method<ServiceExportView>()(
+  'serviceExport.start': method<ServiceExportView>()(
     z.object({ publicCallbackUrl: z.string().url().max(2_000).optional() }).strict(),
   ),
   /** A link the service delivered to the public callback URL, pasted by the user. */
-  'exchange.importLink': method<ImportPreview>()(z.object({ url: z.string().url().max(4_000) }).strict()),
+  'serviceExport.importLink': method<ImportPreview>()(
+    z.object({ url: z.string().url().max(4_000) }).strict(),
+  ),
   /** Main's own file dialog; the chosen path stays in main, the renderer gets an id and a name. */
   'files.pick': method<PickedFile | null>()(z.object({ purpose: z.enum(['workbook']) }).strict()),
   /**
@@ -225,7 +227,7 @@ export const bridgeEvents = {
   'workspace.changed': event<{ reason: 'pull' | 'push' | 'import' | 'entity' }>(),
   'auth.signInRequired': event<{ connectionId: string; reason: 'unauthorized' | 'expired' }>(),
   'auth.oauthFinished': event<OAuthFinished>(),
-  'exchange.progress': event<ServiceExportProgressView>(),
+  'serviceExport.progress': event<ServiceExportProgressView>(),
 } as const;
 
 export type BridgeMethods = typeof bridgeMethods;

@@ -41,6 +41,7 @@ export async function startTestApp(
     pickSaveFile: async () => picker.saveNext,
     ...(opts.openBrowser ? { openBrowser: opts.openBrowser } : {}),
   });
+  await core.ready;
   const host = await startBrowserHost({ rendererDir: builtRendererDir(), handlers: core.handlers });
   core.events.attach(host.events);
   return {

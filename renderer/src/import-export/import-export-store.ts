@@ -129,10 +129,10 @@ export function chooseWorkbook(): Promise<void> {
 export function runServiceExport(publicCallbackUrl: string): Promise<void> {
   return run('service', 'service', async () => {
     useImportExport.setState({ progress: null, serviceFile: null, awaitingLink: null });
-    const off = bridge.on('exchange.progress', (progress) => useImportExport.setState({ progress }));
+    const off = bridge.on('serviceExport.progress', (progress) => useImportExport.setState({ progress }));
     try {
       const url = publicCallbackUrl.trim();
-      const result = await bridge.methods['exchange.serviceExport'](url ? { publicCallbackUrl: url } : {});
+      const result = await bridge.methods['serviceExport.start'](url ? { publicCallbackUrl: url } : {});
       if (result.kind === 'awaiting-link') {
         useImportExport.setState({
           awaitingLink: { callbackUrl: result.callbackUrl, message: result.message },
@@ -149,7 +149,7 @@ export function runServiceExport(publicCallbackUrl: string): Promise<void> {
 
 export function importLink(url: string): Promise<void> {
   return run('link', 'service', async () => {
-    showPreview(await bridge.methods['exchange.importLink']({ url: url.trim() }), 'link');
+    showPreview(await bridge.methods['serviceExport.importLink']({ url: url.trim() }), 'link');
   });
 }
 

@@ -1,0 +1,84 @@
+import type { BatchResponse } from '../../shared/domain';
+import type { PushSummary } from '../../shared/sync/types';
+import { verdictOf } from '../../shared/sync/server-verdict';
+import type { AssetRecord } from '../workspace/asset-record';
+import type { BatchSettlement } from '../workspace/batch-settlement';
+import type { PlannedBatch } from './batch-planner';
+
+/**
+ * Applies the service's answer to a batch, inside its settlement: each asset in the answer is traced
+ * back to the record it came from (new assets by partners_id, others by service id) and counted.
+ */
+export function applyBatchAnswer(
+  tx: BatchSettlement,
+  batch: PlannedBatch,
+  answer: BatchResponse,
+  summary: PushSummary,
+): void {
+  const byPartner = indexBy(
+    batch.creates.map((i) => i.record),
+    (record) => record.partnersId,
+  );
+  const byService = indexBy(
+    [...batch.updates, ...batch.deletes].map((i) => i.record),
+    (record) => record.serviceAssetId,
+  );
+  for (const asset of [...answer.created, ...answer.always_created]) {
+    const record = findRecord(asset, byPartner, new Map());
+    if (record) tx.acknowledged(record.localId, asset);
+    summary.created++;
+  }
+  for (const asset of [...answer.updated, ...answer.always_updated]) {
+    const record = findRecord(asset, new Map(), byService);
+    if (record) tx.acknowledged(record.localId, asset);
+    summary.updated++;
+  }
+  for (const asset of answer.deleted) {
+    const record = findRecord(asset, new Map(), byService);
+    if (record) tx.deleted(record.localId);
+    summary.deleted++;
+  }
+  for (const asset of answer.invalid) {
+    const record = findRecord(asset, byPartner, byService);
+    if (record) tx.invalid(record.localId, verdictOf(asset));
+    summary.invalid++;
+  }
+  const deleting = new Set(batch.deletes.map((i) => i.record.localId));
+  for (const asset of answer.not_found) {
+    const record = findRecord(asset, new Map(), byService);
+    if (!record) continue;
+    // A delete of an asset the service no longer has has done its job.
+    if (deleting.has(record.localId)) tx.deleted(record.localId);
+    else tx.notFound(record.localId);
+    summary.notFound++;
+  }
+}
+
+export function indexBy<K>(
+  records: AssetRecord[],
+  key: (record: AssetRecord) => K | null,
+): Map<K, AssetRecord> {
+  const map = new Map<K, AssetRecord>();
+  for (const record of records) {
+    const value = key(record);
+    if (value !== null) map.set(value, record);
+  }
+  return map;
+}
+
+/**
+ * The record an answered asset came from: by service id, else by partners_id (a create's answer is
+ * the first place its service id appears).
+ */
+export function findRecord(
+  asset: { service_asset_id?: unknown; partners_id?: unknown },
+  byPartner: Map<number | null, AssetRecord>,
+  byService: Map<number | null, AssetRecord>,
+): AssetRecord | undefined {
+  if (typeof asset.service_asset_id === 'number') {
+    const record = byService.get(asset.service_asset_id);
+    if (record) return record;
+  }
+  if (typeof asset.partners_id === 'number') return byPartner.get(asset.partners_id);
+  return undefined;
+}

@@ -1,0 +1,136 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { setPathFrom, setPathValue, type AssetDoc, type Scalar } from '../../shared/sync/asset-doc';
+import type { AssetRecord } from './asset-record';
+import type { StoreAccess } from './store-access';
+import { WorkspaceEditError } from './workspace-edit-error';
+
+export interface Edit {
+  localId: string;
+  path: string;
+  value: Scalar;
+}
+
+/** A 48-bit random id: unique enough across laptops that reconciling by partners_id is safe. */
+export function newPartnersId(): number {
+  return randomBytes(6).readUIntBE(0, 6) || 1;
+}
+
+/**
+ * The analyst's edits of the workspace's assets: each is journalled and committed (one
+ * transaction) before it returns, and an edit of an asset whose batch is out keeps the copy that
+ * was sent.
+ */
+export class AssetEdits {
+  constructor(private readonly store: StoreAccess) {}
+
+  createAsset(doc: AssetDoc): AssetRecord {
+    const localId = randomUUID();
+    const partnersId = typeof doc.partners_id === 'number' ? doc.partners_id : newPartnersId();
+    const current = { ...doc, partners_id: partnersId };
+    this.store.transaction(() => {
+      this.store
+        .sql(
+          'INSERT INTO assets (local_id, partners_id, base, current, updated_at) VALUES (?, ?, NULL, ?, ?)',
+        )
+        .run(localId, partnersId, JSON.stringify(current), this.store.now());
+      this.journal(localId, 'create', current);
+    });
+    return this.store.mustGet(localId);
+  }
+
+  /** Applies many cell edits at once (a paste, a fill-down) as one transaction. */
+  setValues(edits: readonly Edit[]): void {
+    this.store.transaction(() => {
+      for (const edit of edits) {
+        const record = this.store.mustGet(edit.localId);
+        if (!record.current)
+          throw new WorkspaceEditError(`Asset ${edit.localId} is deleted; restore it before editing`);
+        const next = setPathValue(record.current, edit.path, edit.value);
+        this.writeCurrent(edit.localId, next);
+        this.journal(edit.localId, 'set', { path: edit.path, value: edit.value });
+      }
+    });
+  }
+
+  /** Replaces the whole local copy (entry edits, imports); the journal keeps the new document. */
+  replaceDoc(localId: string, doc: AssetDoc, kind = 'replace'): void {
+    this.store.transaction(() => {
+      this.store.mustGet(localId);
+      this.writeCurrent(localId, doc);
+      this.journal(localId, kind, doc);
+    });
+  }
+
+  deleteAsset(localId: string): void {
+    this.store.transaction(() => {
+      const record = this.store.mustGet(localId);
+      // Never sent: nothing on the service to delete, so the row simply goes.
+      if (record.serviceAssetId === null && record.inFlight === null) {
+        this.store.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
+      } else {
+        this.writeCurrent(localId, null);
+      }
+      this.journal(localId, 'delete', {});
+    });
+  }
+
+  /** Drops local changes of an asset: back to what the service has. */
+  revertAsset(localId: string): void {
+    this.store.transaction(() => {
+      const record = this.store.mustGet(localId);
+      if (record.base === null) this.store.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
+      else this.writeCurrent(localId, record.base);
+      this.store.sql('DELETE FROM conflicts WHERE local_id = ?').run(localId);
+      this.journal(localId, 'revert', {});
+    });
+  }
+
+  resolveConflict(localId: string, path: string, choice: 'mine' | 'theirs'): void {
+    this.store.transaction(() => {
+      const record = this.store.mustGet(localId);
+      if (choice === 'theirs' && record.current && record.base) {
+        this.writeCurrent(localId, setPathFrom(record.current, record.base, path));
+      }
+      this.store.sql('DELETE FROM conflicts WHERE local_id = ? AND path = ?').run(localId, path);
+      this.journal(localId, 'resolve', { path, choice });
+    });
+  }
+
+  /** An asset deleted on the service while edited here: keep mine (create again) or take theirs. */
+  resolveRemoteDeletion(localId: string, choice: 'mine' | 'theirs'): void {
+    this.store.transaction(() => {
+      const record = this.store.mustGet(localId);
+      if (!record.remoteDeleted) return;
+      if (choice === 'theirs' || record.current === null) {
+        this.store.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
+      } else {
+        const { service_asset_id: _id, ...doc } = record.current;
+        this.store
+          .sql(
+            'UPDATE assets SET service_asset_id = NULL, base = NULL, current = ?, remote_deleted = 0, updated_at = ? WHERE local_id = ?',
+          )
+          .run(JSON.stringify(doc), this.store.now(), localId);
+      }
+      this.journal(localId, 'resolve-deletion', { choice });
+    });
+  }
+
+  /**
+   * The first edit of an asset whose batch is out keeps the copy that was sent (copy on write), so
+   * the answer can be merged under the edits; SET expressions read the row as it was.
+   */
+  private writeCurrent(localId: string, doc: AssetDoc | null): void {
+    this.store
+      .sql(
+        `UPDATE assets SET sent = CASE WHEN in_flight IS NOT NULL AND sent IS NULL THEN current ELSE sent END,
+       current = ?, updated_at = ? WHERE local_id = ?`,
+      )
+      .run(doc === null ? null : JSON.stringify(doc), this.store.now(), localId);
+  }
+
+  private journal(localId: string, kind: string, payload: unknown): void {
+    this.store
+      .sql('INSERT INTO journal (at, local_id, kind, payload) VALUES (?, ?, ?, ?)')
+      .run(this.store.now(), localId, kind, JSON.stringify(payload));
+  }
+}

@@ -1,0 +1,55 @@
+import type { Outlier } from '../../shared/domain';
+import type { AssetDoc } from '../../shared/sync/asset-doc';
+import type { ServerVerdict } from '../../shared/sync/types';
+
+/** One asset of the workspace: the copy last seen on the service (`base`) and the analyst's (`current`). */
+export interface AssetRecord {
+  localId: string;
+  serviceAssetId: number | null;
+  partnersId: number | null;
+  base: AssetDoc | null;
+  current: AssetDoc | null;
+  serverValidations: ServerVerdict | null;
+  outliers: Outlier[];
+  remoteDeleted: boolean;
+  notFound: boolean;
+  inFlight: string | null;
+  updatedAt: number;
+  /** The local copy is byte-for-byte the service's copy: nothing to diff (unset: not known). */
+  inStep?: boolean;
+}
+
+/** A row of `assets` as SQLite hands it back: documents and verdicts as JSON text. */
+export interface AssetRow {
+  local_id: string;
+  service_asset_id: number | null;
+  partners_id: number | null;
+  base: string | null;
+  current: string | null;
+  server_validations: string | null;
+  outliers: string | null;
+  remote_deleted: number;
+  not_found: number;
+  in_flight: string | null;
+  updated_at: number;
+}
+
+export const parseDoc = (text: string | null): AssetDoc | null =>
+  text === null ? null : (JSON.parse(text) as AssetDoc);
+
+export function toRecord(row: AssetRow): AssetRecord {
+  return {
+    localId: row.local_id,
+    serviceAssetId: row.service_asset_id,
+    partnersId: row.partners_id,
+    base: parseDoc(row.base),
+    current: parseDoc(row.current),
+    serverValidations: row.server_validations ? (JSON.parse(row.server_validations) as ServerVerdict) : null,
+    outliers: row.outliers ? (JSON.parse(row.outliers) as Outlier[]) : [],
+    remoteDeleted: row.remote_deleted === 1,
+    notFound: row.not_found === 1,
+    inFlight: row.in_flight,
+    updatedAt: row.updated_at,
+    inStep: row.base !== null && row.base === row.current,
+  };
+}

@@ -1,0 +1,29 @@
+import type { Asset } from '../../shared/domain';
+import type { ServerVerdict } from '../../shared/sync/types';
+import type { WorkspaceStore } from './workspace-store';
+
+/** The operations a batch answer may apply, inside the settlement's transaction. */
+export class BatchSettlement {
+  constructor(private readonly store: WorkspaceStore) {}
+
+  /** `created`, `always_created`, `updated`, `always_updated`: the service now holds this. */
+  acknowledged(localId: string, asset: Asset): void {
+    this.store.acknowledge(localId, asset);
+  }
+
+  deleted(localId: string): void {
+    this.store.run('DELETE FROM assets WHERE local_id = ?', localId);
+  }
+
+  invalid(localId: string, verdict: ServerVerdict): void {
+    this.store.run(
+      'UPDATE assets SET server_validations = ? WHERE local_id = ?',
+      JSON.stringify(verdict),
+      localId,
+    );
+  }
+
+  notFound(localId: string): void {
+    this.store.run('UPDATE assets SET not_found = 1 WHERE local_id = ?', localId);
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The main-process services composed without the sandbox: a replay server plays the service, so the
+ * session, workspace and sync services can be checked on their own (no sandbox process, no window).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openConnectionRegistry } from '../../../electron/auth/connections';
+import { MemorySecretStore } from '../../../electron/auth/secret-store';
+import { SessionService } from '../../../electron/auth/session-service';
+import { EventRelay } from '../../../electron/app/event-relay';
+import { SyncService } from '../../../electron/sync/sync-service';
+import { WorkspaceService } from '../../../electron/workspace/workspace-service';
+import { startReplayServer, type ReplayServer } from '../../support/replay-server';
+import * as docs from '../../fixtures/service-docs/assets';
+
+const E = docs.entity.id;
+let replay: ReplayServer;
+
+beforeAll(async () => {
+  replay = await startReplayServer({
+    'GET /api/v1/entities': { body: [docs.entity] },
+    'GET /api/v1/certifications': { body: docs.certificationsList },
+    'GET /api/v1/energy_ratings': { body: docs.energyRatingsList },
+    'GET /api/v0/lists/equity_asset_type': { body: docs.propertyTypeList },
+    'GET /api/v0/lists/country': { body: docs.countryList },
+    [`GET /api/v1/entities/${E}/assets`]: {
+      body: docs.assetsListText,
+      headers: { 'per-page': '100', total: '2' },
+    },
+  });
+});
+afterAll(() => replay?.close().catch(() => undefined));
+
+async function compose() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'asset-desk-services-'));
+  const events = new EventRelay();
+  const notices: string[] = [];
+  events.attach({
+    emit: (name, payload) => void (name === 'app.notice' && notices.push(JSON.stringify(payload))),
+  });
+  const registry = await openConnectionRegistry({ dataDir });
+  const session = new SessionService({
+    dataDir,
+    secrets: { store: new MemorySecretStore(), status: { available: true, backend: 'keychain' } },
+    registry,
+    events,
+    // The service this test talks to stands where the local sandbox would.
+    localSandbox: {
+      ensure: async () => ({
+        baseUrl: replay.baseUrl,
+        token: 'replay-token',
+        oauthClient: { clientId: 'c', clientSecret: 's' },
+      }),
+    },
+  });
+  const workspaces = new WorkspaceService({ dataDir, assessmentYear: docs.Y1 + 1, session, events });
+  const sync = new SyncService({ session, workspaces, events });
+  session.activeEntityId = () => workspaces.current?.entityId ?? null;
+  session.listen({
+    activated: (entities) => workspaces.reopen(entities),
+    signedOut: () => workspaces.close(),
+  });
+  await session.activate(registry.active());
+  return { session, workspaces, sync, notices };
+}
+
+describe('main services over a stub service', () => {
+  it('enter the connection, open the entity, fill it with a first pull and take the lists', async () => {
+    const { session, workspaces } = await compose();
+    const state = session.state();
+    expect(state).toMatchObject({
+      online: true,
+      activeEntityId: E,
+      auth: { signedIn: true, kind: 'sandbox' },
+    });
+    const snapshot = await workspaces.handlers['workspace.snapshot']({});
+    expect(snapshot.assets.map((a) => a.serviceAssetId).sort()).toEqual([91001, 91002]);
+    expect(snapshot.reference.sources.propertyTypes).toBe('service');
+    workspaces.close();
+  });
+
+  it('say offline from a typed network error when the service stops answering, and keep the work', async () => {
+    const { session, workspaces, sync } = await compose();
+    const asset = (await workspaces.handlers['workspace.snapshot']({})).assets[0]!;
+    await workspaces.handlers['workspace.edit']({
+      edits: [{ localId: asset.localId, path: 'city', value: 'Utrecht' }],
+    });
+    await replay.close();
+    const report = await sync.handlers['sync.run']({});
+    expect(report.stopped).toMatchObject({ reason: 'error', offline: true });
+    expect(session.state().online).toBe(false);
+    expect((await sync.handlers['sync.review']({})).updates.map((u) => u.localId)).toEqual([asset.localId]);
+    workspaces.close();
+  });
+});

@@ -1,0 +1,95 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  defaultCertificationSchemes,
+  defaultPropertyTypeCodes,
+  type ValidationContext,
+} from '../../../shared/domain';
+import type { AssetDoc } from '../../../shared/sync/asset-doc';
+import { SubmissionApiClient, type ApiClientOptions } from '../../../electron/sync/api-client';
+import { SyncEngine, type SyncEngineOptions, type SyncProgress } from '../../../electron/sync/sync-engine';
+import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
+import { assessmentYear } from '../../sandbox/helpers';
+
+export function tempWorkspace(name = 'workspace'): { store: WorkspaceStore; file: string } {
+  const file = join(mkdtempSync(join(tmpdir(), 'asset-desk-ws-')), `${name}.sqlite`);
+  return { store: WorkspaceStore.open(file), file };
+}
+
+export function validationContext(mode: 'create' | 'update'): ValidationContext {
+  return {
+    mode,
+    assessmentYear,
+    areaUnit: 'm2',
+    certifications: defaultCertificationSchemes,
+    propertyTypes: defaultPropertyTypeCodes,
+  };
+}
+
+/** A valid new asset with `years` of annual data, distinct by `i`. */
+export function newAsset(i: number, years = 1): AssetDoc {
+  return {
+    name: `Asset ${i}`,
+    country: 'NL',
+    state_province: 'Noord-Holland',
+    city: 'Amsterdam',
+    ownership: 100,
+    property_type_code: 'OCHI',
+    size: 1_000 + i,
+    annual_data: Array.from({ length: years }, (_, k) => ({
+      year: assessmentYear - 1 - k,
+      owned_entire_period: true,
+      tenant_ctrl: false,
+      whole_building: true,
+      en_abs_wf: 50_000 + i + k,
+      en_cov_wf: 800,
+      en_tot_wf: 1_000,
+    })),
+  };
+}
+
+export function makeClient(
+  baseUrl: string,
+  token: string,
+  extra: Partial<ApiClientOptions> = {},
+): SubmissionApiClient {
+  return new SubmissionApiClient({
+    baseUrl,
+    getToken: () => token,
+    retryBaseDelayMs: 20,
+    timeoutMs: 20_000,
+    ...extra,
+  });
+}
+
+export function makeEngine(
+  store: WorkspaceStore,
+  client: SubmissionApiClient,
+  entityId: number,
+  extra: Partial<SyncEngineOptions> = {},
+): { engine: SyncEngine; progress: SyncProgress[] } {
+  const progress: SyncProgress[] = [];
+  const engine = new SyncEngine({
+    store,
+    client,
+    entityId,
+    validationContext,
+    onProgress: (p) => progress.push(p),
+    ...extra,
+  });
+  return { engine, progress };
+}
+
+/** Counts what the service answered, by status, without changing any answer. */
+export function countingFetch(): { fetch: typeof fetch; statuses: number[] } {
+  const statuses: number[] = [];
+  return {
+    statuses,
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      statuses.push(response.status);
+      return response;
+    },
+  };
+}

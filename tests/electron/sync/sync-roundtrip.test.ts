@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../sandbox/helpers';
+import { countingFetch, makeClient, makeEngine, newAsset, tempWorkspace } from './harness';
+import type { Asset } from '../../../shared/domain';
+
+describe('sync against the sandbox over HTTP', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h?.close());
+
+  async function remoteAssets(): Promise<Asset[]> {
+    return makeClient(h.baseUrl, h.token).listAllAssets(h.entityId);
+  }
+
+  it('creates, updates and deletes round trip, and the service ids arrive locally', async () => {
+    const { store } = tempWorkspace();
+    const { engine } = makeEngine(store, makeClient(h.baseUrl, h.token), h.entityId);
+    const a = store.createAsset(newAsset(1, 2));
+    const b = store.createAsset(newAsset(2));
+
+    const first = await engine.sync();
+    expect(first.stopped).toBeUndefined();
+    expect(first.push).toMatchObject({ requests: 1, created: 2, invalid: 0 });
+    const idA = store.asset(a.localId)?.serviceAssetId;
+    expect(idA).toEqual(expect.any(Number));
+    expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [] });
+
+    store.setValue(a.localId, 'city', 'Haarlem');
+    store.setValue(a.localId, `annual_data/${2024}/en_abs_wf`, 61_000);
+    store.deleteAsset(b.localId);
+    const patch = store.pending().updates[0]?.patch;
+    expect(patch).toEqual({
+      service_asset_id: idA,
+      city: 'Haarlem',
+      annual_data: [{ year: 2024, en_abs_wf: 61_000 }],
+    });
+
+    const second = await engine.sync();
+    expect(second.push).toMatchObject({ requests: 1, updated: 1, deleted: 1 });
+    const remote = await remoteAssets();
+    const onService = remote.find((asset) => asset.service_asset_id === idA);
+    expect(onService?.city).toBe('Haarlem');
+    expect(onService?.annual_data.find((y) => y.year === 2024)?.['en_abs_wf']).toBe(61_000);
+    expect(remote.some((asset) => asset.name === 'Asset 2')).toBe(false);
+    expect(store.asset(b.localId)).toBeUndefined();
+
+    const third = await engine.sync();
+    expect(third.push.requests).toBe(0);
+    store.close();
+  });
+
+  it('holds back rows the shared rules reject offline, and sends them with always_create when asked', async () => {
+    const { store } = tempWorkspace();
+    const { engine } = makeEngine(store, makeClient(h.baseUrl, h.token), h.entityId);
+    const bad = store.createAsset({ ...newAsset(10), name: 'Bad ownership', ownership: 140 });
+    const strict = await engine.sync();
+    expect(strict.push.requests).toBe(0);
+    expect(strict.push.blocked).toEqual([
+      { localId: bad.localId, errors: { ownership: [expect.any(String)] } },
+    ]);
+
+    const always = await engine.sync({ mode: 'always' });
+    expect(always.push).toMatchObject({ requests: 1, created: 1 });
+    expect(store.asset(bad.localId)?.serviceAssetId).toEqual(expect.any(Number));
+    expect(store.asset(bad.localId)?.serverValidations?.asset.errors).toHaveProperty('ownership');
+    store.close();
+  });
+
+  it('pulls every page of a large pool with pages in flight', async () => {
+    const { store } = tempWorkspace();
+    const seedStore = tempWorkspace().store;
+    const { engine: seeder } = makeEngine(seedStore, makeClient(h.baseUrl, h.token), h.entityId);
+    for (let i = 0; i < 230; i++) seedStore.createAsset(newAsset(1_000 + i));
+    expect((await seeder.sync()).push.created).toBe(230);
+
+    const { engine, progress } = makeEngine(store, makeClient(h.baseUrl, h.token), h.entityId);
+    const pull = await engine.pull();
+    const total = (await remoteAssets()).length;
+    expect(pull.added).toBe(total);
+    expect(store.listAssets()).toHaveLength(total);
+    expect(progress.filter((p) => p.phase === 'pull').at(-1)).toMatchObject({
+      done: Math.ceil(total / 100),
+      total: Math.ceil(total / 100),
+    });
+    seedStore.close();
+    store.close();
+  });
+
+  it('a dry run returns the service verdict per row and saves nothing', async () => {
+    const { store } = tempWorkspace();
+    const { engine } = makeEngine(store, makeClient(h.baseUrl, h.token), h.entityId);
+    await engine.pull();
+    const before = (await remoteAssets()).length;
+    const good = store.createAsset(newAsset(5_001));
+    const bad = store.createAsset({ ...newAsset(5_002), country: 'XX' });
+    const verdicts = await engine.dryRun();
+    expect(verdicts.find((v) => v.localId === good.localId)?.valid).toBe(true);
+    const badVerdict = verdicts.find((v) => v.localId === bad.localId);
+    expect(badVerdict?.valid).toBe(false);
+    expect(badVerdict?.validations.asset.errors).toHaveProperty('country');
+    expect((await remoteAssets()).length).toBe(before);
+    store.close();
+  });
+});
+
+describe('rate limit', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ rateLimit: { limit: 2, windowMs: 1_500 } });
+  });
+  afterAll(() => h?.close());
+
+  it('paces batches by the X-RateLimit headers and recovers from a 429 it could not foresee', async () => {
+    // Another client of the same token spends the budget first: our first send meets a 429.
+    const other = makeClient(h.baseUrl, h.token);
+    await other.postBatch(h.entityId, {});
+    await other.postBatch(h.entityId, {});
+
+    const { store } = tempWorkspace();
+    const counter = countingFetch();
+    const waits: number[] = [];
+    const client = makeClient(h.baseUrl, h.token, {
+      fetch: counter.fetch,
+      onRateLimitWait: (until) => waits.push(until),
+    });
+    const { engine, progress } = makeEngine(store, client, h.entityId, { maxPerField: 2 });
+    for (let i = 0; i < 10; i++) store.createAsset(newAsset(20_000 + i));
+    const report = await engine.sync();
+    expect(report.stopped).toBeUndefined();
+    expect(report.push).toMatchObject({ requests: 5, created: 10 });
+    // One 429 (the unforeseeable one); after it the pacer never sent a request it knew would be refused.
+    expect(counter.statuses.filter((status) => status === 429)).toHaveLength(1);
+    expect(waits.length).toBeGreaterThanOrEqual(2);
+    expect(progress.some((p) => p.phase === 'push' && p.nextSendAt !== undefined)).toBe(true);
+    store.close();
+  });
+});

@@ -1,0 +1,267 @@
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyImport, ImportError, lastImport, undoImport } from '../../../electron/workbook/apply-import';
+import type { ImportPlan } from '../../../electron/workbook/import-plan';
+import type { PlanRow } from '../../../electron/workbook/plan-row';
+import { exportWorkspace, previewImportFile } from '../../../electron/workbook/workspace-workbook';
+import type { WorkspaceStore } from '../../../electron/workspace/workspace-store';
+import { readReference } from '../../../electron/workspace/reference-lists';
+import { seededWorkspace, snapshot, tmpDir } from './fixtures';
+
+const stores: WorkspaceStore[] = [];
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
+});
+function workspace(synced = 4, local = 3): WorkspaceStore {
+  const { store } = seededWorkspace(synced, local);
+  stores.push(store);
+  return store;
+}
+
+/** Column number (1-based) of a variable in a tab's hidden names row. */
+function col(ws: ExcelJS.Worksheet, key: string): number {
+  const values = ws.getRow(1).values as unknown[];
+  const i = values.indexOf(key);
+  if (i < 1) throw new Error(`no column ${key} on ${ws.name}`);
+  return i;
+}
+function rowOf(ws: ExcelJS.Worksheet, id: number): ExcelJS.Row {
+  for (let r = 3; r <= ws.rowCount; r++) if (ws.getRow(r).getCell(1).value === id) return ws.getRow(r);
+  throw new Error(`no row for ${id} on ${ws.name}`);
+}
+const sheet = (wb: ExcelJS.Workbook, name: string): ExcelJS.Worksheet => {
+  const ws = wb.getWorksheet(name);
+  if (!ws) throw new Error(`no tab ${name}`);
+  return ws;
+};
+const byName = (plan: ImportPlan, name: string): PlanRow | undefined =>
+  plan.rows.find((r) => r.name === name);
+
+describe('workbook round trip', () => {
+  it('workspace -> XLSX -> import gives the same workspace (synced and unsent assets, all types)', async () => {
+    const store = workspace();
+    const file = join(tmpDir(), 'assets.xlsx');
+    const exported = await exportWorkspace(store, file);
+    expect(exported).toMatchObject({ assets: 7, years: [2023, 2024] });
+    const plan = await previewImportFile(store, file);
+    expect(plan.issues).toEqual([]);
+    expect(plan.counts).toEqual({ new: 0, changed: 0, unchanged: 7, rejected: 0 });
+    expect(plan.canApply).toBe(false);
+    expect(() => applyImport(store, plan)).toThrow(/Nothing to import/);
+  });
+
+  it('workspace -> CSV -> import gives the same workspace', async () => {
+    const store = workspace();
+    const file = join(tmpDir(), 'assets.csv');
+    await exportWorkspace(store, file);
+    const plan = await previewImportFile(store, file);
+    expect(plan.issues).toEqual([]);
+    expect(plan.counts).toEqual({ new: 0, changed: 0, unchanged: 7, rejected: 0 });
+  });
+
+  it('writes typed cells, hidden names, frozen header, dropdowns, and formula-like text as text', async () => {
+    const store = workspace(2, 1);
+    const file = join(tmpDir(), 'typed.xlsx');
+    await exportWorkspace(store, file);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const chars = sheet(wb, 'Asset Characteristics');
+    expect(chars.getRow(1).hidden).toBe(true);
+    expect(chars.views[0]).toMatchObject({ state: 'frozen', ySplit: 2 });
+    const first = rowOf(chars, 101);
+    expect(first.getCell(col(chars, 'ownership')).value).toBe(75.5);
+    expect(first.getCell(col(chars, 'ownership_from')).value).toEqual(new Date('2019-04-01T00:00:00Z'));
+    const evil = rowOf(chars, 102).getCell(col(chars, 'address'));
+    expect(evil.type).toBe(ExcelJS.ValueType.String);
+    expect(evil.value).toBe('=HYPERLINK("http://evil.example","click")');
+    expect(evil.numFmt).toBe('@');
+    const reporting = sheet(wb, 'Reporting Characteristics');
+    const tenant = col(reporting, 'annual_data[2024].tenant_ctrl');
+    expect(rowOf(reporting, 101).getCell(tenant).value).toBe(false);
+    const dv = (
+      reporting as unknown as { dataValidations: { model: Record<string, { formulae: string[] }> } }
+    ).dataValidations.model;
+    const letter = reporting.getColumn(tenant).letter;
+    const tenantRule = Object.entries(dv).find(([ref]) => ref.startsWith(`${letter}3`));
+    expect(tenantRule?.[1].formulae).toEqual(['"TRUE,FALSE"']);
+    const status = reporting.getColumn(col(reporting, 'annual_data[2024].ncmr_status')).letter;
+    expect(Object.keys(dv).some((ref) => ref.startsWith(`${status}3`))).toBe(true);
+    expect(
+      sheet(wb, 'Energy')
+        .getRow(2)
+        .getCell(col(sheet(wb, 'Energy'), 'annual_data[2024].en_abs_wf')).value,
+    ).toBe('Energy consumption, whole building, fuel (kWh) 2024');
+  });
+
+  it("offers the service's lists with their labels: a Lists tab behind the property-type and country dropdowns", async () => {
+    const store = workspace(2, 1);
+    store.saveReference('reference', {
+      ...readReference(undefined),
+      propertyTypes: [
+        { value: 'HTL', label: 'Hotel' },
+        { value: 'OCHI', label: 'Office: Corporate: High-Rise Office' },
+      ],
+      countries: [
+        { value: 'NL', label: 'Netherlands' },
+        { value: 'BE', label: 'Belgium' },
+      ],
+      sources: {
+        certifications: 'service',
+        energyRatings: 'service',
+        propertyTypes: 'service',
+        countries: 'service',
+      },
+    });
+    const file = join(tmpDir(), 'lists.xlsx');
+    await exportWorkspace(store, file);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const lists = sheet(wb, 'Lists');
+    expect(lists.getRow(1).values).toEqual([undefined, 'asset_desk:lists']);
+    expect(lists.getRow(1).hidden).toBe(true);
+    expect(lists.getRow(3).values).toEqual([undefined, 'HTL', 'Hotel', undefined, 'NL', 'Netherlands']);
+    expect(lists.getRow(4).values).toEqual([
+      undefined,
+      'OCHI',
+      'Office: Corporate: High-Rise Office',
+      undefined,
+      'BE',
+      'Belgium',
+    ]);
+    const chars = sheet(wb, 'Asset Characteristics');
+    const dv = (chars as unknown as { dataValidations: { model: Record<string, { formulae: string[] }> } })
+      .dataValidations.model;
+    const rule = (field: string) =>
+      Object.entries(dv).find(([ref]) =>
+        ref.startsWith(`${chars.getColumn(col(chars, field)).letter}3`),
+      )?.[1];
+    expect(rule('property_type_code')?.formulae).toEqual(['Lists!$A$3:$A$4']);
+    expect(rule('country')?.formulae).toEqual(['Lists!$D$3:$D$4']);
+    // The Lists tab is reference data: an import of the same file reads it as nothing to report.
+    const plan = await previewImportFile(store, file);
+    expect(plan.issues).toEqual([]);
+  });
+});
+
+describe('a workbook edited in place', () => {
+  it('imports to exactly the expected changes; applied as one change and undone as one', async () => {
+    const store = workspace();
+    const dir = tmpDir();
+    const original = join(dir, 'original.xlsx');
+    await exportWorkspace(store, original);
+    const before = snapshot(store);
+    const journal = store.journalLength();
+
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(original);
+    const chars = sheet(wb, 'Asset Characteristics');
+    const energy = sheet(wb, 'Energy');
+    const reporting = sheet(wb, 'Reporting Characteristics');
+    // A changed value on a topic tab and one on the characteristics tab.
+    rowOf(energy, 101).getCell(col(energy, 'annual_data[2024].en_abs_wf')).value = 99_999;
+    rowOf(chars, 102).getCell(col(chars, 'city')).value = 'Rotterdam';
+    // A column moved: swap two Energy columns wholesale (names, labels, values).
+    const a = col(energy, 'annual_data[2023].en_abs_wd');
+    const b = col(energy, 'annual_data[2024].en_tot_we');
+    for (let r = 1; r <= energy.rowCount; r++) {
+      const row = energy.getRow(r);
+      const x = row.getCell(a).value;
+      row.getCell(a).value = row.getCell(b).value;
+      row.getCell(b).value = x;
+    }
+    // A new asset, typed by hand: text numbers with thousands separators, text and serial dates, a formula.
+    const added = chars.addRow([]);
+    added.getCell(col(chars, 'name')).value = 'Brand New';
+    added.getCell(col(chars, 'country')).value = 'BE';
+    added.getCell(col(chars, 'state_province')).value = 'Brussels';
+    added.getCell(col(chars, 'city')).value = 'Brussels';
+    added.getCell(col(chars, 'ownership')).value = '100';
+    added.getCell(col(chars, 'size')).value = '12,345.5';
+    added.getCell(col(chars, 'ownership_from')).value = '2021-02-03';
+    const addedEnergy = energy.addRow([]);
+    addedEnergy.getCell(col(energy, 'name')).value = 'Brand New';
+    addedEnergy.getCell(col(energy, 'annual_data[2024].en_abs_wf')).value = {
+      formula: '2121*2',
+      result: 4242,
+    };
+    const addedReporting = reporting.addRow([]);
+    addedReporting.getCell(col(reporting, 'name')).value = 'Brand New';
+    addedReporting.getCell(col(reporting, 'annual_data[2024].ncmr_from')).value = 45_352; // 2024-03-01
+    addedReporting.getCell(col(reporting, 'annual_data[2024].ncmr_to')).value = '31.12.2024';
+    addedReporting.getCell(col(reporting, 'annual_data[2024].tenant_ctrl')).value = 'yes';
+    const edited = join(dir, 'edited.xlsx');
+    await wb.xlsx.writeFile(edited);
+
+    const plan = await previewImportFile(store, edited);
+    expect(plan.issues).toEqual([]);
+    expect(plan.counts).toEqual({ new: 1, changed: 2, unchanged: 5, rejected: 0 });
+    expect(byName(plan, 'Remote 0')?.changes).toEqual([
+      {
+        path: 'annual_data/2024/en_abs_wf',
+        before: 50_000,
+        after: 99_999,
+        cell: expect.stringMatching(/^Energy!/),
+      },
+    ]);
+    expect(byName(plan, 'Remote 1')?.changes.map((c) => [c.path, c.before, c.after])).toEqual([
+      ['city', 'Amsterdam', 'Rotterdam'],
+    ]);
+    const fresh = byName(plan, 'Brand New');
+    expect(fresh?.status).toBe('new');
+    expect(fresh?.doc).toMatchObject({
+      name: 'Brand New',
+      ownership: 100,
+      size: 12_345.5,
+      ownership_from: '2021-02-03',
+      annual_data: [
+        { year: 2024, en_abs_wf: 4242, ncmr_from: '2024-03-01', ncmr_to: '2024-12-31', tenant_ctrl: true },
+      ],
+    });
+    expect(store.journalLength()).toBe(journal); // a preview changes nothing
+
+    const applied = applyImport(store, plan);
+    expect(applied.created).toHaveLength(1);
+    expect(applied.updated).toHaveLength(2);
+    expect(
+      store.assetByServiceId(101)?.current?.annual_data?.find((e) => e.year === 2024)?.['en_abs_wf'],
+    ).toBe(99_999);
+    expect(lastImport(store)).toMatchObject({ importId: plan.id, created: 1, updated: 2 });
+    // Importing the same file again finds nothing more to do.
+    expect((await previewImportFile(store, edited)).counts).toEqual({
+      new: 0,
+      changed: 0,
+      unchanged: 8,
+      rejected: 0,
+    });
+
+    expect(undoImport(store, plan.id)).toEqual({ removed: 1, restored: 2 });
+    expect(snapshot(store)).toEqual(before);
+    expect(lastImport(store)).toBeUndefined();
+    expect(() => undoImport(store)).toThrow(ImportError);
+  });
+
+  it('refuses to apply a stale preview and to undo over later edits', async () => {
+    const store = workspace(2, 0);
+    const dir = tmpDir();
+    const file = join(dir, 'a.xlsx');
+    await exportWorkspace(store, file);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const chars = sheet(wb, 'Asset Characteristics');
+    rowOf(chars, 101).getCell(col(chars, 'city')).value = 'Utrecht';
+    await wb.xlsx.writeFile(file);
+
+    const plan = await previewImportFile(store, file);
+    const id = store.assetByServiceId(101)?.localId ?? '';
+    store.setValue(id, 'address', 'moved');
+    expect(() => applyImport(store, plan)).toThrow(expect.objectContaining({ kind: 'stale' }));
+
+    const again = await previewImportFile(store, file);
+    applyImport(store, again);
+    store.setValue(id, 'address', 'edited after the import');
+    const held = snapshot(store);
+    expect(() => undoImport(store)).toThrow(expect.objectContaining({ kind: 'undo_conflict' }));
+    expect(snapshot(store)).toEqual(held);
+  });
+});
