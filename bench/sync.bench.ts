@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BATCH_MAX_PER_FIELD, defaultCertificationSchemes, defaultPropertyTypeCodes } from '../shared/domain';
 import type { AssetDoc } from '../shared/sync/asset-doc';
-import { SubmissionApiClient } from '../electron/sync/api-client';
+import { SubmissionApiClient } from '../electron/service-client/service-client';
 import { SyncEngine } from '../electron/sync/sync-engine';
 import { WorkspaceStore } from '../electron/workspace/workspace-store';
 

@@ -3,8 +3,8 @@ import { apiUrl, type Connection } from './connections';
 import { AuthError } from './errors';
 import { requestJson, type FetchLike } from './http';
 import { fetchTokenInfo } from './oauth-token';
-import { ApiError } from '../sync/api-errors';
-import { SubmissionApiClient } from '../sync/api-client';
+import { ApiError } from '../service-client/errors';
+import { SubmissionApiClient } from '../service-client/service-client';
 
 export interface TokenCheck {
   kind: 'partner' | 'oauth';

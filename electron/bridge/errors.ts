@@ -11,7 +11,7 @@ import { AuthError } from '../auth/errors';
 import { ServiceExportError } from '../service-export/errors';
 import { EvidenceConflictError, EvidenceInputError } from '../responses/evidence';
 import { ResponseEditError } from '../responses/responses-store';
-import { ApiError } from '../sync/api-errors';
+import { ApiError } from '../service-client/errors';
 import { ImportError } from '../workbook/apply-import';
 import { WorkbookError } from '../workbook/read-workbook';
 import { WorkspaceEditError } from '../workspace/workspace-edit-error';

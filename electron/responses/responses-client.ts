@@ -10,8 +10,8 @@ import {
   type RemoteResponseValue,
 } from '../../shared/responses/schemas';
 import type { IndicatorValue } from '../../shared/responses/types';
-import { ApiError } from '../sync/api-errors';
-import type { SubmissionApiClient } from '../sync/api-client';
+import { ApiError } from '../service-client/errors';
+import type { SubmissionApiClient } from '../service-client/service-client';
 
 /** A value as the app keeps it: always named (the service's answer may leave the name out). */
 export type ServiceValue = Omit<RemoteResponseValue, 'variable'> & { variable: string };

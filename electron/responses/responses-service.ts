@@ -1,7 +1,7 @@
 import { badRequest, forbidden, notFound } from '../bridge/errors';
 import type { BridgeHandlers } from '../bridge/handlers';
-import { ApiError } from '../sync/api-errors';
-import type { SubmissionApiClient } from '../sync/api-client';
+import { ApiError } from '../service-client/errors';
+import type { SubmissionApiClient } from '../service-client/service-client';
 import { catalogIndicator } from '../../shared/responses/catalog';
 import {
   isReadOnlyResponse,

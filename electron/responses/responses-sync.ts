@@ -5,8 +5,8 @@ import {
   type EvidenceItemView,
   type ResponsesSyncReport,
 } from '../../shared/responses/types';
-import { ApiError } from '../sync/api-errors';
-import type { SubmissionApiClient } from '../sync/api-client';
+import { ApiError } from '../service-client/errors';
+import type { SubmissionApiClient } from '../service-client/service-client';
 import { readEvidence } from './evidence';
 import { ResponsesClient, type ServiceValue } from './responses-client';
 import type { PulledResponse, ResponsesStore } from './responses-store';

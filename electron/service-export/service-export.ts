@@ -1,8 +1,8 @@
-import type { SubmissionApiClient } from '../sync/api-client';
+import type { SubmissionApiClient } from '../service-client/service-client';
 import type { ImportPlan } from '../workbook/import-plan';
 import { previewImportFile } from '../workbook/workspace-workbook';
 import type { WorkspaceStore } from '../workspace/workspace-store';
-import { ApiError } from '../sync/api-errors';
+import { ApiError } from '../service-client/errors';
 import { startCallbackListener } from './callback-listener';
 import { downloadExportFile, type Downloaded } from './download';
 import { ServiceExportError, parseHttpUrl } from './errors';

@@ -17,8 +17,8 @@ import type {
   SyncProgress,
   SyncReport,
 } from '../../shared/sync/types';
-import { ApiError } from './api-errors';
-import type { SubmissionApiClient } from './api-client';
+import { ApiError } from '../service-client/errors';
+import type { SubmissionApiClient } from '../service-client/service-client';
 import type { AssetRecord } from '../workspace/asset-record';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { applyBatchAnswer, findRecord, indexBy } from './batch-answer';

@@ -1,7 +1,7 @@
 /** What a sync reports: its counts, the one-line summary, and why it stopped if it did. */
 import type { PullSummary, PushSummary, SyncReport } from '../../shared/sync/types';
 import { errorMessage } from '../../shared/errors';
-import { ApiError, isOfflineError } from './api-errors';
+import { ApiError, isOfflineError } from '../service-client/errors';
 
 /** Why a sync stopped, in words for the analyst: a 401 pauses it, a cancel keeps the queue. */
 export function stopReason(error: unknown): NonNullable<SyncReport['stopped']> {

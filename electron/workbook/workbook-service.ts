@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../bridge/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { importFromExportLink, runServiceExport } from '../service-export/service-export';
 import type { PickedFiles } from '../files/picked-files';
-import { ApiError } from '../sync/api-errors';
+import { ApiError } from '../service-client/errors';
 import type { WorkspaceService } from '../workspace/workspace-service';
 import { applyImport, undoImport } from './apply-import';
 import type { ImportPlan } from './import-plan';

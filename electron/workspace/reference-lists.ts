@@ -18,7 +18,7 @@ import {
   type ListItem,
 } from '../../shared/domain';
 import type { ReferenceData, ReferenceListName } from '../../shared/bridge/types';
-import type { SubmissionApiClient } from '../sync/api-client';
+import type { SubmissionApiClient } from '../service-client/service-client';
 
 export const referenceKey = 'reference';
 

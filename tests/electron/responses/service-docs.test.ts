@@ -4,8 +4,8 @@
  * the app uses lost, and the requests it sends are the documented ones.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SubmissionApiClient } from '../../../electron/sync/api-client';
-import { ApiError } from '../../../electron/sync/api-errors';
+import { SubmissionApiClient } from '../../../electron/service-client/service-client';
+import { ApiError } from '../../../electron/service-client/errors';
 import { ResponsesClient } from '../../../electron/responses/responses-client';
 import { ResponsesStore } from '../../../electron/responses/responses-store';
 import { syncResponses } from '../../../electron/responses/responses-sync';

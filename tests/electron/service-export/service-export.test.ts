@@ -10,7 +10,7 @@ import {
   runServiceExport,
   type ServiceExportProgress,
 } from '../../../electron/service-export/service-export';
-import { SubmissionApiClient } from '../../../electron/sync/api-client';
+import { SubmissionApiClient } from '../../../electron/service-client/service-client';
 import { previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import { startHarness, validAsset, type Harness } from '../../sandbox/helpers';
 import { tempWorkspace } from '../sync/harness';

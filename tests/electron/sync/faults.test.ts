@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { grantableScopes } from '../../../shared/auth/scopes';
 import type { Asset } from '../../../shared/domain';
-import { SubmissionApiClient } from '../../../electron/sync/api-client';
+import { SubmissionApiClient } from '../../../electron/service-client/service-client';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { startHarness, type Harness } from '../../sandbox/helpers';
 import { makeClient, makeEngine, newAsset, tempWorkspace } from './harness';

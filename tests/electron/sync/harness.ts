@@ -7,7 +7,7 @@ import {
   type ValidationContext,
 } from '../../../shared/domain';
 import type { AssetDoc } from '../../../shared/sync/asset-doc';
-import { SubmissionApiClient, type ApiClientOptions } from '../../../electron/sync/api-client';
+import { SubmissionApiClient, type ApiClientOptions } from '../../../electron/service-client/service-client';
 import { SyncEngine, type SyncEngineOptions, type SyncProgress } from '../../../electron/sync/sync-engine';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { assessmentYear } from '../../sandbox/helpers';

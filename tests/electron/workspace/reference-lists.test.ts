@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listsContext, validateAsset, hasErrors } from '../../../shared/domain';
-import { SubmissionApiClient } from '../../../electron/sync/api-client';
+import { SubmissionApiClient } from '../../../electron/service-client/service-client';
 import {
   readReference,
   refreshReference,

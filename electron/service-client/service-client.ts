@@ -22,7 +22,7 @@ import {
   type ValidationRequest,
   type ValidationResponse,
 } from '../../shared/domain';
-import { ApiError, errorForStatus } from './api-errors';
+import { ApiError, errorForStatus } from './errors';
 import { BatchPacer, realClock, type PacerClock } from './pacer';
 
 export interface ApiClientOptions {
