@@ -54,12 +54,6 @@ const triplesOf: Record<Exclude<PortfolioUtility, 'waste'>, readonly MeasureTrip
   ghg: measureTriples.filter((t) => t.topic === 'ghg'),
   water: measureTriples.filter((t) => t.topic === 'water'),
 };
-const periodPrefix: Record<PortfolioUtility, string> = {
-  energy: 'en',
-  ghg: 'en',
-  water: 'wat',
-  waste: 'was',
-};
 const renewableFields = ['en_ren_ons_con', 'en_ren_ons_tpt', 'en_ren_ofs_pbl', 'en_ren_ofs_pbt'];
 
 const num = (v: unknown): number => {
