@@ -7,6 +7,7 @@ import { ConnectionsDialog } from './connections/ConnectionsDialog';
 import { ImportExportDialog } from './import-export/ImportExportDialog';
 import { FirstRunGuide } from './onboarding/FirstRunGuide';
 import { OutliersView } from './outliers/OutliersView';
+import { PortfolioView } from './portfolio/PortfolioView';
 import { ResponsesView } from './responses/ResponsesView';
 import { Header } from './shell/Header';
 import { Notices } from './shell/Notices';
@@ -108,6 +109,7 @@ function WorkspaceView() {
   const key = `${meta.connectionId}:${meta.entity.id}`;
   if (tab === 'outliers') return <OutliersView key={key} />;
   if (tab === 'responses') return <ResponsesView key={key} />;
+  if (tab === 'portfolio') return <PortfolioView key={key} />;
   return (
     <div className="grid-panel" id="workspace-view" role="tabpanel" aria-labelledby={`tab-${tab}`}>
       {tab === 'assets' && <AssetsGrid key={key} meta={meta} />}

@@ -23,6 +23,7 @@ const tabs: Array<{ id: Tab; label: string }> = [
   { id: 'certifications', label: 'Certifications' },
   { id: 'energy_ratings', label: 'Energy ratings' },
   { id: 'outliers', label: 'Outliers' },
+  { id: 'portfolio', label: 'Portfolio' },
   { id: 'responses', label: 'Responses' },
 ];
 
@@ -59,7 +60,7 @@ export function Toolbar() {
         ))}
       </div>
       <div className="actions" role="toolbar" aria-label="Actions">
-        {ready && tab !== 'outliers' && tab !== 'responses' && <TabActions tab={tab} />}
+        {ready && tab !== 'outliers' && tab !== 'responses' && tab !== 'portfolio' && <TabActions tab={tab} />}
         <button
           type="button"
           onClick={() => void undo()}

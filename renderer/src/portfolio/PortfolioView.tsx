@@ -1,0 +1,261 @@
+/**
+ * Before the data is sent: the portfolio's totals, data coverage, like-for-like change, intensity
+ * and renewable share, computed offline from the workspace (shared/portfolio). A coverage cell or an
+ * excluded asset opens the asset in the grid.
+ */
+import { useMemo, useState } from 'react';
+import type { PortfolioUtility } from '../../../shared/portfolio/asset-figures';
+import { jumpTo } from '../store/ui';
+import { useWorkspace } from '../store/workspace';
+import { portfolioOf } from './portfolio-store';
+
+const utilityLabels: Record<PortfolioUtility, string> = {
+  energy: 'Energy',
+  ghg: 'GHG',
+  water: 'Water',
+  waste: 'Waste',
+};
+const consumptionUnits: Record<PortfolioUtility, string> = {
+  energy: 'kWh',
+  ghg: 't',
+  water: 'm³',
+  waste: 't',
+};
+
+const pct = (share: number | null): string => (share === null ? '–' : `${(share * 100).toFixed(1)} %`);
+const num = (n: number): string => n.toLocaleString(undefined, { maximumFractionDigits: 1 });
+
+export function PortfolioView() {
+  const assets = useWorkspace((s) => s.assets);
+  const meta = useWorkspace((s) => s.meta);
+  const revision = useWorkspace((s) => s.revision);
+  const [lflPick, setLflPick] = useState<{ utility: PortfolioUtility; fromYear: number } | null>(null);
+  const prefs = meta?.entity.reporting_preferences;
+  const area = prefs?.area_units_name ?? 'square metres';
+  const figures = useMemo(() => {
+    if (!meta) return null;
+    const model = portfolioOf(`${meta.connectionId}:${meta.entity.id}`, area, assets);
+    return {
+      model,
+      byType: model.totals('propertyType'),
+      byCountry: model.totals('country'),
+      coverage: model.coverageRows(),
+      lfl: model.lflRows(),
+      intensity: model.intensityRows(),
+      renewables: model.renewableRows(),
+      heatmap: model.heatmap(),
+    };
+    // `revision` moves with every change of the workspace's assets.
+  }, [meta, area, assets, revision]);
+  if (!figures || !meta) return null;
+  const years = [...new Set(figures.coverage.map((r) => r.year))].sort((a, b) => a - b);
+  const exclusions = lflPick ? figures.model.lflExclusions(lflPick.utility, lflPick.fromYear) : [];
+  const heat = new Map<string, Map<string, number | null>>();
+  for (const cell of figures.heatmap) {
+    let row = heat.get(cell.key);
+    if (!row) heat.set(cell.key, (row = new Map()));
+    row.set(`${cell.utility}|${cell.year}`, cell.share);
+  }
+
+  return (
+    <div
+      className="portfolio-view"
+      data-testid="portfolio-view"
+      id="workspace-view"
+      role="tabpanel"
+      aria-labelledby="tab-portfolio"
+    >
+      <section>
+        <h2>Totals</h2>
+        {(['propertyType', 'country'] as const).map((by) => (
+          <table key={by} className="portfolio-table" data-testid={`portfolio-totals-${by}`}>
+            <caption>By {by === 'propertyType' ? 'property type' : 'country'}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{by === 'propertyType' ? 'Property type' : 'Country'}</th>
+                <th scope="col">Assets</th>
+                <th scope="col">Floor area ({area})</th>
+                <th scope="col">GAV (millions {prefs?.currency})</th>
+                <th scope="col">Certified</th>
+                <th scope="col">Energy rated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(by === 'propertyType' ? figures.byType : figures.byCountry).map((row) => (
+                <tr key={row.key}>
+                  <th scope="row">{row.key || '(none)'}</th>
+                  <td>{row.assets}</td>
+                  <td>{num(row.floorArea)}</td>
+                  <td>{num(row.gav)}</td>
+                  <td>{pct(row.certifiedShare)}</td>
+                  <td>{pct(row.ratedShare)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+      </section>
+      <section>
+        <h2>Data coverage (floor area with data over floor area where the supply exists)</h2>
+        <table className="portfolio-table" data-testid="portfolio-coverage">
+          <thead>
+            <tr>
+              <th scope="col">Year</th>
+              {(Object.keys(utilityLabels) as PortfolioUtility[]).map((u) => (
+                <th scope="col" key={u}>
+                  {utilityLabels[u]}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {years.map((year) => (
+              <tr key={year}>
+                <th scope="row">{year}</th>
+                {(Object.keys(utilityLabels) as PortfolioUtility[]).map((u) => {
+                  const row = figures.coverage.find((r) => r.year === year && r.utility === u);
+                  return (
+                    <td
+                      key={u}
+                      title={row?.timeShare != null ? `time coverage ${pct(row.timeShare)}` : undefined}
+                    >
+                      {pct(row?.share ?? null)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <details>
+          <summary>Coverage by asset (a cell opens the asset)</summary>
+          <table className="portfolio-heatmap" data-testid="portfolio-heatmap">
+            <thead>
+              <tr>
+                <th scope="col">Asset</th>
+                {years.flatMap((year) =>
+                  (Object.keys(utilityLabels) as PortfolioUtility[]).map((u) => (
+                    <th scope="col" key={`${u}|${year}`}>{`${utilityLabels[u]} ${year}`}</th>
+                  )),
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {[...heat].map(([localId, row]) => (
+                <tr key={localId}>
+                  <th scope="row">{assets.get(localId)?.doc['name'] as string}</th>
+                  {years.flatMap((year) =>
+                    (Object.keys(utilityLabels) as PortfolioUtility[]).map((u) => {
+                      const share = row.get(`${u}|${year}`) ?? null;
+                      const level =
+                        share === null ? 'none' : share >= 0.999 ? 'full' : share >= 0.5 ? 'part' : 'low';
+                      return (
+                        <td key={`${u}|${year}`} className={`heat-${level}`}>
+                          <button
+                            type="button"
+                            onClick={() => jumpTo(localId, `annual_data/${year}/year`, 'annual')}
+                          >
+                            {pct(share)}
+                          </button>
+                        </td>
+                      );
+                    }),
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      </section>
+      <section>
+        <h2>Like-for-like change</h2>
+        <table className="portfolio-table" data-testid="portfolio-lfl">
+          <thead>
+            <tr>
+              <th scope="col">Utility</th>
+              <th scope="col">Years</th>
+              <th scope="col">Assets that qualify</th>
+              <th scope="col">Before</th>
+              <th scope="col">After</th>
+              <th scope="col">Change</th>
+              <th scope="col" />
+            </tr>
+          </thead>
+          <tbody>
+            {figures.lfl.map((row) => (
+              <tr key={`${row.utility}|${row.fromYear}`}>
+                <th scope="row">{utilityLabels[row.utility]}</th>
+                <td>{`${row.fromYear} → ${row.toYear}`}</td>
+                <td>{row.assets}</td>
+                <td>{`${num(row.before)} ${consumptionUnits[row.utility]}`}</td>
+                <td>{`${num(row.after)} ${consumptionUnits[row.utility]}`}</td>
+                <td>{row.changePercent === null ? '–' : `${row.changePercent.toFixed(1)} %`}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => setLflPick({ utility: row.utility, fromYear: row.fromYear })}
+                  >
+                    Who does not qualify
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {lflPick && (
+          <div data-testid="portfolio-lfl-excluded">
+            <h3>{`Not in ${utilityLabels[lflPick.utility]} ${lflPick.fromYear} → ${lflPick.fromYear + 1} (${exclusions.length})`}</h3>
+            <ul>
+              {exclusions.slice(0, 200).map((e) => (
+                <li key={e.key}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => jumpTo(e.key, 'name', 'assets')}
+                  >
+                    {e.name || '(unnamed asset)'}
+                  </button>
+                  : {e.reasons.join('; ')}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </section>
+      <section>
+        <h2>Intensity by property type</h2>
+        <table className="portfolio-table" data-testid="portfolio-intensity">
+          <thead>
+            <tr>
+              <th scope="col">Property type</th>
+              <th scope="col">Utility</th>
+              <th scope="col">Year</th>
+              <th scope="col">Intensity (per {area})</th>
+            </tr>
+          </thead>
+          <tbody>
+            {figures.intensity.map((row) => (
+              <tr
+                key={`${row.propertyType}|${row.utility}|${row.year}`}
+                className={row.outlier ? 'portfolio-outlier' : ''}
+              >
+                <th scope="row">{row.propertyType || '(none)'}</th>
+                <td>{utilityLabels[row.utility]}</td>
+                <td>{row.year}</td>
+                <td>
+                  {row.intensity === null ? '–' : `${num(row.intensity)} ${consumptionUnits[row.utility]}`}
+                  {row.outlier ? ' (outside the published range)' : ''}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p data-testid="portfolio-renewables">
+          Renewable share of energy:{' '}
+          {figures.renewables.map((r) => `${r.year} ${pct(r.share)}`).join(', ') || 'no energy data'}
+        </p>
+      </section>
+    </div>
+  );
+}

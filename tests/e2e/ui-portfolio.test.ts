@@ -1,0 +1,76 @@
+/**
+ * The Portfolio tab in Chromium against the embedded sandbox: totals that add up to the workspace,
+ * data coverage by utility and year, like-for-like with the assets that do not qualify and why, and
+ * a figure that follows an edit without a reload; a coverage cell opens the asset in the grid.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
+import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
+import { startTestApp } from '../support/test-app';
+
+describe('portfolio preview in Chromium', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let page: Page;
+  let pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    page.setDefaultTimeout(10_000);
+    pageErrors = watchPageErrors(page);
+  });
+  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-portfolio'));
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  const floorAreaShown = async (): Promise<number> => {
+    const cells = page.locator('[data-testid="portfolio-totals-propertyType"] tbody tr td:nth-child(3)');
+    const texts = await cells.allTextContents();
+    return texts.reduce((sum, t) => sum + Number(t.replace(/[^\d.]/g, '')), 0);
+  };
+
+  it('shows totals that add up to the workspace, coverage and like-for-like', async () => {
+    await page.goto(app.host.launchUrl);
+    const guide = page.getByTestId('guide-dismiss');
+    if (await guide.isVisible()) await guide.click();
+    await page.getByTestId('tab-portfolio').click();
+    await page.getByTestId('portfolio-view').waitFor();
+    const { assets } = await app.core.handlers['workspace.snapshot']({});
+    const live = assets.filter((a) => a.status !== 'deleted');
+    const types = new Set(live.map((a) => a.doc['property_type_code']));
+    await expect
+      .poll(() => page.locator('[data-testid="portfolio-totals-propertyType"] tbody tr').count())
+      .toBe(types.size);
+    const total = live.reduce((sum, a) => sum + Number(a.doc['size'] ?? 0), 0);
+    expect(Math.round(await floorAreaShown())).toBe(Math.round(total));
+    expect(await page.getByTestId('portfolio-coverage').locator('tbody tr').count()).toBeGreaterThan(0);
+    const lflRows = page.getByTestId('portfolio-lfl').locator('tbody tr');
+    expect(await lflRows.count()).toBeGreaterThan(0);
+    await lflRows.first().getByRole('button', { name: 'Who does not qualify' }).click();
+    await page.getByTestId('portfolio-lfl-excluded').waitFor();
+    await screenshot(page, 'ui-portfolio.png');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('recomputes after an edit, and a coverage cell opens the asset', async () => {
+    const { assets } = await app.core.handlers['workspace.snapshot']({});
+    const target = assets.find((a) => a.status !== 'deleted')!;
+    const before = await floorAreaShown();
+    await app.core.handlers['workspace.edit']({
+      edits: [{ localId: target.localId, path: 'size', value: Number(target.doc['size']) + 1000 }],
+    });
+    // The page hears of the edit as a workspace change; the grid tab reloads the snapshot.
+    await page.getByTestId('tab-assets').click();
+    await page.reload();
+    await page.getByTestId('tab-portfolio').click();
+    await expect.poll(async () => Math.round(await floorAreaShown())).toBe(Math.round(before + 1000));
+    await page.getByTestId('portfolio-view').locator('details summary').click();
+    await page.getByTestId('portfolio-heatmap').locator('tbody tr').first().locator('button').first().click();
+    await page.getByTestId('annual-grid').waitFor();
+  });
+});
