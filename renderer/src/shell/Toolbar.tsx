@@ -60,7 +60,9 @@ export function Toolbar() {
         ))}
       </div>
       <div className="actions" role="toolbar" aria-label="Actions">
-        {ready && tab !== 'outliers' && tab !== 'responses' && tab !== 'portfolio' && <TabActions tab={tab} />}
+        {ready && tab !== 'outliers' && tab !== 'responses' && tab !== 'portfolio' && (
+          <TabActions tab={tab} />
+        )}
         <button
           type="button"
           onClick={() => void undo()}
