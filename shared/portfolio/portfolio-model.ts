@@ -90,7 +90,7 @@ export function lflReasons(figures: AssetFigures, utility: PortfolioUtility, fro
 }
 
 /** `lflReasons(...).length === 0`, without building the sentences (run for every asset and year). */
-function qualifies(figures: AssetFigures, utility: PortfolioUtility, fromYear: number): boolean {
+export function lflQualifies(figures: AssetFigures, utility: PortfolioUtility, fromYear: number): boolean {
   for (const year of [fromYear, fromYear + 1]) {
     const y = figures.years.get(year);
     if (!y || !y.standing || !y.ownedEntirePeriod) return false;
@@ -155,7 +155,7 @@ export class PortfolioModel {
             [u.consumption, u.measuredArea],
             sign,
           );
-        if (f.years.has(y.year + 1) && qualifies(f, utility, y.year)) {
+        if (f.years.has(y.year + 1) && lflQualifies(f, utility, y.year)) {
           const next = f.years.get(y.year + 1)!.utilities[utility];
           add(this.lfl, `${utility}|${y.year}`, [1, u.consumption, next.consumption], sign);
         }
@@ -244,6 +244,13 @@ export class PortfolioModel {
         share: ratio(renewable, energy),
       }))
       .sort((a, b) => a.year - b.year);
+  }
+
+  /** The assets behind a figure: those whose figures pass `filter`. */
+  assetKeys(filter: (figures: AssetFigures) => boolean): string[] {
+    const keys: string[] = [];
+    for (const [key, { figures }] of this.assets) if (filter(figures)) keys.push(key);
+    return keys;
   }
 
   /** Asset x utility x year coverage (0..1, null where the asset reports no floor area for it). */

@@ -57,9 +57,56 @@ describe('portfolio preview in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('draws its charts, and a bar or a row shows the assets behind it in the grid', async () => {
+    for (const id of ['chart-floor-area', 'chart-coverage', 'chart-lfl']) {
+      const box = await page.getByTestId(id).locator('canvas').boundingBox();
+      expect(box?.width ?? 0).toBeGreaterThan(100);
+    }
+    const { assets } = await app.core.handlers['workspace.snapshot']({});
+    const live = assets.filter((a) => a.status !== 'deleted');
+    const byType = new Map<string, number>();
+    for (const a of live)
+      byType.set(
+        String(a.doc['property_type_code']),
+        (byType.get(String(a.doc['property_type_code'])) ?? 0) + Number(a.doc['size']),
+      );
+    const [largest] = [...byType].sort((x, y) => y[1] - x[1])[0]!;
+    // The first bar is the largest property type and reaches near the top of the plot: click along
+    // the first category's width at mid-height (the y axis' labels take a font-dependent width).
+    await page.getByTestId('chart-floor-area').scrollIntoViewIfNeeded();
+    const box = (await page.getByTestId('chart-floor-area').locator('canvas').boundingBox())!;
+    for (let x = box.x + 40; x < box.x + box.width / 2; x += 8) {
+      await page.mouse.click(x, box.y + box.height / 2);
+      if ((await page.getByTestId('asset-filter').count()) > 0) break;
+    }
+    await page.getByTestId('assets-grid').waitFor();
+    const expected = live.filter((a) => a.doc['property_type_code'] === largest).length;
+    await expect
+      .poll(() => page.getByTestId('asset-filter').textContent())
+      .toContain(`Showing ${expected} assets`);
+    const rowIds = async () =>
+      new Set(
+        await page
+          .locator('[data-testid="assets-grid"] .ag-row[row-id]')
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('row-id'))),
+      ).size;
+    await expect.poll(rowIds).toBe(expected);
+    await screenshot(page, 'ui-portfolio-filtered-grid.png');
+    await page.getByTestId('asset-filter').getByRole('button', { name: 'Show all' }).click();
+    await expect.poll(() => page.getByTestId('asset-filter').count()).toBe(0);
+    // The same from the keyboard: a country in the totals table.
+    await page.getByTestId('tab-portfolio').click();
+    const country = page.getByTestId('portfolio-totals-country').locator('tbody th button').first();
+    await country.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('asset-filter').waitFor();
+    await page.getByTestId('asset-filter').getByRole('button', { name: 'Show all' }).click();
+  });
+
   it('recomputes after an edit, and a coverage cell opens the asset', async () => {
     const { assets } = await app.core.handlers['workspace.snapshot']({});
     const target = assets.find((a) => a.status !== 'deleted')!;
+    await page.getByTestId('tab-portfolio').click();
     const before = await floorAreaShown();
     await app.core.handlers['workspace.edit']({
       edits: [{ localId: target.localId, path: 'size', value: Number(target.doc['size']) + 1000 }],

@@ -21,7 +21,7 @@ import { dataColumns } from '../editing/grid-cells';
 import { gridEditingHandlers } from '../editing/grid-events';
 import { pending } from '../editing/pending';
 import { cellOfPath, rowsOf, type GridKind, type GridRow } from '../grid-model/rows';
-import { notify, useUi } from '../store/ui';
+import { clearAssetFilter, notify, useUi } from '../store/ui';
 import { useWorkspace, type WorkspaceState } from '../store/workspace';
 import { useValidation } from '../validation/validation-store';
 import { suppressGridShortcuts } from './ag-columns';
@@ -176,6 +176,10 @@ export function DataGrid(props: DataGridProps) {
 
   useEffect(() => () => registerGrid(kind, null), [kind]);
 
+  // The Portfolio view's "show the assets behind this bar": refilter when the choice changes.
+  const assetFilter = useUi((s) => s.assetFilter);
+  useEffect(() => apiRef.current?.onFilterChanged(), [assetFilter]);
+
   const editingHandlers = gridEditingHandlers({
     api: () => apiRef.current,
     grow: () => propsRef.current.grow,
@@ -190,6 +194,14 @@ export function DataGrid(props: DataGridProps) {
       onCopy={editingHandlers.onCopy}
       onPaste={editingHandlers.onPaste}
     >
+      {assetFilter && (
+        <div className="asset-filter" role="status" data-testid="asset-filter">
+          Showing {assetFilter.localIds.size} assets: {assetFilter.label}{' '}
+          <button type="button" className="link-button" onClick={clearAssetFilter}>
+            Show all
+          </button>
+        </div>
+      )}
       <GridHost<GridRow>
         options={{
           rowData: initialRows,
@@ -200,6 +212,10 @@ export function DataGrid(props: DataGridProps) {
           rowSelection,
           selectionColumnDef,
           onGridReady,
+          isExternalFilterPresent: () => useUi.getState().assetFilter !== null,
+          doesExternalFilterPass: (node) =>
+            node.data !== undefined &&
+            (useUi.getState().assetFilter?.localIds.has(node.data.localId) ?? true),
           onSelectionChanged: (e) => propsRef.current.onSelection?.(e.api.getSelectedRows()),
           enterNavigatesVertically: true,
           enterNavigatesVerticallyAfterEdit: true,

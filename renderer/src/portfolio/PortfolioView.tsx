@@ -3,9 +3,11 @@
  * and renewable share, computed offline from the workspace (shared/portfolio). A coverage cell or an
  * excluded asset opens the asset in the grid.
  */
-import { useMemo, useState } from 'react';
-import type { PortfolioUtility } from '../../../shared/portfolio/asset-figures';
-import { jumpTo } from '../store/ui';
+import { useCallback, useMemo, useState } from 'react';
+import { utilities, type PortfolioUtility } from '../../../shared/portfolio/asset-figures';
+import { lflQualifies, type PortfolioModel } from '../../../shared/portfolio/portfolio-model';
+import { filterAssets, jumpTo } from '../store/ui';
+import { BarChart, seriesColor, type BarSeries } from './BarChart';
 import { useWorkspace } from '../store/workspace';
 import { portfolioOf } from './portfolio-store';
 
@@ -47,7 +49,52 @@ export function PortfolioView() {
     };
     // `revision` moves with every change of the workspace's assets.
   }, [meta, area, assets, revision]);
-  if (!figures || !meta) return null;
+  const charts = useMemo(() => (figures ? chartData(figures.model) : null), [figures]);
+  const percent = useCallback((v: number) => `${v.toFixed(0)} %`, []);
+  const floor = useCallback((v: number) => `${num(v)}`, []);
+  const model = figures?.model;
+  const onTypeBar = useCallback(
+    (i: number) => {
+      const key = charts?.types[i];
+      if (model && key !== undefined)
+        filterAssets(
+          `property type ${key || '(none)'}`,
+          model.assetKeys((f) => f.propertyType === key),
+          'assets',
+        );
+    },
+    [charts, model],
+  );
+  const onCoverageBar = useCallback(
+    (i: number, s: number) => {
+      const year = charts?.years[i];
+      const utility = utilities[s];
+      if (!model || year === undefined || !utility) return;
+      filterAssets(
+        `${utilityLabels[utility]} coverage below 100 % in ${year}`,
+        model.assetKeys((f) => {
+          const u = f.years.get(year)?.utilities[utility];
+          return u !== undefined && u.total > 0 && u.covered < u.total - 1e-9;
+        }),
+        'annual',
+      );
+    },
+    [charts, model],
+  );
+  const onLflBar = useCallback(
+    (i: number, s: number) => {
+      const fromYear = charts?.lflYears[i];
+      const utility = utilities[s];
+      if (!model || fromYear === undefined || !utility) return;
+      filterAssets(
+        `counted in the ${utilityLabels[utility]} like-for-like ${fromYear} → ${fromYear + 1}`,
+        model.assetKeys((f) => lflQualifies(f, utility, fromYear)),
+        'annual',
+      );
+    },
+    [charts, model],
+  );
+  if (!figures || !meta || !charts) return null;
   const years = [...new Set(figures.coverage.map((r) => r.year))].sort((a, b) => a - b);
   const exclusions = lflPick ? figures.model.lflExclusions(lflPick.utility, lflPick.fromYear) : [];
   const heat = new Map<string, Map<string, number | null>>();
@@ -65,6 +112,38 @@ export function PortfolioView() {
       role="tabpanel"
       aria-labelledby="tab-portfolio"
     >
+      <section className="portfolio-charts">
+        <BarChart
+          testId="chart-floor-area"
+          title={`Floor area by property type (${area}); a bar shows its assets`}
+          categories={charts.typeLabels}
+          series={charts.floorArea}
+          xTitle="Property type"
+          yTitle={area}
+          format={floor}
+          onBar={onTypeBar}
+        />
+        <BarChart
+          testId="chart-coverage"
+          title="Data coverage by utility and year; a bar shows the assets below 100 %"
+          categories={charts.years.map(String)}
+          series={charts.coverage}
+          xTitle="Year"
+          yTitle="Floor area with data (%)"
+          format={percent}
+          onBar={onCoverageBar}
+        />
+        <BarChart
+          testId="chart-lfl"
+          title="Like-for-like change by utility; a bar shows the assets it counts"
+          categories={charts.lflYears.map((y) => `${y} → ${y + 1}`)}
+          series={charts.lfl}
+          xTitle="Years compared"
+          yTitle="Change (%)"
+          format={percent}
+          onBar={onLflBar}
+        />
+      </section>
       <section>
         <h2>Totals</h2>
         {(['propertyType', 'country'] as const).map((by) => (
@@ -83,7 +162,24 @@ export function PortfolioView() {
             <tbody>
               {(by === 'propertyType' ? figures.byType : figures.byCountry).map((row) => (
                 <tr key={row.key}>
-                  <th scope="row">{row.key || '(none)'}</th>
+                  <th scope="row">
+                    <button
+                      type="button"
+                      className="link-button"
+                      title="Show these assets in the grid"
+                      onClick={() =>
+                        filterAssets(
+                          `${by === 'propertyType' ? 'property type' : 'country'} ${row.key || '(none)'}`,
+                          figures.model.assetKeys(
+                            (f) => (by === 'propertyType' ? f.propertyType : f.country) === row.key,
+                          ),
+                          'assets',
+                        )
+                      }
+                    >
+                      {row.key || '(none)'}
+                    </button>
+                  </th>
                   <td>{row.assets}</td>
                   <td>{num(row.floorArea)}</td>
                   <td>{num(row.gav)}</td>
@@ -258,4 +354,31 @@ export function PortfolioView() {
       </section>
     </div>
   );
+}
+
+/** The charts' categories and series, from the model's rows. */
+function chartData(model: PortfolioModel) {
+  const byType = model.totals('propertyType');
+  const coverage = model.coverageRows();
+  const lfl = model.lflRows();
+  const years = [...new Set(coverage.map((r) => r.year))].sort((a, b) => a - b);
+  const lflYears = [...new Set(lfl.map((r) => r.fromYear))].sort((a, b) => a - b);
+  const perUtility = (values: (u: PortfolioUtility) => (number | null)[]): BarSeries[] =>
+    utilities.map((u, i) => ({ label: utilityLabels[u], values: values(u), color: seriesColor(i) }));
+  return {
+    types: byType.map((r) => r.key),
+    typeLabels: byType.map((r) => r.key || '(none)'),
+    floorArea: [{ label: 'Floor area', values: byType.map((r) => r.floorArea), color: seriesColor(0) }],
+    years,
+    coverage: perUtility((u) =>
+      years.map((y) => {
+        const share = coverage.find((r) => r.year === y && r.utility === u)?.share;
+        return share === undefined || share === null ? null : share * 100;
+      }),
+    ),
+    lflYears,
+    lfl: perUtility((u) =>
+      lflYears.map((y) => lfl.find((r) => r.fromYear === y && r.utility === u)?.changePercent ?? null),
+    ),
+  };
 }

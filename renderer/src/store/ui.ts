@@ -11,6 +11,12 @@ export interface Notice {
   message: string;
 }
 
+/** The grids show only these assets (a bar or cell of the Portfolio view chose them). */
+export interface AssetFilter {
+  label: string;
+  localIds: ReadonlySet<string>;
+}
+
 export interface JumpTarget {
   localId: string;
   path: string;
@@ -23,6 +29,7 @@ interface UiState {
   dialog: 'signIn' | 'review' | 'importExport' | 'connections' | 'guide' | null;
   notices: Notice[];
   jump: JumpTarget | null;
+  assetFilter: AssetFilter | null;
   /** Whether undo / redo have anything (mirrors the undo stack for the toolbar). */
   canUndo: boolean;
   canRedo: boolean;
@@ -34,6 +41,7 @@ export const useUi = create<UiState>(() => ({
   dialog: null,
   notices: [],
   jump: null,
+  assetFilter: null,
   canUndo: false,
   canRedo: false,
 }));
@@ -59,6 +67,15 @@ export function setPanel(panel: SidePanel): void {
 }
 
 /** Shows a cell: switches to its grid; the grid focuses it when mounted. */
+/** Shows `tab` with only these assets, saying why (`label`); `clearAssetFilter` shows all again. */
+export function filterAssets(label: string, localIds: Iterable<string>, tab: GridKind): void {
+  useUi.setState({ tab, assetFilter: { label, localIds: new Set(localIds) } });
+}
+
+export function clearAssetFilter(): void {
+  useUi.setState({ assetFilter: null });
+}
+
 export function jumpTo(localId: string, path: string, grid: GridKind): void {
   useUi.setState({ tab: grid, jump: { localId, path, nonce: nextId++ } });
 }
