@@ -6,9 +6,14 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // The embedded sandbox is its own entry: main starts it as a utility process.
+      // The embedded sandbox is its own entry: main starts it as a utility process. So is the
+      // workbook's worker thread (electron/workbook/workbook-jobs.ts looks for it beside main).
       rollupOptions: {
-        input: { index: resolve('electron/main.ts'), sandbox: resolve('sandbox/embedded.ts') },
+        input: {
+          index: resolve('electron/main.ts'),
+          sandbox: resolve('sandbox/embedded.ts'),
+          'workbook-worker': resolve('electron/workbook/workbook-worker.ts'),
+        },
       },
     },
   },

@@ -5,6 +5,7 @@
  *   posting them raw with another token in this run).
  * - pull: 20,000 assets at per_page 100 into an empty workspace; seconds and pages per second.
  */
+import { eventLoopProbe, goal, percentile } from './support/goal';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -123,6 +124,8 @@ export default async function run(): Promise<void> {
       if (created.service_asset_id !== null) peerIds.push(created.service_asset_id);
   }
 
+  // Main's answer to a bridge call while the engine pushes and pulls (issue 18: p99 <= 50 ms).
+  const probe = eventLoopProbe();
   let t = performance.now();
   const created = await engine.push();
   const createMs = performance.now() - t;
@@ -157,10 +160,16 @@ export default async function run(): Promise<void> {
   t = performance.now();
   const pulled = await pullEngine.pull();
   const pullMs = performance.now() - t;
+  const delays = await probe.stop();
   console.log(
     `pull ${remote.length} assets (per_page 100): ${pages} pages fetched alone in ${fmt(fetchMs)} (${Math.round((pages / fetchMs) * 1000)} pages/s); ` +
       `pulled into an empty workspace in ${fmt(pullMs)} (${pulled.added} added, ${Math.round((pages / pullMs) * 1000)} pages/s; ` +
       `ratio to fetching alone ${(pullMs / fetchMs).toFixed(2)})`,
+  );
+  goal('sync pull of 20,000 assets against fetching alone', pullMs / fetchMs, 'x', '<=', 1.2);
+  goal('main answers a bridge call during a 20k push and pull, p99', percentile(delays, 99), 'ms', '<=', 50);
+  console.log(
+    `  (${delays.length} calls, median ${percentile(delays, 50).toFixed(1)} ms, max ${Math.max(...delays).toFixed(0)} ms)`,
   );
 
   fresh.close();
@@ -185,4 +194,5 @@ function report(
       `${fmt(ms)} vs floor ${fmt(floor)} (rate-limit waits ${fmt(rateLimitFloorMs(requests + spent))} + service time for the same bodies ${fmt(serviceMs)}); ` +
       `ratio ${(ms / floor).toFixed(2)} (goal ≤ 1.20)`,
   );
+  goal(`sync ${label} against its floor`, ms / floor, 'x', '<=', 1.2);
 }

@@ -26,12 +26,14 @@ import type { SandboxProcess, SpawnSandbox } from './app/embedded-sandbox';
 import { createDispatcher, dispatchToEnvelope } from './bridge/dispatch';
 import type { EventSink } from './bridge/handlers';
 import { createSenderCheck, isExternalWebUrl } from './security/trusted-sender';
+import { permissionPolicy, rendererDevServerUrl } from './security/shell-policy';
+import { ensurePrivateDir } from './storage/private-files';
 
 const rendererFile = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
 const preloadFile = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 /** The embedded sandbox's entry, built beside main (electron.vite.config.ts). */
 const sandboxFile = fileURLToPath(new URL('./sandbox.js', import.meta.url));
-const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
+const devServerUrl = rendererDevServerUrl(process.env, app.isPackaged);
 const isTrustedSender = createSenderCheck({ rendererFile, devServerUrl });
 
 let mainWindow: BrowserWindow | undefined;
@@ -111,8 +113,11 @@ const spawnSandbox: SpawnSandbox = (env): SandboxProcess => {
 };
 
 async function start(): Promise<void> {
+  const dataDir = app.getPath('userData');
+  // Workspaces, the sandbox's data and its demo password live here: for this user only.
+  ensurePrivateDir(dataDir);
   core = await startAppCore({
-    dataDir: app.getPath('userData'),
+    dataDir,
     version: app.getVersion(),
     host: 'electron',
     spawnSandbox,
@@ -141,8 +146,15 @@ async function start(): Promise<void> {
       responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy] },
     });
   });
-  // The renderer needs no device, camera, notification or other permission.
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  // The renderer needs no device, camera, notification or other permission: requests, checks and
+  // device choices are all refused (electron/security/shell-policy.ts).
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) =>
+    callback(permissionPolicy.request(permission)),
+  );
+  session.defaultSession.setPermissionCheckHandler((_contents, permission) =>
+    permissionPolicy.check(permission),
+  );
+  session.defaultSession.setDevicePermissionHandler((details) => permissionPolicy.device(details.deviceType));
 
   mainWindow = createWindow();
   mainWindow.on('closed', () => {

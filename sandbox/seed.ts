@@ -3,7 +3,7 @@ import { grantableScopes } from '../shared/auth/scopes';
 import { maxTokenExpiry } from './auth/tokens';
 import { openEntitySession } from './model/asset-service';
 import type { SandboxStore } from './store';
-import { demoUserEmail, demoUserPassword, ensureDemoPassword } from './demo-user';
+import { demoPassword, demoUserEmail, ensureDemoPassword } from './demo-user';
 import { seedResponses } from './seed-responses';
 
 export interface SeedOptions {
@@ -150,7 +150,7 @@ export function seedDemo(store: SandboxStore, opts: SeedOptions): SeedResult {
       name: 'Demo Analyst',
       dataPartnerId: partner.id,
     });
-    store.accounts.setPassword(user.id, demoUserPassword);
+    store.accounts.setPassword(user.id, demoPassword(store.dataDir).password);
     const entityIds: number[] = [];
     for (const e of demoEntities) {
       const entity = admin.createEntity({
@@ -233,13 +233,14 @@ export function ensureDemoAccess(
   store: SandboxStore,
   opts: SeedOptions,
 ): { token: string; entityIds: number[]; seeded: boolean; demoUser: { email: string; password: string } } {
-  const demoUser = { email: demoUserEmail, password: demoUserPassword };
   if (store.admin.entityCount() === 0) {
     const r = seedDemo(store, opts);
+    const demoUser = { email: demoUserEmail, password: demoPassword(store.dataDir).password };
     return { token: r.token, entityIds: r.entityIds, seeded: true, demoUser };
   }
-  // Sandboxes seeded before the portal existed: give them a sign-in and portfolio responses.
-  ensureDemoPassword(store);
+  // Sandboxes seeded before the portal existed (or before passwords were per install): give them
+  // a sign-in and portfolio responses.
+  const demoUser = { email: demoUserEmail, password: ensureDemoPassword(store) };
   const now = opts.now ?? Date.now;
   const partner =
     store.admin.listDataPartners()[0] ?? store.admin.createDataPartner({ name: 'Demo Data Partner' });

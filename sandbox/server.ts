@@ -5,6 +5,9 @@ import fastifyCookie from '@fastify/cookie';
 import { openStore, type SandboxStore } from './store';
 import { ApiError, codeForStatus, sendError, type ErrorBody } from './http/errors';
 import { versionRedirectHook } from './http/versioning';
+import { hostCheckHook } from './http/host-check';
+import { requestLogFields } from './http/log-redaction';
+import { defaultBodyLimit, formBodyLimit, formBodyLimitHook } from './http/limits';
 import { createFixedWindowLimiter, defaultBatchRateLimit, type RateLimitSettings } from './http/throttle';
 import type { CallbackRetrySettings, SandboxContext } from './context';
 import { registerReferenceRoutes } from './routes/reference';
@@ -39,13 +42,17 @@ export interface SandboxServer {
 }
 
 export const defaultExportTtlMs = 15 * 60_000;
-/** A 5,000-asset batch with six years per asset is tens of MB of JSON. */
-const bodyLimit = 256 * 1024 * 1024;
 
 export function createSandboxServer(opts: SandboxServerOptions): SandboxServer {
   const now = opts.now ?? Date.now;
   const store = openStore(opts.dataDir, now);
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit, forceCloseConnections: true });
+  // Routes that take more (a batch, an asset) say so themselves (./http/limits).
+  const app = Fastify({
+    // Credentials may arrive in the query (`?access_token=`): the log shows the URL redacted.
+    logger: opts.logger ? { serializers: { req: requestLogFields } } : false,
+    bodyLimit: defaultBodyLimit,
+    forceCloseConnections: true,
+  });
   const shutdown = new AbortController();
   const ctx: SandboxContext = {
     store,
@@ -61,14 +68,19 @@ export function createSandboxServer(opts: SandboxServerOptions): SandboxServer {
     shutdown: shutdown.signal,
   };
 
-  void app.register(fastifyFormbody);
+  // A form may carry its access_token, so it is read before authentication: small on every route
+  // (a route's own limit would win over this one in Fastify, hence formBodyLimitHook below too).
+  void app.register(fastifyFormbody, { bodyLimit: formBodyLimit });
   void app.register(fastifyCookie);
   // Multipart is read for its form fields only (the export's callback_url): no route takes files.
   void app.register(fastifyMultipart, {
     attachFieldsToBody: 'keyValues',
-    limits: { fileSize: 64 * 1024, files: 0 },
+    limits: { fileSize: 64 * 1024, files: 0, fields: 16, fieldSize: formBodyLimit, parts: 16 },
   });
+  // First, on every route: a Host other than our own loopback name is DNS rebinding.
+  app.addHook('onRequest', hostCheckHook);
   app.addHook('onRequest', versionRedirectHook);
+  app.addHook('preParsing', formBodyLimitHook);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error);

@@ -12,6 +12,7 @@ import type { BridgeHandlers } from '../bridge/handlers';
 import { PickedFiles, type PickFile } from '../files/picked-files';
 import { ResponsesService } from '../responses/responses-service';
 import { SyncService } from '../sync/sync-service';
+import { portfolioExport } from '../workbook/portfolio-export';
 import { WorkbookService, type PickSaveFile } from '../workbook/workbook-service';
 import { WorkspaceService } from '../workspace/workspace-service';
 import { EmbeddedSandbox, type SpawnSandbox } from './embedded-sandbox';
@@ -106,6 +107,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     ...workbook.handlers,
     ...responses.handlers,
     ...files.handlers,
+    ...portfolioExport({ pickSaveFile: opts.pickSaveFile }).handlers,
   });
 
   return {

@@ -1,4 +1,8 @@
 import { AuthError } from './errors';
+import { BodyTooLargeError, describeBytes, readBoundedText } from '../service-client/bounded-body';
+
+/** A token or token-info answer is a few hundred bytes; anything near this is not one. */
+export const authAnswerLimit = 256 * 1024;
 
 export type FetchLike = typeof fetch;
 
@@ -24,7 +28,17 @@ export async function requestJson(
       `Could not reach ${new URL(url).origin}: ${describeNetworkError(error)}`,
     );
   }
-  const text = await response.text().catch(() => '');
+  let text: string;
+  try {
+    text = await readBoundedText(response, authAnswerLimit);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError)
+      throw new AuthError(
+        'bad_response',
+        `${new URL(url).origin} sent an answer larger than ${describeBytes(authAnswerLimit)}; it is not a token answer.`,
+      );
+    text = '';
+  }
   let body: unknown;
   try {
     body = text.length > 0 ? (JSON.parse(text) as unknown) : undefined;

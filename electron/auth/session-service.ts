@@ -26,6 +26,7 @@ export interface LocalSandboxAccess {
     baseUrl: string;
     token: string;
     oauthClient: { clientId: string; clientSecret: string };
+    demoUser: { email: string; password: string };
   }>;
 }
 
@@ -231,12 +232,12 @@ export class SessionService {
     },
     'auth.startOAuth': async ({ connectionId, redirect, clientId, clientSecret }) => {
       const target = this.mustGet(connectionId);
-      const client =
-        target.id === localSandboxId
-          ? (await this.deps.localSandbox.ensure()).oauthClient
-          : clientId && clientSecret
-            ? { clientId, clientSecret }
-            : undefined;
+      const sandbox = target.id === localSandboxId ? await this.deps.localSandbox.ensure() : undefined;
+      const client = sandbox
+        ? sandbox.oauthClient
+        : clientId && clientSecret
+          ? { clientId, clientSecret }
+          : undefined;
       if (!client)
         throw badRequest('Enter the client id and secret of the OAuth application registered in the portal.');
       const openBrowser = this.deps.openBrowser;
@@ -279,6 +280,7 @@ export class SessionService {
         authorizeUrl: login.authorizeUrl,
         browserOpened: login.browserOpened,
         fallbackReason: login.fallbackReason,
+        portalLogin: sandbox?.demoUser,
       };
     },
     'auth.submitOAuthCode': ({ flowId, code }) => {

@@ -5,6 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { bridgeMethodNames, type BridgeEventName, type EventPayload } from '../../shared/bridge/contract';
 import { contentSecurityPolicy } from '../../shared/bridge/csp';
+import { bridgeSecretHeader, bridgeSecretParam } from '../../shared/bridge/browser-host-secret';
 import { createDispatcher, dispatchToEnvelope } from '../bridge/dispatch';
 import type { BridgeErrorBody } from '../../shared/bridge/contract';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
@@ -12,7 +13,11 @@ import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 const cookieName = 'asset_desk_host';
 
 export interface BrowserHost {
-  /** Open this once: it carries the per-run token, which the host swaps for an HttpOnly cookie. */
+  /**
+   * Open this once: its query carries the per-run token, which the host swaps for an HttpOnly
+   * cookie (for the page and its files), and its fragment the bridge's secret, which never reaches
+   * a server: the page keeps it in sessionStorage and sends it with every bridge call.
+   */
   launchUrl: string;
   origin: string;
   events: EventSink;
@@ -25,7 +30,10 @@ export interface BrowserHost {
  *
  * It listens on 127.0.0.1 only, and every request must carry the per-run token (as a cookie after
  * the first visit), a Host header naming this listener (against DNS rebinding) and, when the browser
- * sends one, this Origin (against cross-site requests from other pages the user has open).
+ * sends one, this Origin (against cross-site requests from other pages the user has open). Cookies
+ * are not scoped by port, so any other server on 127.0.0.1 the browser visits receives the cookie:
+ * bridge calls and the event stream therefore also need a second secret in a header, which only
+ * the page holds (from the launch URL's fragment).
  */
 export async function startBrowserHost(opts: {
   rendererDir: string;
@@ -33,6 +41,7 @@ export async function startBrowserHost(opts: {
   port?: number;
 }): Promise<BrowserHost> {
   const token = randomBytes(32).toString('base64url');
+  const bridgeSecret = randomBytes(32).toString('base64url');
   const dispatch = createDispatcher(opts.handlers);
   const streams = new Set<ServerResponse>();
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
@@ -55,6 +64,15 @@ export async function startBrowserHost(opts: {
       return reply.code(403).send({
         code: 'forbidden',
         message: 'Missing or wrong host token: open the URL the browser host printed.',
+      });
+    }
+    if (
+      request.url.startsWith('/bridge/') &&
+      !sameSecret(request.headers[bridgeSecretHeader], bridgeSecret)
+    ) {
+      return reply.code(403).send({
+        code: 'forbidden',
+        message: 'Missing or wrong bridge secret: open the URL the browser host printed.',
       });
     }
   });
@@ -108,7 +126,7 @@ export async function startBrowserHost(opts: {
   allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 
   return {
-    launchUrl: `${origin}/?token=${token}`,
+    launchUrl: `${origin}/?token=${token}#${bridgeSecretParam}=${bridgeSecret}`,
     origin,
     events,
     async close() {

@@ -24,13 +24,25 @@ import {
 } from '../../shared/domain';
 import { ApiError, errorForStatus } from './errors';
 import { BatchPacer, realClock, type PacerClock } from './pacer';
+import { answerLimits, BodyTooLargeError, describeBytes, readBoundedText } from './bounded-body';
+
+export { answerLimits };
+import { boundedPageMeta, lastPageOf } from './page-plan';
 
 export interface ApiClientOptions {
   /** The service's base address; `/api/v1` and `/api/v0` are appended. */
   baseUrl: string;
   /** Read per request, so a new sign-in takes effect without a new client. */
   getToken: () => string | undefined | Promise<string | undefined>;
+  /** Per attempt. */
   timeoutMs?: number;
+  /**
+   * One deadline for a whole call, retries included: a hung service fails the call once, after
+   * this, instead of after every attempt's own timeout in turn.
+   */
+  deadlineMs?: number;
+  /** Told before each retry, so the user sees the app is still trying (and can cancel). */
+  onRetry?: (info: { what: string; attempt: number; error: ApiError }) => void;
   /** Attempts for safe calls (GET, DELETE) that fail in transit or with 5xx. */
   retries?: number;
   retryBaseDelayMs?: number;
@@ -51,6 +63,10 @@ interface CallOptions {
   query?: Record<string, string | number>;
   signal?: AbortSignal | undefined;
   what: string;
+  /** Bytes of the answer read at most (`answerLimits.default` unless said). */
+  limit?: number;
+  /** Set by send(): when the whole call must have ended (epoch ms of the client's clock). */
+  deadline?: number;
 }
 
 /**
@@ -61,6 +77,7 @@ export class SubmissionApiClient {
   readonly pacer: BatchPacer;
   private readonly clock: PacerClock;
   private readonly timeoutMs: number;
+  private readonly deadlineMs: number;
   private readonly retries: number;
   private readonly retryBaseDelayMs: number;
   private readonly pageConcurrency: number;
@@ -69,6 +86,7 @@ export class SubmissionApiClient {
     this.clock = opts.clock ?? realClock;
     this.pacer = opts.pacer ?? new BatchPacer(this.clock);
     this.timeoutMs = opts.timeoutMs ?? 60_000;
+    this.deadlineMs = opts.deadlineMs ?? Math.max(this.timeoutMs, 60_000);
     this.retries = opts.retries ?? 4;
     this.retryBaseDelayMs = opts.retryBaseDelayMs ?? 300;
     this.pageConcurrency = opts.pageConcurrency ?? 4;
@@ -123,13 +141,14 @@ export class SubmissionApiClient {
     perPage = MAX_PER_PAGE,
     signal?: AbortSignal,
   ): Promise<{ assets: Asset[]; meta: PageMeta }> {
-    const response = await this.send('GET', `/api/v1/entities/${entityId}/assets`, {
-      query: { page, per_page: perPage },
-      what: `page ${page} of the assets`,
-      signal,
-    });
-    const assets = await parseBody(response, z.array(assetSchema), `page ${page} of the assets`);
-    return { assets, meta: pageMetaFromHeaders((name) => response.headers.get(name), page) };
+    const what = `page ${page} of the assets`;
+    const call = { query: { page, per_page: perPage }, what, signal, limit: answerLimits.page };
+    const response = await this.send('GET', `/api/v1/entities/${entityId}/assets`, call);
+    const assets = await parseBody(response, z.array(assetSchema), what, answerLimits.page);
+    const meta = pageMetaFromHeaders((name) => response.headers.get(name), page);
+    // Links may be relative (resolved against this request) and may claim more pages than exist.
+    const requestUrl = response.url || this.url(`/api/v1/entities/${entityId}/assets`, call).href;
+    return { assets, meta: boundedPageMeta(meta, requestUrl) };
   }
 
   /**
@@ -205,7 +224,7 @@ export class SubmissionApiClient {
       }
       if (!response.ok) throw errorForStatus(response.status, await readJson(response), what);
       try {
-        return await parseBody(response, batchResponseSchema, what);
+        return await parseBody(response, batchResponseSchema, what, answerLimits.batch);
       } catch (error) {
         // The service answered 2xx: the batch was applied even if its answer is unreadable.
         if (error instanceof ApiError) error.details.ambiguous = true;
@@ -219,6 +238,7 @@ export class SubmissionApiClient {
       body,
       what: 'the validation request',
       signal,
+      limit: answerLimits.batch,
     });
   }
 
@@ -246,19 +266,26 @@ export class SubmissionApiClient {
 
   private async json<T>(method: Method, path: string, schema: z.ZodType<T>, call: CallOptions): Promise<T> {
     const response = await this.send(method, path, call);
-    return parseBody(response, schema, call.what);
+    return parseBody(response, schema, call.what, call.limit ?? answerLimits.default);
   }
 
   /** Sends with retries for safe methods; throws ApiError for anything but 2xx. */
   private async send(method: Method, path: string, call: CallOptions): Promise<Response> {
     const retryable = method === 'GET' || method === 'DELETE';
     const attempts = retryable ? this.retries + 1 : 1;
+    const deadline = this.clock.now() + this.deadlineMs;
     let lastError: ApiError | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
-      if (attempt > 0) await this.clock.sleep(this.retryBaseDelayMs * 2 ** (attempt - 1), call.signal);
+      if (attempt > 0) {
+        const delay = this.retryBaseDelayMs * 2 ** (attempt - 1);
+        // No retry that could not finish before the call's deadline.
+        if (lastError && this.clock.now() + delay >= deadline) break;
+        if (lastError) this.opts.onRetry?.({ what: call.what, attempt, error: lastError });
+        await this.clock.sleep(delay, call.signal);
+      }
       let response: Response;
       try {
-        response = await this.request(method, path, call);
+        response = await this.request(method, path, { ...call, deadline });
       } catch (error) {
         lastError = asTransportError(error, call.what, method === 'POST' || method === 'PATCH');
         if (lastError.kind === 'cancelled') throw lastError;
@@ -272,9 +299,14 @@ export class SubmissionApiClient {
     throw lastError ?? new ApiError('network', `Could not reach the service for ${call.what}`);
   }
 
-  private async request(method: Method, path: string, call: CallOptions): Promise<Response> {
+  private url(path: string, call: CallOptions): URL {
     const url = new URL(path, this.opts.baseUrl);
     for (const [key, value] of Object.entries(call.query ?? {})) url.searchParams.set(key, String(value));
+    return url;
+  }
+
+  private async request(method: Method, path: string, call: CallOptions): Promise<Response> {
+    const url = this.url(path, call);
     const headers: Record<string, string> = { Accept: 'application/json' };
     const token = await this.opts.getToken();
     if (token) headers['Authorization'] = `Bearer ${token}`;
@@ -286,22 +318,16 @@ export class SubmissionApiClient {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(call.body);
     }
-    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const left = call.deadline === undefined ? this.timeoutMs : call.deadline - this.clock.now();
+    const timeout = AbortSignal.timeout(Math.max(1, Math.min(this.timeoutMs, left)));
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
     // Never follow a redirect: it would carry the token to an address the user did not choose.
     return (this.opts.fetch ?? fetch)(url, { method, headers, body, signal, redirect: 'manual' });
   }
 }
 
-function lastPageOf(meta: PageMeta, firstCount: number): number {
-  const fromLink = meta.links.last ? Number(new URL(meta.links.last).searchParams.get('page')) : NaN;
-  if (Number.isInteger(fromLink) && fromLink >= 1) return fromLink;
-  if (meta.total > 0 && meta.perPage > 0) return Math.ceil(meta.total / meta.perPage);
-  return firstCount > 0 && meta.links.next ? 2 : 1;
-}
-
 async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text().catch(() => '');
+  const text = await readBoundedText(response, answerLimits.error).catch(() => '');
   if (text === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -310,11 +336,24 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-async function parseBody<T>(response: Response, schema: z.ZodType<T>, what: string): Promise<T> {
+async function parseBody<T>(
+  response: Response,
+  schema: z.ZodType<T>,
+  what: string,
+  limit: number,
+): Promise<T> {
   let json: unknown;
   try {
-    json = await response.json();
+    json = JSON.parse(await readBoundedText(response, limit)) as unknown;
   } catch (error) {
+    if (error instanceof BodyTooLargeError)
+      throw new ApiError(
+        'bad_response',
+        `The service's answer for ${what} is larger than ${describeBytes(limit)}, more than such an answer can hold; it was not read.`,
+        { status: response.status, cause: error },
+      );
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+      throw asTransportError(error, what, false);
     throw new ApiError('bad_response', `The service sent an unreadable answer for ${what}`, {
       status: response.status,
       cause: error,

@@ -124,16 +124,17 @@ export async function importFromExportLink(
   url: string,
   opts: Pick<ServiceExportOptions, 'downloadDir' | 'maxDownloadBytes' | 'downloadTimeoutMs' | 'signal'> & {
     store: WorkspaceStore;
+    /** The workspace's file: the preview's worker reads the assets from it, off main's event loop. */
+    workspaceFile?: string;
     maxImportBytes?: number;
     onProgress?: (received: number, total: number | null) => void;
   },
 ): Promise<Downloaded & { plan: ImportPlan }> {
   parseHttpUrl(url, 'The export link');
   const downloaded = await download(url, opts, opts.onProgress);
-  const plan = await previewImportFile(
-    opts.store,
-    downloaded.file,
-    opts.maxImportBytes ? { maxBytes: opts.maxImportBytes } : {},
-  );
+  const plan = await previewImportFile(opts.store, downloaded.file, {
+    ...(opts.maxImportBytes ? { maxBytes: opts.maxImportBytes } : {}),
+    ...(opts.workspaceFile ? { workspaceFile: opts.workspaceFile } : {}),
+  });
   return { ...downloaded, plan };
 }

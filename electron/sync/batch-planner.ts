@@ -14,6 +14,8 @@ import type { WorkspaceStore } from '../workspace/workspace-store';
 export interface PlannedItem {
   record: AssetRecord;
   payload: AssetInput | AssetDoc;
+  /** Sent with its errors (always_create / always_update): the analyst chose "send anyway". */
+  anyway?: boolean;
 }
 
 export interface PlannedBatch {
@@ -39,6 +41,8 @@ export class BatchPlanner {
       createCtx: ValidationContext;
       updateCtx: ValidationContext;
       blocked: PushSummary['blocked'];
+      /** Assets the analyst chose to send with their errors, through always_create / always_update. */
+      sendAnyway?: ReadonlySet<string>;
     },
   ) {}
 
@@ -85,14 +89,40 @@ export class BatchPlanner {
   /** Strict mode holds back what the shared rules reject: the service would refuse it anyway. */
   private checked(record: AssetRecord, whole: AssetInput, payload: AssetInput, ctx: ValidationContext) {
     if (this.opts.mode === 'strict') {
-      const result = validateAsset(whole, ctx);
-      if (hasErrors(result)) {
-        this.opts.blocked.push({ localId: record.localId, errors: flattenErrors(result) });
+      const errors = heldBackErrors(whole, ctx);
+      if (errors) {
+        if (this.opts.sendAnyway?.has(record.localId)) return { record, payload, anyway: true };
+        this.opts.blocked.push({ localId: record.localId, errors });
         return undefined;
       }
     }
     return { record, payload };
   }
+}
+
+/** Why an asset is held back from a strict push (the shared rules' errors), or undefined. */
+export function heldBackErrors(whole: AssetInput, ctx: ValidationContext): Validations['errors'] | undefined {
+  const result = validateAsset(whole, ctx);
+  return hasErrors(result) ? flattenErrors(result) : undefined;
+}
+
+/** Of the pending creates and updates, those a strict push would hold back, and why. */
+export function heldBackOf(
+  work: PendingWork,
+  store: WorkspaceStore,
+  createCtx: ValidationContext,
+  updateCtx: ValidationContext,
+): Array<{ localId: string; errors: Validations['errors'] }> {
+  const out: Array<{ localId: string; errors: Validations['errors'] }> = [];
+  for (const record of work.creates) {
+    const errors = heldBackErrors(store.createPayloadOf(record), createCtx);
+    if (errors) out.push({ localId: record.localId, errors });
+  }
+  for (const { record } of work.updates) {
+    const errors = heldBackErrors(record.current ?? {}, updateCtx);
+    if (errors) out.push({ localId: record.localId, errors });
+  }
+  return out;
 }
 
 /** The rules' errors keyed by path, as the service keys its own (`annual_data[0].field`). */

@@ -22,7 +22,8 @@ import type { SubmissionApiClient } from '../service-client/service-client';
 import type { AssetRecord } from '../workspace/asset-record';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { applyBatchAnswer, findRecord, indexBy } from './batch-answer';
-import { BatchPlanner, type PlannedBatch } from './batch-planner';
+import { BatchPlanner, type PlannedBatch, type PlannedItem } from './batch-planner';
+import { confirmGone, readListing } from './remote-listing';
 import { emptyPull, emptyPush, stopReason, summarize } from './sync-report';
 
 export type { SyncPhase, SyncProgress, PushMode, PullSummary, PushSummary, SyncReport };
@@ -55,11 +56,24 @@ export class SyncEngine {
     this.inFlight = Math.max(1, opts.inFlight ?? 2);
   }
 
-  async sync(options: { mode?: PushMode; signal?: AbortSignal } = {}): Promise<SyncReport> {
+  /**
+   * `deletes`: the service ids whose deletion the analyst confirmed; a delete of any other asset
+   * stays pending (the pool is shared: a delete removes the asset for every data partner).
+   * Omitted: every pending delete (the engine's own callers and tests).
+   */
+  async sync(
+    options: {
+      mode?: PushMode;
+      signal?: AbortSignal;
+      deletes?: ReadonlySet<number>;
+      /** Local ids to send with their errors (always_*) instead of holding them back. */
+      sendAnyway?: ReadonlySet<string>;
+    } = {},
+  ): Promise<SyncReport> {
     const report: SyncReport = { pull: emptyPull(), push: emptyPush() };
     try {
       report.pull = await this.pull(options.signal);
-      await this.pushInto(report.push, options.mode ?? 'strict', options.signal);
+      await this.pushInto(report.push, options.mode ?? 'strict', options.signal, options);
       this.progress({ phase: 'done', done: 1, total: 1, message: summarize(report) });
     } catch (error) {
       report.stopped = stopReason(error);
@@ -87,21 +101,25 @@ export class SyncEngine {
     const { client, store, entityId } = this.opts;
     this.progress({ phase: 'pull', done: 0, total: 1 });
     const summary = emptyPull();
-    const seen = new Set<number>();
     const newByPartner = new Map<number, AssetRecord>();
     for (const record of store.pending().creates) {
       if (record.partnersId !== null) newByPartner.set(record.partnersId, record);
     }
-    await client.listAllAssets(entityId, {
+    const merge = (assets: Asset[]) =>
+      store.transaction(() => applyPage(store, assets, newByPartner, summary));
+    const listing = await readListing(client, entityId, {
       signal,
       onPage: (done, total) => this.progress({ phase: 'pull', done, total }),
-      onAssets: (assets) => store.transaction(() => applyPage(store, assets, seen, newByPartner, summary)),
+      onAssets: merge,
     });
+    // An asset the listing lacked is asked for by itself: only a 404 says it is gone.
+    const missing = store.serviceIds().filter((id) => !listing.seen.has(id));
+    const gone = await confirmGone(client, entityId, missing, (asset) => merge([asset]), signal);
     store.transaction(() => {
       for (const { batchId } of store.unsettledBatches()) store.abandonBatch(batchId);
-      const missing = store.markMissingRemote(seen);
-      summary.removed = missing.removed;
-      summary.remoteDeletedConflicts = missing.conflicts;
+      const marked = store.markMissingRemote(gone);
+      summary.removed = marked.removed;
+      summary.remoteDeletedConflicts = marked.conflicts;
     });
     return summary;
   }
@@ -147,7 +165,12 @@ export class SyncEngine {
     return results;
   }
 
-  private async pushInto(summary: PushSummary, mode: PushMode, signal?: AbortSignal): Promise<void> {
+  private async pushInto(
+    summary: PushSummary,
+    mode: PushMode,
+    signal?: AbortSignal,
+    choices: { deletes?: ReadonlySet<number>; sendAnyway?: ReadonlySet<string> } = {},
+  ): Promise<void> {
     const { store } = this.opts;
     const rounds = this.opts.maxReconcileRounds ?? 5;
     for (let round = 0; ; round++) {
@@ -162,7 +185,7 @@ export class SyncEngine {
         });
         await this.pull(signal);
       }
-      const planner = this.plan(summary, mode);
+      const planner = this.plan(summary, mode, choices);
       const total = planner.estimate();
       if (total === 0) return;
       // Two batches in flight: the service works on one while this side settles the other and
@@ -189,9 +212,20 @@ export class SyncEngine {
   }
 
   /** Pending work as a planner that fills batches lazily (see BatchPlanner). */
-  private plan(summary: PushSummary, mode: PushMode): BatchPlanner {
+  private plan(
+    summary: PushSummary,
+    mode: PushMode,
+    { deletes, sendAnyway }: { deletes?: ReadonlySet<number>; sendAnyway?: ReadonlySet<string> },
+  ): BatchPlanner {
     this.progress({ phase: 'validate', done: 0, total: 1 });
     const work = this.opts.store.pending();
+    if (deletes) {
+      const confirmed = work.deletes.filter(
+        (record) => record.serviceAssetId !== null && deletes.has(record.serviceAssetId),
+      );
+      summary.unconfirmedDeletes = work.deletes.length - confirmed.length;
+      work.deletes = confirmed;
+    }
     summary.conflicted = work.conflicted.length;
     summary.blocked = [];
     return new BatchPlanner(work, {
@@ -201,6 +235,7 @@ export class SyncEngine {
       createCtx: this.opts.validationContext('create'),
       updateCtx: this.opts.validationContext('update'),
       blocked: summary.blocked,
+      ...(sendAnyway ? { sendAnyway } : {}),
     });
   }
 
@@ -213,10 +248,16 @@ export class SyncEngine {
     const { store, client, entityId } = this.opts;
     const batchId = randomUUID();
     const body: BatchRequest = {};
-    if (batch.creates.length > 0)
-      body[mode === 'always' ? 'always_create' : 'create'] = batch.creates.map((i) => i.payload);
-    if (batch.updates.length > 0)
-      body[mode === 'always' ? 'always_update' : 'update'] = batch.updates.map((i) => i.payload);
+    // "Send anyway" items go through always_*: the service saves them with their errors.
+    const always = (item: PlannedItem) => mode === 'always' || item.anyway === true;
+    const creates = batch.creates.filter((i) => !always(i)).map((i) => i.payload);
+    const alwaysCreates = batch.creates.filter(always).map((i) => i.payload);
+    const updates = batch.updates.filter((i) => !always(i)).map((i) => i.payload);
+    const alwaysUpdates = batch.updates.filter(always).map((i) => i.payload);
+    if (creates.length > 0) body.create = creates;
+    if (alwaysCreates.length > 0) body.always_create = alwaysCreates;
+    if (updates.length > 0) body.update = updates;
+    if (alwaysUpdates.length > 0) body.always_update = alwaysUpdates;
     if (batch.deletes.length > 0) body.delete = batch.deletes.map((i) => i.payload);
     const items = [...batch.creates, ...batch.updates, ...batch.deletes];
     // Recorded before sending: a crash from here on leaves a batch to reconcile, never a guess.
@@ -251,13 +292,11 @@ export class SyncEngine {
 function applyPage(
   store: WorkspaceStore,
   remote: Asset[],
-  seen: Set<number>,
   newByPartner: Map<number, AssetRecord>,
   summary: PullSummary,
 ): void {
   for (const asset of remote) {
     if (asset.service_asset_id === null) continue;
-    seen.add(asset.service_asset_id);
     // Our creates carry integer partners ids; a string one (older answers) is someone else's.
     const pending = typeof asset.partners_id === 'number' ? newByPartner.get(asset.partners_id) : undefined;
     if (pending && !store.assetByServiceId(asset.service_asset_id)) {

@@ -37,6 +37,7 @@ export function emptyPush(): PushSummary {
     notFound: 0,
     blocked: [],
     conflicted: 0,
+    unconfirmedDeletes: 0,
   };
 }
 

@@ -8,6 +8,14 @@ import { badRequest, forbidden } from '../bridge/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { toReview } from '../workspace/asset-views';
 import type { OpenWorkspace, WorkspaceService } from '../workspace/workspace-service';
+import { heldBackOf } from './batch-planner';
+import { OnlineProbe } from './online-probe';
+
+/** What the analyst chose in the review: the deletes confirmed, the held-back assets sent anyway. */
+interface SyncChoices {
+  deletes: ReadonlySet<number>;
+  sendAnyway: ReadonlySet<string>;
+}
 import { SyncEngine } from './sync-engine';
 
 export type SyncHandlers = Pick<BridgeHandlers, 'sync.review' | 'sync.run' | 'sync.cancel' | 'sync.dryRun'>;
@@ -15,12 +23,27 @@ export type SyncHandlers = Pick<BridgeHandlers, 'sync.review' | 'sync.run' | 'sy
 export class SyncService {
   private running: AbortController | undefined;
   /** A sync stopped by a refused token resumes by itself once the user has signed in again. */
-  private resumeAfterSignIn: PushMode | undefined;
+  private resumeAfterSignIn: { mode: PushMode; choices: SyncChoices } | undefined;
   private engineOf: { workspace: OpenWorkspace; engine: SyncEngine } | undefined;
+  /** While offline after a sync: brings the header back online when the service answers again. */
+  private readonly probe: OnlineProbe;
 
   constructor(
-    private readonly deps: { session: SessionService; workspaces: WorkspaceService; events: EventSink },
+    private readonly deps: {
+      session: SessionService;
+      workspaces: WorkspaceService;
+      events: EventSink;
+      probeFirstMs?: number;
+    },
   ) {
+    this.probe = new OnlineProbe({
+      ask: () => deps.session.client.lists(),
+      onOnline: () => {
+        deps.session.setOnline(true);
+        deps.events.emit('session.online', { online: true });
+      },
+      ...(deps.probeFirstMs === undefined ? {} : { firstMs: deps.probeFirstMs }),
+    });
     deps.workspaces.listen({
       // A first open fills the workspace so the analyst starts from what the service holds.
       opened: async (workspace) => {
@@ -41,8 +64,30 @@ export class SyncService {
   }
 
   readonly handlers: SyncHandlers = {
-    'sync.review': () => toReview(this.deps.workspaces.require().store.pending()),
-    'sync.run': ({ mode }) => this.run(mode ?? 'strict'),
+    'sync.review': () => {
+      const { workspaces } = this.deps;
+      const workspace = workspaces.require();
+      const { store } = workspace;
+      const work = store.pending();
+      const review = toReview(work);
+      const names = new Map([...review.creates, ...review.updates].map((r) => [r.localId, r.name]));
+      review.heldBack = heldBackOf(
+        work,
+        store,
+        workspaces.validationContext(store, 'create'),
+        workspaces.validationContext(store, 'update'),
+      ).map(({ localId, errors }) => ({
+        localId,
+        name: names.get(localId) ?? localId,
+        errors: Object.entries(errors).map(([path, messages]) => ({ path, messages })),
+      }));
+      return review;
+    },
+    'sync.run': ({ mode, confirmDeletes, sendAnyway }) =>
+      this.run(mode ?? 'strict', {
+        deletes: new Set(confirmDeletes ?? []),
+        sendAnyway: new Set(sendAnyway ?? []),
+      }),
     'sync.cancel': () => {
       const wasRunning = this.running !== undefined;
       this.running?.abort();
@@ -75,19 +120,25 @@ export class SyncService {
     return this.engineOf.engine;
   }
 
-  private async run(mode: PushMode): Promise<SyncReport> {
+  /** `deletes`: the service ids the analyst confirmed for deletion; other deletes stay pending. */
+  private async run(mode: PushMode, choices: SyncChoices): Promise<SyncReport> {
     const { session, workspaces, events } = this.deps;
     const workspace = workspaces.require();
     if (this.running) throw badRequest('A sync is already running.');
     if (!session.signedIn) throw forbidden('Sign in before syncing.');
     this.running = new AbortController();
     try {
-      const report = await this.engine(workspace).sync({ mode, signal: this.running.signal });
+      const report = await this.engine(workspace).sync({ mode, signal: this.running.signal, ...choices });
       this.resumeAfterSignIn = undefined;
       if (report.stopped?.reason === 'unauthorized') {
         session.pause('unauthorized');
-        this.resumeAfterSignIn = mode;
-      } else session.setOnline(report.stopped?.offline !== true);
+        this.resumeAfterSignIn = { mode, choices };
+      } else {
+        const offline = report.stopped?.offline === true;
+        session.setOnline(!offline);
+        if (offline) this.probe.start();
+        else this.probe.stop();
+      }
       if (!report.stopped) workspace.store.setMeta('last_sync_at', new Date().toISOString());
       events.emit('workspace.changed', { reason: 'push' });
       return report;
@@ -97,9 +148,9 @@ export class SyncService {
   }
 
   private resume(): void {
-    const mode = this.resumeAfterSignIn;
-    if (mode === undefined || !this.deps.workspaces.current || !this.deps.session.signedIn) return;
+    const paused = this.resumeAfterSignIn;
+    if (paused === undefined || !this.deps.workspaces.current || !this.deps.session.signedIn) return;
     this.resumeAfterSignIn = undefined;
-    this.run(mode).catch((error: unknown) => this.deps.session.noteFailure(error));
+    this.run(paused.mode, paused.choices).catch((error: unknown) => this.deps.session.noteFailure(error));
   }
 }

@@ -73,6 +73,66 @@ function setAnnual(doc: AssetDoc, year: number, field: string, value: Scalar): v
   else entry[field] = value;
 }
 
+const absent = (v: unknown): boolean => v === null || v === undefined;
+
+/** Same records, same fields, same values. */
+function sameRecords(a: unknown, b: ReadonlyArray<Record<string, unknown>>): boolean {
+  if (!Array.isArray(a) || a.length !== b.length) return false;
+  return b.every((entry, i) => {
+    const other = a[i] as Record<string, unknown>;
+    const keys = Object.keys(entry);
+    return keys.length === Object.keys(other).length && keys.every((k) => other[k] === entry[k]);
+  });
+}
+
+/**
+ * True when laying the rows over `before` would change nothing. Most assets of a re-imported book
+ * are unchanged: this look, without a copy of the document or the path-by-path diff, settles them.
+ */
+function leavesUnchanged(g: Group, before: AssetDoc): boolean {
+  const years = new Map<number, Record<string, unknown>>();
+  for (const e of Array.isArray(before.annual_data) ? before.annual_data : [])
+    if (typeof e.year === 'number') years.set(e.year, e);
+  const slots: Record<Nested, Map<number, Map<string, Scalar>> | undefined> = {
+    certifications: undefined,
+    energy_ratings: undefined,
+  };
+  for (const { sheet, row } of g.rows) {
+    const columns = sheet.columns;
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i] as ReadColumn;
+      const value = row.values[i];
+      if (value === undefined || !column.importable) continue;
+      const source = column.source;
+      if (source.kind === 'asset') {
+        if (source.field === 'service_asset_id' || source.field === 'partners_id') continue;
+        if (value === null ? !absent(before[source.field]) : before[source.field] !== value) return false;
+      } else if (source.kind === 'annual') {
+        const entry = years.get(source.year);
+        if (
+          value === null
+            ? entry !== undefined && !absent(entry[source.field])
+            : entry?.[source.field] !== value
+        )
+          return false;
+      } else {
+        const kind = (slots[source.kind] ??= new Map());
+        const slot = kind.get(source.index) ?? new Map<string, Scalar>();
+        slot.set(source.field, value);
+        kind.set(source.index, slot);
+      }
+    }
+  }
+  for (const kind of ['certifications', 'energy_ratings'] as const) {
+    const kindSlots = slots[kind];
+    if (!kindSlots) continue;
+    const errors: CellIssue[] = [];
+    const result = rebuildNested(before, kind, kindSlots, { sheet: '', row: 0 }, errors);
+    if (errors.length > 0 || (result && !sameRecords(before[kind], result))) return false;
+  }
+  return true;
+}
+
 /** Lays one asset's rows over its workspace copy: new, changed, unchanged, or rejected with the reasons. */
 export function planGroup(g: Group): PlanRow {
   const locations = g.rows.map((r) => ({ sheet: r.sheet.name, row: r.row.row }));
@@ -89,6 +149,8 @@ export function planGroup(g: Group): PlanRow {
   if (errors.length > 0) return base;
 
   const before = g.record?.current ?? null;
+  if (before && leavesUnchanged(g, before))
+    return { ...base, status: 'unchanged', name: typeof before.name === 'string' ? before.name : g.name };
   const doc: AssetDoc = before ? structuredClone(before) : {};
   type Where = { sheet: string; row: number };
   const nested: Record<Nested, { present: boolean; slots: Map<number, Map<string, Scalar>>; where: Where }> =

@@ -1,36 +1,20 @@
 import { open, stat } from 'node:fs/promises';
-import ExcelJS from 'exceljs';
+import { posix } from 'node:path';
 import { LISTS_MARKER } from '../../shared/workbook/write-workbook';
 import { SheetParser, type ParsedSheet, type ParsedWorkbook, type RawOrIssue } from './sheet-parser';
-import { errorMessage } from '../../shared/errors';
+import { decodeXml, SharedStringsReader, WorksheetReader, type CellCount } from './sheet-xml';
+import { defaultLimits, mb, WorkbookError, type WorkbookLimits } from './workbook-limits';
+import { ZipParts } from './zip-parts';
 
-/** Default refusal size of an imported file; a setting of the app may change it. */
-export const DEFAULT_MAX_IMPORT_BYTES = 40 * 1024 * 1024;
-export const DEFAULT_MAX_ROWS = 100_000;
+export { DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_ROWS, WorkbookError } from './workbook-limits';
+export type { WorkbookErrorKind } from './workbook-limits';
 
-export type WorkbookErrorKind =
-  'too_large' | 'not_xlsx' | 'truncated' | 'corrupt' | 'too_many_rows' | 'empty';
-
-/** A file that cannot be imported at all; nothing was read into the workspace. */
-export class WorkbookError extends Error {
-  constructor(
-    readonly kind: WorkbookErrorKind,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'WorkbookError';
-  }
-}
-
-export interface ReadWorkbookOptions {
+export interface ReadWorkbookOptions extends Partial<WorkbookLimits> {
   /** Refused before parsing when the file is larger (default 40 MB). */
   maxBytes?: number;
   /** Data rows per tab (default 100,000). */
   maxRows?: number;
 }
-
-const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** Refuses an oversized file by its size alone, before a byte of it is parsed. */
 export async function checkSize(file: string, maxBytes: number): Promise<number> {
@@ -76,78 +60,98 @@ async function checkZipContainer(file: string, size: number): Promise<void> {
   }
 }
 
-/** One exceljs cell value to a raw cell: formulas give their cached result, never their text. */
-export function rawFromExcel(value: unknown): RawOrIssue {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-    if (typeof value === 'number' && Number.isNaN(value))
-      return { unreadable: 'The cell shows an error value' };
-    return value;
-  }
-  if (value instanceof Date) return value;
-  if (typeof value !== 'object') return null;
-  const v = value as Record<string, unknown>;
-  if ('formula' in v || 'sharedFormula' in v) {
-    if (!('result' in v) || v['result'] === undefined) {
-      return {
-        unreadable:
-          'The cell holds a formula without a saved result; open and save the workbook in Excel so the values are computed',
-      };
-    }
-    return rawFromExcel(v['result']);
-  }
-  if ('error' in v) return { unreadable: `The cell shows the error ${String(v['error'])}` };
-  if (Array.isArray(v['richText'])) {
-    return (v['richText'] as Array<{ text?: unknown }>).map((part) => String(part.text ?? '')).join('');
-  }
-  if (typeof v['text'] === 'string') return v['text'];
-  return { unreadable: 'The cell holds a value of an unsupported kind' };
+const notWorkbook = (): WorkbookError =>
+  new WorkbookError(
+    'not_xlsx',
+    'This file is a ZIP archive but not an Excel workbook: it has no worksheets.',
+  );
+
+const attrOf = (tag: string, name: string): string | undefined =>
+  new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+
+/** A relationship's target as a part name ("worksheets/sheet1.xml" beside xl/workbook.xml). */
+function partName(base: string, target: string): string {
+  if (target.startsWith('/')) return target.slice(1);
+  return posix.normalize(posix.join(posix.dirname(base), target));
 }
 
-interface StreamRow {
-  number: number;
-  values: unknown;
+interface BookParts {
+  date1904: boolean;
+  sheets: Array<{ name: string; part: string }>;
+  sharedStrings: string | undefined;
 }
-interface StreamSheet extends AsyncIterable<StreamRow> {
-  name?: string;
+
+async function bookParts(zip: ZipParts): Promise<BookParts> {
+  const rootRels = (await zip.text('_rels/.rels')) ?? '';
+  const officeDoc = /<Relationship\b[^>]*\/officeDocument"[^>]*>/.exec(rootRels)?.[0];
+  const bookPart = officeDoc ? partName('', attrOf(officeDoc, 'Target') ?? '') : 'xl/workbook.xml';
+  const book = await zip.text(bookPart);
+  if (book === undefined) throw notWorkbook();
+  const relsPart = posix.join(posix.dirname(bookPart), '_rels', `${posix.basename(bookPart)}.rels`);
+  const rels = new Map<string, { target: string; type: string }>();
+  for (const m of ((await zip.text(relsPart)) ?? '').matchAll(/<Relationship\b[^>]*>/g)) {
+    const id = attrOf(m[0], 'Id');
+    const target = attrOf(m[0], 'Target');
+    if (id && target)
+      rels.set(id, { target: partName(bookPart, decodeXml(target)), type: attrOf(m[0], 'Type') ?? '' });
+  }
+  const pr = /<workbookPr\b[^>]*>/.exec(book)?.[0] ?? '';
+  const d1904 = attrOf(pr, 'date1904');
+  const sheets: BookParts['sheets'] = [];
+  for (const m of book.matchAll(/<sheet\b[^>]*>/g)) {
+    const rid = attrOf(m[0], 'r:id') ?? /\s\w+:id="([^"]*)"/.exec(m[0])?.[1];
+    const rel = rid ? rels.get(rid) : undefined;
+    if (rel && zip.has(rel.target))
+      sheets.push({ name: decodeXml(attrOf(m[0], 'name') ?? 'Sheet'), part: rel.target });
+  }
+  const stringsRel = [...rels.values()].find((r) => r.type.endsWith('/sharedStrings'));
+  const sharedStrings =
+    stringsRel?.target ?? (zip.has('xl/sharedStrings.xml') ? 'xl/sharedStrings.xml' : undefined);
+  return { date1904: d1904 === '1' || d1904 === 'true', sheets, sharedStrings };
+}
+
+/** Streams a part's text into `push`, decoding UTF-8 across chunk edges. */
+async function feed(zip: ZipParts, part: string, push: (text: string) => void): Promise<void> {
+  const decoder = new TextDecoder('utf-8');
+  for await (const chunk of zip.chunks(part)) push(decoder.decode(chunk, { stream: true }));
+  push(decoder.decode());
 }
 
 /**
- * Reads an asset workbook (ours, the service's export, or either edited in Excel) with the streaming
- * reader, tab by tab, into rows keyed by API variable name with typed values and per-cell errors.
- * Throws WorkbookError for a file that cannot be read at all.
+ * Reads an asset workbook (ours, the service's export, or either edited in Excel) part by part as it
+ * unpacks, into rows keyed by API variable name with typed values and per-cell errors, within the
+ * limits of `WorkbookLimits`. Throws WorkbookError for a file that cannot or may not be read.
  */
 export async function readWorkbook(file: string, opts: ReadWorkbookOptions = {}): Promise<ParsedWorkbook> {
-  const size = await checkSize(file, opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES);
+  const limits: WorkbookLimits = { ...defaultLimits, ...opts };
+  const size = await checkSize(file, limits.maxBytes);
   await checkZipContainer(file, size);
-  const maxRows = opts.maxRows ?? DEFAULT_MAX_ROWS;
+  const zip = await ZipParts.open(file, limits.maxUnpackedBytes);
   const sheets: ParsedSheet[] = [];
   const issues: ParsedWorkbook['issues'] = [];
-  // Styles are not needed: date columns take serials as dates, so the numFmt of a cell is irrelevant.
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    styles: 'ignore',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  });
-  let sawSheet = false;
   try {
-    for await (const worksheet of reader as unknown as AsyncIterable<StreamSheet>) {
-      sawSheet = true;
-      const date1904 = readDate1904(reader);
-      const name = worksheet.name ?? 'Sheet';
-      const parser = new SheetParser(name, { maxRows, date1904 });
+    const book = await bookParts(zip);
+    if (book.sheets.length === 0) throw notWorkbook();
+    const strings = new SharedStringsReader(limits);
+    if (book.sharedStrings) await feed(zip, book.sharedStrings, (t) => strings.push(t));
+    const count: CellCount = { cells: 0 };
+    for (const { name, part } of book.sheets) {
+      const parser = new SheetParser(name, { maxRows: limits.maxRows, date1904: book.date1904 });
       let listsTab = false;
-      for await (const row of worksheet) {
-        const values = Array.isArray(row.values) ? (row.values as unknown[]) : [];
-        // The lists our export puts behind its dropdowns: reference data, not assets.
-        if (row.number === 1 && values[1] === LISTS_MARKER) listsTab = true;
-        if (listsTab) continue;
-        // exceljs rows are 1-based: values[0] is always empty.
-        const cells: RawOrIssue[] = new Array<RawOrIssue>(Math.max(0, values.length - 1));
-        for (let i = 1; i < values.length; i++) cells[i - 1] = rawFromExcel(values[i]);
-        parser.push(row.number, cells);
+      const reader = new WorksheetReader(name, strings.strings, limits, count, {
+        width: () => parser.width(),
+        row: (number: number, cells: RawOrIssue[]) => {
+          // The lists our export puts behind its dropdowns: reference data, not assets.
+          if (number === 1 && cells[0] === LISTS_MARKER) listsTab = true;
+          if (!listsTab) parser.push(number, cells);
+        },
+      });
+      try {
+        await feed(zip, part, (t) => reader.push(t));
+      } catch (error) {
+        if (error instanceof RangeError)
+          throw new WorkbookError('too_many_rows', error.message, { cause: error });
+        throw error;
       }
       if (listsTab) continue;
       const sheet = parser.finish();
@@ -164,21 +168,8 @@ export async function readWorkbook(file: string, opts: ReadWorkbookOptions = {})
         });
       }
     }
-  } catch (error) {
-    if (error instanceof WorkbookError) throw error;
-    if (error instanceof RangeError)
-      throw new WorkbookError('too_many_rows', error.message, { cause: error });
-    throw new WorkbookError(
-      'corrupt',
-      `This workbook could not be read (${errorMessage(error)}). Open it in Excel, save it again as .xlsx and retry.`,
-      { cause: error },
-    );
-  }
-  if (!sawSheet) {
-    throw new WorkbookError(
-      'not_xlsx',
-      'This file is a ZIP archive but not an Excel workbook: it has no worksheets.',
-    );
+  } finally {
+    zip.close();
   }
   if (sheets.length === 0) {
     throw new WorkbookError(
@@ -187,9 +178,4 @@ export async function readWorkbook(file: string, opts: ReadWorkbookOptions = {})
     );
   }
   return { format: 'xlsx', sheets, issues };
-}
-
-function readDate1904(reader: unknown): boolean {
-  const props = (reader as { properties?: { model?: { date1904?: unknown } } }).properties;
-  return props?.model?.date1904 === true;
 }

@@ -110,11 +110,15 @@ export class SheetParser {
   readonly rows: ParsedRow[] = [];
   readonly issues: CellIssue[] = [];
   private dataRows = 0;
+  private headerWidth: number | undefined;
+  private readonly coerceOpts: { date1904: boolean };
 
   constructor(
     readonly name: string,
     private readonly opts: SheetParserOptions,
-  ) {}
+  ) {
+    this.coerceOpts = { date1904: opts.date1904 ?? false };
+  }
 
   /** Feeds one spreadsheet row; `cells[0]` is column A. */
   push(row: number, cells: RawOrIssue[]): void {
@@ -132,6 +136,11 @@ export class SheetParser {
     return { name: this.name, columns: this.columns ?? [], rows: this.rows };
   }
 
+  /** Columns the header spans, once read: cells further right are never looked at. */
+  width(): number | undefined {
+    return this.headerWidth;
+  }
+
   /** True when the tab has at least one column the app knows (other tabs are ignored). */
   get recognised(): boolean {
     return (this.columns?.length ?? 0) > 0;
@@ -146,6 +155,7 @@ export class SheetParser {
     const labelRow = hasNames ? (second?.cells ?? []) : namesRow;
     const dataFrom = hasNames ? 2 : 1;
     const width = Math.max(namesRow.length, labelRow.length);
+    this.headerWidth = width;
     const columns: ReadColumn[] = [];
     const seen = new Map<string, string>();
     for (let i = 0; i < width; i++) {
@@ -248,7 +258,13 @@ export class SheetParser {
         parsed.errors.push(this.cellIssue(row, ref, column.key, raw.unreadable, raw.unreadable));
         continue;
       }
-      const result = coerceCell(raw ?? null, column.spec, { date1904: this.opts.date1904 ?? false });
+      // Most cells are plain numbers in number columns: what coerceCell would answer, without its
+      // answer object (millions of them in a large book).
+      if (typeof raw === 'number' && column.spec.type === 'number' && Number.isFinite(raw)) {
+        values[position] = raw;
+        continue;
+      }
+      const result = coerceCell(raw ?? null, column.spec, this.coerceOpts);
       if (result.ok) values[position] = result.value;
       else {
         values[position] = undefined;

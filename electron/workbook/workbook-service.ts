@@ -75,22 +75,24 @@ export class WorkbookService {
 
   readonly handlers: WorkbookHandlers = {
     'workbook.export': async ({ format }) => {
-      const { store } = this.deps.workspaces.require();
+      const { store, file: workspaceFile } = this.deps.workspaces.require();
       if (!this.deps.pickSaveFile) throw badRequest('This host has no save dialog.');
       const entity = store.entity();
       const defaultName = `${(entity?.name ?? 'assets').replace(/[^\w.-]+/g, ' ').trim()} ${new Date().toISOString().slice(0, 10)}.${format}`;
       const file = await this.deps.pickSaveFile({ defaultName, extensions: [format] });
       if (file === undefined) return null;
+      // Off main's event loop: the worker reads the workspace's file and writes the book.
       const written = await exportWorkspace(store, file, {
         format,
         fallbackYear: this.deps.assessmentYear - 1,
+        workspaceFile,
       });
       return { fileName: basename(written.file), assets: written.assets };
     },
     'workbook.previewImport': async ({ fileId }) => {
-      const { store } = this.deps.workspaces.require();
+      const { store, file: workspaceFile } = this.deps.workspaces.require();
       const file = this.deps.files.path(fileId);
-      return this.keep(await previewImportFile(store, file));
+      return this.keep(await previewImportFile(store, file, { workspaceFile }));
     },
     'workbook.applyImport': async ({ planId, partial }) => {
       const { store } = this.deps.workspaces.require();
@@ -113,7 +115,7 @@ export class WorkbookService {
       return undone;
     },
     'serviceExport.start': async ({ publicCallbackUrl }) => {
-      const { store, entityId } = this.deps.workspaces.require();
+      const { store, entityId, file: workspaceFile } = this.deps.workspaces.require();
       const result = await this.throughService(() =>
         runServiceExport({
           client: this.deps.session.client,
@@ -124,12 +126,16 @@ export class WorkbookService {
         }),
       );
       if (result.kind === 'awaiting-link') return result;
-      const preview = this.keep(await previewImportFile(store, result.file));
+      const preview = this.keep(await previewImportFile(store, result.file, { workspaceFile }));
       return { kind: 'downloaded', fileName: basename(result.file), bytes: result.bytes, preview };
     },
     'serviceExport.importLink': async ({ url }) => {
-      const { store } = this.deps.workspaces.require();
-      const { plan } = await importFromExportLink(url, { store, downloadDir: this.downloadDir });
+      const { store, file: workspaceFile } = this.deps.workspaces.require();
+      const { plan } = await importFromExportLink(url, {
+        store,
+        workspaceFile,
+        downloadDir: this.downloadDir,
+      });
       return this.keep(plan);
     },
   };

@@ -1,18 +1,18 @@
-import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { areaUnitFromName } from '../../shared/domain';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type { WorkspaceStore } from '../workspace/workspace-store';
-import { readAssetCsv, writeAssetCsv } from './csv';
-import { planImport, type ImportPlan } from './import-plan';
+import type { ImportPlan } from './import-plan';
 import { allYears } from '../../shared/workbook/layout';
-import { checkSize, DEFAULT_MAX_IMPORT_BYTES, readWorkbook, WorkbookError } from './read-workbook';
-import { writeAssetWorkbook } from '../../shared/workbook/write-workbook';
+import type { ExchangeFormat, PreviewOptions } from './preview-file';
+import { checkSize } from './read-workbook';
+import { runWorkbookJob, type ExportSummary, type WriteJob } from './workbook-jobs';
+import { DEFAULT_MAX_IMPORT_BYTES } from './workbook-limits';
 import { readReference, referenceKey } from '../workspace/reference-lists';
 
 /** The entry points the app's handlers call: export the workspace, preview a file against it. */
 
-export type ExchangeFormat = 'xlsx' | 'csv';
+export type { ExchangeFormat, PreviewOptions } from './preview-file';
 
 export interface ExportWorkspaceOptions {
   format?: ExchangeFormat;
@@ -42,63 +42,60 @@ function areaUnitLabel(store: WorkspaceStore): string | undefined {
   return areaUnitFromName(name) === 'sqft' ? 'sq ft' : 'm²';
 }
 
-export async function exportWorkspace(
+/** What an export writes, gathered from a workspace: the write job and what it will report. */
+export function exportJob(
   store: WorkspaceStore,
   file: string,
   opts: ExportWorkspaceOptions = {},
-): Promise<{ file: string; assets: number; years: number[] }> {
+): { job: WriteJob; summary: ExportSummary } {
   const docs = workspaceDocs(store);
   const years = [...(opts.years ?? allYears(docs, opts.fallbackYear ?? new Date().getUTCFullYear() - 1))];
   const unit = areaUnitLabel(store);
   const format = opts.format ?? (extname(file).toLowerCase() === '.csv' ? 'csv' : 'xlsx');
   const reference = readReference(store.reference(referenceKey));
-  if (format === 'csv') await writeAssetCsv(file, docs, { years, ...(unit ? { areaUnitLabel: unit } : {}) });
-  else {
-    const entity = store.entity();
-    await writeAssetWorkbook(file, docs, {
-      years,
-      title: entity ? `Assets of ${entity.name}` : 'Assets',
-      ...(unit ? { areaUnitLabel: unit } : {}),
-      lists: { property_type_code: reference.propertyTypes, country: reference.countries },
-    });
-  }
-  return { file, assets: docs.length, years };
+  const summary = { file, assets: docs.length, years };
+  if (format === 'csv')
+    return {
+      job: { job: 'write-csv', file, docs, opts: { years, ...(unit ? { areaUnitLabel: unit } : {}) } },
+      summary,
+    };
+  const entity = store.entity();
+  const xlsxOpts = {
+    years,
+    title: entity ? `Assets of ${entity.name}` : 'Assets',
+    ...(unit ? { areaUnitLabel: unit } : {}),
+    lists: { property_type_code: reference.propertyTypes, country: reference.countries },
+  };
+  return { job: { job: 'write-xlsx', file, docs, opts: xlsxOpts }, summary };
 }
 
-export interface PreviewOptions {
-  /** Refusal size (default 40 MB; a setting of the app). */
-  maxBytes?: number;
-  maxRows?: number;
+/**
+ * Writes the workspace to `file` in a worker thread. Given the workspace's own file, the worker also
+ * reads the assets from it (SQLite in WAL mode lets it read beside main), so main's event loop does
+ * nothing heavy at all; without it, main gathers the documents and the worker writes them.
+ */
+export async function exportWorkspace(
+  store: WorkspaceStore,
+  file: string,
+  opts: ExportWorkspaceOptions & { workspaceFile?: string } = {},
+): Promise<ExportSummary> {
+  const { workspaceFile, ...rest } = opts;
+  if (workspaceFile) return runWorkbookJob({ job: 'export-workspace', workspaceFile, file, opts: rest });
+  const { job, summary } = exportJob(store, file, rest);
+  await runWorkbookJob(job);
+  return summary;
 }
 
-/** XLSX by its ZIP signature; CSV by its extension; anything else is refused. */
-async function formatOf(file: string): Promise<ExchangeFormat> {
-  const handle = await open(file, 'r');
-  const head = Buffer.alloc(4);
-  try {
-    await handle.read(head, 0, 4, 0);
-  } finally {
-    await handle.close();
-  }
-  if (head.readUInt32LE(0) === 0x04034b50) return 'xlsx';
-  const ext = extname(file).toLowerCase();
-  if (ext === '.csv' || ext === '.txt') return 'csv';
-  throw new WorkbookError(
-    'not_xlsx',
-    'This file is neither an Excel workbook (.xlsx) nor a CSV file. Old .xls workbooks must be saved as .xlsx first.',
-  );
-}
-
-/** Reads a workbook or CSV and compares it with the workspace: nothing is changed yet. */
+/** Reads a workbook or CSV in a worker thread and compares it with the workspace: nothing is changed yet. */
 export async function previewImportFile(
   store: WorkspaceStore,
   file: string,
-  opts: PreviewOptions = {},
+  opts: PreviewOptions & { workspaceFile?: string } = {},
 ): Promise<ImportPlan> {
-  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES;
-  await checkSize(file, maxBytes);
-  const format = await formatOf(file);
-  const readOpts = { maxBytes, ...(opts.maxRows ? { maxRows: opts.maxRows } : {}) };
-  const parsed = format === 'csv' ? await readAssetCsv(file, readOpts) : await readWorkbook(file, readOpts);
-  return planImport(parsed, store.listAssets(), { file });
+  // The size alone refuses a file at once, without starting a worker (an asynchronous stat).
+  await checkSize(file, opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES);
+  const { workspaceFile, ...rest } = opts;
+  // Given the workspace's file, the worker reads the records itself (see `exportWorkspace`).
+  if (workspaceFile) return runWorkbookJob({ job: 'preview', file, opts: rest, workspaceFile });
+  return runWorkbookJob({ job: 'preview', file, opts: rest, records: store.listAssets() });
 }

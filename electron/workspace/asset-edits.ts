@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setPathFrom, setPathValue, type AssetDoc, type Scalar } from '../../shared/sync/asset-doc';
 import type { AssetRecord } from './asset-record';
+import type { History, RowImage } from './history';
 import type { StoreAccess } from './store-access';
 import { WorkspaceEditError } from './workspace-edit-error';
 
@@ -21,7 +22,10 @@ export function newPartnersId(): number {
  * was sent.
  */
 export class AssetEdits {
-  constructor(private readonly store: StoreAccess) {}
+  constructor(
+    private readonly store: StoreAccess,
+    private readonly history: History,
+  ) {}
 
   createAsset(doc: AssetDoc): AssetRecord {
     const localId = randomUUID();
@@ -33,21 +37,33 @@ export class AssetEdits {
           'INSERT INTO assets (local_id, partners_id, base, current, updated_at) VALUES (?, ?, NULL, ?, ?)',
         )
         .run(localId, partnersId, JSON.stringify(current), this.store.now());
-      this.journal(localId, 'create', current);
+      this.journal(localId, 'create', current, null);
     });
     return this.store.mustGet(localId);
   }
 
-  /** Applies many cell edits at once (a paste, a fill-down) as one transaction. */
+  /**
+   * Applies many cell edits at once (a paste, a fill-down) as one transaction: one write and one
+   * journal row per asset, with the paths it touched.
+   */
   setValues(edits: readonly Edit[]): void {
+    const byAsset = new Map<string, Edit[]>();
+    for (const edit of edits) {
+      const list = byAsset.get(edit.localId);
+      if (list) list.push(edit);
+      else byAsset.set(edit.localId, [edit]);
+    }
     this.store.transaction(() => {
-      for (const edit of edits) {
-        const record = this.store.mustGet(edit.localId);
+      for (const [localId, list] of byAsset) {
+        const record = this.store.mustGet(localId);
         if (!record.current)
-          throw new WorkspaceEditError(`Asset ${edit.localId} is deleted; restore it before editing`);
-        const next = setPathValue(record.current, edit.path, edit.value);
-        this.writeCurrent(edit.localId, next);
-        this.journal(edit.localId, 'set', { path: edit.path, value: edit.value });
+          throw new WorkspaceEditError(`Asset ${localId} is deleted; restore it before editing`);
+        const before = this.before(localId);
+        let next = record.current;
+        for (const edit of list) next = setPathValue(next, edit.path, edit.value);
+        this.writeCurrent(localId, next);
+        const cells = list.map(({ path, value }) => ({ path, value }));
+        this.journal(localId, 'set', { edits: cells }, before);
       }
     });
   }
@@ -56,21 +72,23 @@ export class AssetEdits {
   replaceDoc(localId: string, doc: AssetDoc, kind = 'replace'): void {
     this.store.transaction(() => {
       this.store.mustGet(localId);
+      const before = this.before(localId);
       this.writeCurrent(localId, doc);
-      this.journal(localId, kind, doc);
+      this.journal(localId, kind, {}, before);
     });
   }
 
   deleteAsset(localId: string): void {
     this.store.transaction(() => {
       const record = this.store.mustGet(localId);
+      const before = this.before(localId);
       // Never sent: nothing on the service to delete, so the row simply goes.
       if (record.serviceAssetId === null && record.inFlight === null) {
         this.store.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
       } else {
         this.writeCurrent(localId, null);
       }
-      this.journal(localId, 'delete', {});
+      this.journal(localId, 'delete', {}, before);
     });
   }
 
@@ -78,21 +96,23 @@ export class AssetEdits {
   revertAsset(localId: string): void {
     this.store.transaction(() => {
       const record = this.store.mustGet(localId);
+      const before = this.before(localId);
       if (record.base === null) this.store.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
       else this.writeCurrent(localId, record.base);
       this.store.sql('DELETE FROM conflicts WHERE local_id = ?').run(localId);
-      this.journal(localId, 'revert', {});
+      this.journal(localId, 'revert', {}, before);
     });
   }
 
   resolveConflict(localId: string, path: string, choice: 'mine' | 'theirs'): void {
     this.store.transaction(() => {
       const record = this.store.mustGet(localId);
+      const before = this.before(localId);
       if (choice === 'theirs' && record.current && record.base) {
         this.writeCurrent(localId, setPathFrom(record.current, record.base, path));
       }
       this.store.sql('DELETE FROM conflicts WHERE local_id = ? AND path = ?').run(localId, path);
-      this.journal(localId, 'resolve', { path, choice });
+      this.journal(localId, 'resolve', { path, choice }, before);
     });
   }
 
@@ -101,6 +121,7 @@ export class AssetEdits {
     this.store.transaction(() => {
       const record = this.store.mustGet(localId);
       if (!record.remoteDeleted) return;
+      const before = this.before(localId);
       if (choice === 'theirs' || record.current === null) {
         this.store.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
       } else {
@@ -111,7 +132,7 @@ export class AssetEdits {
           )
           .run(JSON.stringify(doc), this.store.now(), localId);
       }
-      this.journal(localId, 'resolve-deletion', { choice });
+      this.journal(localId, 'resolve-deletion', { choice }, before);
     });
   }
 
@@ -128,9 +149,12 @@ export class AssetEdits {
       .run(doc === null ? null : JSON.stringify(doc), this.store.now(), localId);
   }
 
-  private journal(localId: string, kind: string, payload: unknown): void {
-    this.store
-      .sql('INSERT INTO journal (at, local_id, kind, payload) VALUES (?, ?, ?, ?)')
-      .run(this.store.now(), localId, kind, JSON.stringify(payload));
+  /** The row as it was, for undo; only inside a step (imports and merges outside one skip the read). */
+  private before(localId: string): RowImage {
+    return this.history.recording ? this.history.image(localId) : null;
+  }
+
+  private journal(localId: string, kind: string, payload: unknown, before: RowImage): void {
+    this.history.journal(localId, kind, payload, before);
   }
 }

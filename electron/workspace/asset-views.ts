@@ -1,4 +1,4 @@
-import { changedPaths } from '../../shared/sync/asset-doc';
+import { changedPaths, flattenDoc, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { AssetStatus, AssetView, PendingReview } from '../../shared/sync/types';
 import type { AssetRecord } from './asset-record';
 import type { PendingWork } from './pending-work';
@@ -45,6 +45,7 @@ export function toReview(work: PendingWork): PendingReview {
       localId: record.localId,
       name: nameOf(record),
       changedPaths: changedPaths(record.base, record.current),
+      changes: fieldChanges(record.base, record.current),
     })),
     deletes: work.deletes.map((record) => ({
       localId: record.localId,
@@ -53,4 +54,25 @@ export function toReview(work: PendingWork): PendingReview {
     })),
     conflicted: work.conflicted.map((record) => ({ localId: record.localId, name: nameOf(record) })),
   };
+}
+
+/** Each changed cell of an asset, old -> new, as text (an entry added or removed shows as one line). */
+function fieldChanges(
+  base: AssetDoc | null,
+  current: AssetDoc | null,
+): Array<{ path: string; before: string; after: string }> {
+  const before = flattenDoc(base);
+  const after = flattenDoc(current);
+  const out: Array<{ path: string; before: string; after: string }> = [];
+  for (const path of new Set([...before.keys(), ...after.keys()])) {
+    const from = before.get(path) ?? null;
+    const to = after.get(path) ?? null;
+    if (from !== to)
+      out.push({
+        path,
+        before: from === null ? '(empty)' : String(from),
+        after: to === null ? '(empty)' : String(to),
+      });
+  }
+  return out;
 }

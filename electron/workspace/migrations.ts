@@ -108,6 +108,23 @@ const steps: ReadonlyArray<(db: Database.Database) => void> = [
       update.run(JSON.stringify(current), row.local_id);
     }
   },
+  // History in main: each user action is a step; its journal rows keep the asset before and after
+  // (a row image, see electron/workspace/history.ts) so undo and redo need nothing from the renderer.
+  (db) => {
+    const columns = new Set(
+      (db.prepare('PRAGMA table_info(journal)').all() as Array<{ name: string }>).map((c) => c.name),
+    );
+    db.exec(`CREATE TABLE IF NOT EXISTS steps (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        label TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0
+      )`);
+    for (const column of ['step INTEGER', 'before TEXT', 'after TEXT']) {
+      if (!columns.has(column.split(' ')[0] ?? '')) db.exec(`ALTER TABLE journal ADD COLUMN ${column}`);
+    }
+    db.exec('CREATE INDEX IF NOT EXISTS journal_step ON journal(step) WHERE step IS NOT NULL');
+  },
 ];
 
 export const schemaVersion = steps.length;

@@ -102,19 +102,20 @@ export class RemoteMerge {
   }
 
   /**
-   * Of `records`, those with a service id that the last full pull did not see were deleted on the
-   * service: an unedited one goes, an edited one becomes a conflict for the user.
+   * Of `records`, those whose absence the service confirmed (a 404 on the asset itself, never a
+   * listing that merely lacked it) were deleted on the service: an unedited one goes, an edited one
+   * becomes a conflict for the user. A pending delete of an asset that is gone is done, not lost.
    */
   markMissing(
     records: readonly AssetRecord[],
-    seen: ReadonlySet<number>,
+    confirmedGone: ReadonlySet<number>,
   ): { removed: number; conflicts: number } {
     let removed = 0;
     let conflicts = 0;
     for (const record of records) {
-      if (record.serviceAssetId === null || seen.has(record.serviceAssetId) || record.inFlight) continue;
-      const edited = record.current === null || changedPaths(record.base, record.current).length > 0;
-      if (record.current !== null && edited) {
+      if (record.serviceAssetId === null || !confirmedGone.has(record.serviceAssetId)) continue;
+      const edited = record.current !== null && changedPaths(record.base, record.current).length > 0;
+      if (edited) {
         this.store.sql('UPDATE assets SET remote_deleted = 1 WHERE local_id = ?').run(record.localId);
         conflicts++;
       } else {

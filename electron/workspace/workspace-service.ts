@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { WorkspaceSnapshot } from '../../shared/bridge/types';
 import { countNames, workspaceContexts, type Entity, type ValidationContext } from '../../shared/domain';
 import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
+import type { AssetView, HistoryOutcome } from '../../shared/sync/types';
 import type { SessionService } from '../auth/session-service';
 import { badRequest, notFound } from '../bridge/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
@@ -36,6 +37,10 @@ export type WorkspaceHandlers = Pick<
   | 'workspace.snapshot'
   | 'workspace.edit'
   | 'workspace.createAsset'
+  | 'workspace.createAssets'
+  | 'workspace.undo'
+  | 'workspace.redo'
+  | 'workspace.history'
   | 'workspace.deleteAssets'
   | 'workspace.revertAsset'
   | 'workspace.addEntry'
@@ -132,6 +137,20 @@ export class WorkspaceService {
       this.deps.events.emit('app.notice', { level: 'warning', message: reference.problem });
   }
 
+  /** Undo or redo one step: the assets it touched as they are now, and those now gone. */
+  private travel(direction: 'undo' | 'redo'): HistoryOutcome {
+    const { store } = this.require();
+    const outcome = direction === 'undo' ? store.undo() : store.redo();
+    const views: AssetView[] = [];
+    const removed: string[] = [];
+    for (const id of outcome?.touched ?? []) {
+      const view = this.view(store, id);
+      if (view) views.push(view);
+      else removed.push(id);
+    }
+    return { label: outcome?.label ?? null, views, removed, history: store.historyState() };
+  }
+
   private view(store: WorkspaceStore, localId: string) {
     const record = store.asset(localId);
     return record ? toAssetView(record, store) : null;
@@ -144,6 +163,7 @@ export class WorkspaceService {
   }
 
   private editEntries(
+    label: string,
     localId: string,
     collection: 'certifications' | 'energy_ratings',
     edit: (list: Record<string, unknown>[]) => void,
@@ -155,7 +175,8 @@ export class WorkspaceService {
     const list = Array.isArray(doc[collection]) ? (doc[collection] as Record<string, unknown>[]) : [];
     edit(list);
     doc[collection] = list;
-    store.replaceDoc(localId, doc, `${collection}-edit`);
+    const what = collection === 'certifications' ? 'certification' : 'energy rating';
+    store.step(`${label} of a ${what}`, () => store.replaceDoc(localId, doc, `${collection}-edit`));
     return this.mustView(store, localId);
   }
 
@@ -181,46 +202,71 @@ export class WorkspaceService {
         lastSyncAt: store.getMeta('last_sync_at') ?? null,
       };
     },
-    'workspace.edit': ({ edits }) => {
+    'workspace.edit': ({ edits, label }) => {
       const { store } = this.require();
-      store.setValues(edits);
+      store.step(label ?? cellsLabel('edit', edits.length), () => store.setValues(edits));
       return [...new Set(edits.map((edit) => edit.localId))].map((id) => this.mustView(store, id));
     },
     'workspace.createAsset': ({ fields }) => {
       const { store } = this.require();
-      const record = store.createAsset({ ...fields, annual_data: [], certifications: [] });
+      const record = store.step('adding an asset', () =>
+        store.createAsset({ ...fields, annual_data: [], certifications: [] }),
+      );
       return this.mustView(store, record.localId);
     },
+    'workspace.createAssets': ({ rows, edits, label }) => {
+      const { store } = this.require();
+      const ids = store.step(label, () => {
+        const created = rows.map((row) => {
+          const record = store.createAsset({ ...row.fields, annual_data: [], certifications: [] });
+          if (row.edits.length > 0)
+            store.setValues(row.edits.map((edit) => ({ ...edit, localId: record.localId })));
+          return record.localId;
+        });
+        if (edits.length > 0) store.setValues(edits);
+        return [...new Set([...created, ...edits.map((edit) => edit.localId)])];
+      });
+      return ids.map((id) => this.mustView(store, id));
+    },
+    'workspace.undo': () => this.travel('undo'),
+    'workspace.redo': () => this.travel('redo'),
+    'workspace.history': () => this.require().store.historyState(),
     'workspace.deleteAssets': ({ localIds }) => {
       const { store } = this.require();
-      store.transaction(() => {
+      const label = localIds.length === 1 ? 'delete of an asset' : `delete of ${localIds.length} assets`;
+      store.step(label, () => {
         for (const id of localIds) if (store.asset(id)) store.deleteAsset(id);
       });
       return localIds;
     },
     'workspace.revertAsset': ({ localId }) => {
       const { store } = this.require();
-      store.revertAsset(localId);
+      store.step('revert of an asset', () => store.revertAsset(localId));
       return this.view(store, localId);
     },
     'workspace.addEntry': ({ localId, collection, fields }) =>
-      this.editEntries(localId, collection, (list) =>
+      this.editEntries('addition', localId, collection, (list) =>
         list.push({ ...fields, _key: randomUUID().slice(0, 8) }),
       ),
     'workspace.removeEntry': ({ localId, collection, key }) =>
-      this.editEntries(localId, collection, (list) => {
+      this.editEntries('removal', localId, collection, (list) => {
         const index = list.findIndex((entry) => entryKey(collection, entry) === key);
         if (index >= 0) list.splice(index, 1);
       }),
     'workspace.resolveConflict': ({ localId, path, choice }) => {
       const { store } = this.require();
-      store.resolveConflict(localId, path, choice);
+      store.step(`keeping ${choice} for a conflict`, () => store.resolveConflict(localId, path, choice));
       return this.view(store, localId);
     },
     'workspace.resolveRemoteDeletion': ({ localId, choice }) => {
       const { store } = this.require();
-      store.resolveRemoteDeletion(localId, choice);
+      store.step(`keeping ${choice} for a deleted asset`, () => store.resolveRemoteDeletion(localId, choice));
       return this.view(store, localId);
     },
   };
+}
+
+/** "paste of 9 cells", "edit of 1 cell". */
+function cellsLabel(verb: string, count: number): string {
+  return `${verb} of ${count} ${count === 1 ? 'cell' : 'cells'}`;
 }

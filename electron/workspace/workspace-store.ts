@@ -2,10 +2,11 @@ import type Database from 'better-sqlite3';
 import { openSqlite } from '../storage/sqlite';
 import type { Asset, Entity } from '../../shared/domain';
 import { createPayload, type AssetDoc, type FieldConflict, type Scalar } from '../../shared/sync/asset-doc';
-import type { ServerVerdict } from '../../shared/sync/types';
+import type { HistoryState, ServerVerdict } from '../../shared/sync/types';
 import { AssetEdits, type Edit } from './asset-edits';
 import { toRecord, type AssetRecord, type AssetRow } from './asset-record';
 import { BatchSettlement } from './batch-settlement';
+import { History, type StepOutcome } from './history';
 import { migrate } from './migrations';
 import { pendingWork, type PendingWork } from './pending-work';
 import { RemoteMerge } from './remote-merge';
@@ -27,6 +28,7 @@ export class WorkspaceStore {
   /** The analyst's edits and the service's copy taken in, each its own part sharing this store. */
   private readonly edits: AssetEdits;
   private readonly remote: RemoteMerge;
+  private readonly history: History;
 
   private constructor(db: Database.Database, now: () => number) {
     this.db = db;
@@ -37,7 +39,8 @@ export class WorkspaceStore {
       mustGet: (localId) => this.mustGet(localId),
       transaction: (fn) => this.transaction(fn),
     };
-    this.edits = new AssetEdits(access);
+    this.history = new History(access);
+    this.edits = new AssetEdits(access, this.history);
     this.remote = new RemoteMerge(access);
   }
 
@@ -244,13 +247,44 @@ export class WorkspaceStore {
     this.remote.acknowledge(localId, asset);
   }
 
-  /** Local assets with a service id that the last full pull did not see: deleted on the service. */
-  markMissingRemote(seen: ReadonlySet<number>): { removed: number; conflicts: number } {
-    return this.db.transaction(() => this.remote.markMissing(this.listAssets(), seen))();
+  /** Marks the assets the service confirmed gone (by a 404 on each, see `confirmGone`). */
+  markMissingRemote(confirmedGone: ReadonlySet<number>): { removed: number; conflicts: number } {
+    if (confirmedGone.size === 0) return { removed: 0, conflicts: 0 };
+    return this.db.transaction(() => this.remote.markMissing(this.listAssets(), confirmedGone))();
+  }
+
+  /** Every service id the workspace knows, without reading the documents. */
+  serviceIds(): number[] {
+    return (
+      this.sql(
+        'SELECT service_asset_id AS id FROM assets WHERE service_asset_id IS NOT NULL',
+      ).all() as Array<{
+        id: number;
+      }>
+    ).map((row) => row.id);
   }
 
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
+  }
+
+  // --- history (electron/workspace/history.ts): one step per user action, undone in one transaction
+
+  /** Runs one user action as one labelled undo step. */
+  step<T>(label: string, fn: () => T): T {
+    return this.history.step(label, fn);
+  }
+
+  undo(): StepOutcome | null {
+    return this.history.undo();
+  }
+
+  redo(): StepOutcome | null {
+    return this.history.redo();
+  }
+
+  historyState(): HistoryState {
+    return this.history.state();
   }
 
   // --- internals shared with BatchSettlement, AssetEdits and RemoteMerge

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'misdirected_request'
   | 'gone'
   | 'method_not_allowed'
   | 'payload_too_large'

@@ -11,8 +11,11 @@ const positiveInt = z
   .transform(Number)
   .refine((n) => n >= 1, 'must be a positive integer');
 
+/** Far beyond any listing, and small enough that the row offset stays an exact integer. */
+export const maxPage = 1_000_000_000;
+
 const pageQuerySchema = z.object({
-  page: positiveInt.optional(),
+  page: positiveInt.refine((n) => n <= maxPage, `must be at most ${maxPage}`).optional(),
   per_page: positiveInt.optional(),
 });
 

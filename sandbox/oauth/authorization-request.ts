@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isScope, type Scope } from '../../shared/auth/scopes';
 import type { OAuthApplication, OAuthRepo } from '../store/oauth-repo';
 import { OAuthError } from './errors';
-import { matchesRegistered } from './redirect-uri';
+import { matchesRegistered, isNativeRedirect } from './redirect-uri';
 import { isWellFormedChallenge } from './pkce';
 
 /** A checked step-1 request: what the consent page shows and the decision carries back. */
@@ -125,6 +125,14 @@ export function checkAuthorizationRequest(oauth: OAuthRepo, input: unknown): Aut
       return fail(new OAuthError('invalid_request', 'code_challenge is malformed.'));
   } else if (method !== undefined) {
     return fail(new OAuthError('invalid_request', 'code_challenge_method was sent without code_challenge.'));
+  } else if (isNativeRedirect(redirectUri)) {
+    // Native apps cannot keep a client secret safe: their codes must be bound to a verifier.
+    return fail(
+      new OAuthError(
+        'invalid_request',
+        'code_challenge is required for loopback and out-of-band redirect URIs (PKCE, RFC 7636).',
+      ),
+    );
   }
 
   return { kind: 'ok', request: { application, redirectUri, scopes: scope.scopes, state, codeChallenge } };

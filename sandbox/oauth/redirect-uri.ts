@@ -27,6 +27,13 @@ export function isLoopbackUrl(url: URL): boolean {
   return url.protocol === 'http:' && loopbackHosts.has(url.hostname);
 }
 
+/** A native app's redirect (loopback listener or `oob`): such clients must use PKCE. */
+export function isNativeRedirect(raw: string): boolean {
+  if (raw === oobUri) return true;
+  const url = parse(raw);
+  return url !== undefined && isLoopbackUrl(url);
+}
+
 /** Why a URI cannot be registered, or undefined when it can. */
 export function registrationProblem(raw: string): string | undefined {
   if (raw === oobUri) return undefined;

@@ -39,6 +39,18 @@ function readParams(request: FastifyRequest): Record<string, string> {
   return merged;
 }
 
+/** RFC 6749 §2.3.1: Basic credentials are form-urlencoded first; a bad escape is the client's error. */
+function formDecode(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new OAuthError(
+      'invalid_request',
+      'The Basic credentials are not valid form-urlencoded text (a % must start an escape such as %3A).',
+    );
+  }
+}
+
 /** client_id/client_secret from HTTP Basic (RFC 6749 §2.3.1) or from the parameters (the spec). */
 function clientCredentials(
   request: FastifyRequest,
@@ -52,10 +64,7 @@ function clientCredentials(
     const decoded = Buffer.from(basic, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new OAuthError('invalid_client', 'The Basic credentials are malformed.', 401);
-    return {
-      id: decodeURIComponent(decoded.slice(0, colon)),
-      secret: decodeURIComponent(decoded.slice(colon + 1)),
-    };
+    return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
   }
   const id = params['client_id'];
   const secret = params['client_secret'];
@@ -113,6 +122,13 @@ export function exchangeAuthorizationCode(ctx: SandboxContext, request: FastifyR
         'invalid_grant',
         'redirect_uri differs from the one in the authorization request.',
       );
+    if (code.codeChallenge === null && params['code_verifier'] !== undefined) {
+      // A code issued without a challenge and redeemed with a verifier is a downgrade (RFC 9700 §2.1.1).
+      return new OAuthError(
+        'invalid_grant',
+        'This code was issued without code_challenge; code_verifier is not accepted.',
+      );
+    }
     if (code.codeChallenge !== null) {
       const verifier = params['code_verifier'];
       if (!verifier) return new OAuthError('invalid_grant', 'code_verifier is required for this code.');

@@ -70,10 +70,26 @@ export function checkLoginCsrf(request: FastifyRequest, submitted: string | unde
   if (!cookie || submitted === undefined || !sameText(submitted, cookie)) throw csrfRefused();
 }
 
-/** Only same-origin paths: `return_to` must not become an open redirect. */
+const probeOrigin = 'http://sandbox.invalid';
+
+/**
+ * Only same-origin paths: `return_to` must not become an open redirect. Browsers drop tabs and
+ * newlines from URLs (`/\t/evil.example` becomes `//evil.example`) and treat `\` as `/`, so any
+ * control character or backslash is refused outright; what passes is re-serialized by the URL
+ * parser, so the Location header never carries raw input.
+ */
 export function safeReturnPath(raw: string | undefined): string {
-  if (raw && raw.startsWith('/') && !raw.startsWith('//') && !raw.startsWith('/\\')) return raw;
-  return '/portal';
+  const fallback = '/portal';
+  // eslint-disable-next-line no-control-regex
+  if (!raw || !raw.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(raw)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw, probeOrigin);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== probeOrigin || raw.startsWith('//')) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 export function redirectToSignIn(reply: FastifyReply, returnTo: string): FastifyReply {

@@ -13,7 +13,7 @@ import {
   safeReturnPath,
   startSession,
 } from './session';
-import { demoUserEmail, demoUserPassword } from '../demo-user';
+import { demoUserEmail } from '../demo-user';
 
 const signInQuery = z.object({ return_to: z.string().optional() });
 const signInForm = z.object({
@@ -47,8 +47,8 @@ function sendSignIn(
       </form>
     </section>
     <p class="muted">
-      Local sandbox only: the demo user is <code>${demoUserEmail}</code> with password
-      <code>${demoUserPassword}</code>.
+      Local sandbox: the demo user is <code>${demoUserEmail}</code>; its password is made for this install and
+      shown by Asset Desk where you sign in (or by <code>npm run sandbox</code> in its terminal).
     </p>`;
   return sendPage(reply, page('Sign in', body), opts.error ? 401 : 200);
 }

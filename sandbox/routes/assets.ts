@@ -4,6 +4,7 @@ import { assetInputSchema } from '../../shared/domain';
 import type { AssetInput } from '../../shared/domain';
 import { accessRules } from '../../shared/auth/scopes';
 import { parseIdParam, routeAccess } from '../auth/guard';
+import { singleResourceBodyLimit } from '../http/limits';
 import { badRequest, notFound } from '../http/errors';
 import { pageLinks, parsePageQuery } from '../http/pagination';
 import { assetResource, deletedResource, invalidResource } from '../model/asset-model';
@@ -32,7 +33,7 @@ export function requestBaseUrl(request: FastifyRequest): string {
 export function registerAssetRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { store } = ctx;
   const read = routeAccess(store.admin, accessRules.readAssets);
-  const write = routeAccess(store.admin, accessRules.writeAssets);
+  const write = { ...routeAccess(store.admin, accessRules.writeAssets), bodyLimit: singleResourceBodyLimit };
   const session = (entityId: number | undefined) =>
     openEntitySession(store, entityId ?? -1, { now: ctx.now, assessmentYear: ctx.settings.assessmentYear() });
   const findAsset = (request: FastifyRequest) => {

@@ -10,6 +10,7 @@ import type {
 } from '../../shared/domain';
 import { accessRules } from '../../shared/auth/scopes';
 import { routeAccess } from '../auth/guard';
+import { batchBodyLimit } from '../http/limits';
 import { ApiError, badRequest } from '../http/errors';
 import { assetResource, deletedResource, invalidResource } from '../model/asset-model';
 import { openEntitySession, type Checked } from '../model/asset-service';
@@ -108,7 +109,11 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: SandboxContext): 
 
   app.post(
     '/api/v1/entities/:entity_id/assets/batches',
-    { onRequest: [access.onRequest, limit], preHandler: [access.preHandler, limit] },
+    {
+      onRequest: [access.onRequest, limit],
+      preHandler: [access.preHandler, limit],
+      bodyLimit: batchBodyLimit,
+    },
     async (request, reply) => {
       const body = parseBatchBody(request.body, batchFields);
       const entityId = request.entityId ?? -1;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, createReadStream, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -119,10 +120,11 @@ export function registerExportRoutes(app: FastifyInstance, ctx: SandboxContext):
       const job = (async () => {
         try {
           mkdirSync(exportDir, { recursive: true });
-          await writeAssetWorkbook(path.join(exportDir, `${id}.xlsx`), assets, {
+          const file = await open(path.join(exportDir, `${id}.xlsx`), 'w');
+          await writeAssetWorkbook(file, assets, {
             years: reportingYears(assets, ctx.settings.assessmentYear()),
             title: `Assets of entity ${entityId}`,
-          });
+          }).finally(() => file.close());
           // The 15 minutes run from when the file can be fetched, not from the request.
           store.exports.setStatus(id, 'ready', ctx.now() + ctx.settings.exportTtlMs);
         } catch (err) {

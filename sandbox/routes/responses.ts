@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { accessRules } from '../../shared/auth/scopes';
 import { parseIdParam, routeAccess } from '../auth/guard';
+import { singleResourceBodyLimit } from '../http/limits';
 import { ApiError, badRequest, forbidden, notFound } from '../http/errors';
 import { checkIndicatorValue, indicatorOfEvidence, valueRule } from '../model/indicators';
 import type { SandboxContext } from '../context';
@@ -91,7 +92,10 @@ const summaryOf = (responses: ResponsesRepo, r: PortfolioResponse) => ({
 export function registerResponseRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { responses } = ctx.store;
   const read = routeAccess(ctx.store.admin, accessRules.readResponses);
-  const write = routeAccess(ctx.store.admin, accessRules.writeResponses);
+  const write = {
+    ...routeAccess(ctx.store.admin, accessRules.writeResponses),
+    bodyLimit: singleResourceBodyLimit,
+  };
 
   const findResponse = (request: FastifyRequest): PortfolioResponse => {
     const entityId = request.entityId ?? -1;

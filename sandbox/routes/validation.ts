@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Asset, AssetInput, InvalidAsset, ValidationResponse } from '../../shared/domain';
 import { accessRules } from '../../shared/auth/scopes';
 import { routeAccess } from '../auth/guard';
+import { batchBodyLimit } from '../http/limits';
 import { invalidResource } from '../model/asset-model';
 import { openEntitySession } from '../model/asset-service';
 import { assetIdOf, parseBatchBody } from './batches';
@@ -15,7 +16,7 @@ export function registerValidationRoutes(app: FastifyInstance, ctx: SandboxConte
   const { store } = ctx;
   app.post(
     '/api/v1/entities/:entity_id/assets/validation',
-    routeAccess(store.admin, accessRules.validation),
+    { ...routeAccess(store.admin, accessRules.validation), bodyLimit: batchBodyLimit },
     async (request) => {
       const body = parseBatchBody(request.body, ['create', 'update']);
       const entityId = request.entityId ?? -1;

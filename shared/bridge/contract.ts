@@ -16,7 +16,15 @@ import type {
   SessionState,
   WorkspaceSnapshot,
 } from './types';
-import type { AssetView, DryRunRow, PendingReview, SyncProgress, SyncReport } from '../sync/types';
+import type {
+  AssetView,
+  DryRunRow,
+  HistoryOutcome,
+  HistoryState,
+  PendingReview,
+  SyncProgress,
+  SyncReport,
+} from '../sync/types';
 import type {
   ImportPreview,
   ImportResult,
@@ -55,6 +63,7 @@ function event<Payload>(): EventSpec<Payload> {
 const noArgs = z.object({}).strict();
 const localId = z.string().min(1).max(64);
 const connectionId = z.string().min(1).max(100);
+const historyLabel = z.string().min(1).max(120);
 const scalar = z.union([z.string().max(10_000), z.number().finite(), z.boolean(), z.null()]);
 /** Paths as shared/sync/asset-doc.ts writes them: `field`, `annual_data/2024/field`, `certifications/id:7/level`. */
 const docPath = z
@@ -143,10 +152,36 @@ export const bridgeMethods = {
           .array(z.object({ localId, path: docPath, value: scalar }).strict())
           .min(1)
           .max(100_000),
+        /** The undo step's label ("paste of 9 cells"); main says "edit of N cells" without one. */
+        label: historyLabel.optional(),
       })
       .strict(),
   ),
   'workspace.createAsset': method<AssetView>()(z.object({ fields: docFields.optional() }).strict()),
+  /** New assets with their cell edits and edits of others, in one transaction and one undo step. */
+  'workspace.createAssets': method<AssetView[]>()(
+    z
+      .object({
+        rows: z
+          .array(
+            z
+              .object({
+                fields: docFields,
+                edits: z.array(z.object({ path: docPath, value: scalar }).strict()).max(100_000),
+              })
+              .strict(),
+          )
+          .min(1)
+          .max(20_000),
+        edits: z.array(z.object({ localId, path: docPath, value: scalar }).strict()).max(100_000),
+        label: historyLabel,
+      })
+      .strict(),
+  ),
+  /** Undo and redo live in main (the workspace's journal); the renderer keeps no history. */
+  'workspace.undo': method<HistoryOutcome>()(noArgs),
+  'workspace.redo': method<HistoryOutcome>()(noArgs),
+  'workspace.history': method<HistoryState>()(noArgs),
   'workspace.deleteAssets': method<string[]>()(
     z.object({ localIds: z.array(localId).min(1).max(100_000) }).strict(),
   ),
@@ -164,7 +199,17 @@ export const bridgeMethods = {
     z.object({ localId, choice: z.enum(['mine', 'theirs']) }).strict(),
   ),
   'sync.review': method<PendingReview>()(noArgs),
-  'sync.run': method<SyncReport>()(z.object({ mode: z.enum(['strict', 'always']).optional() }).strict()),
+  'sync.run': method<SyncReport>()(
+    z
+      .object({
+        mode: z.enum(['strict', 'always']).optional(),
+        /** Service ids the analyst confirmed for deletion; any other pending delete stays pending. */
+        confirmDeletes: z.array(z.number().int().positive()).max(100_000).optional(),
+        /** Held-back assets to send anyway, with their errors (always_create / always_update). */
+        sendAnyway: z.array(localId).max(100_000).optional(),
+      })
+      .strict(),
+  ),
   'sync.cancel': method<boolean>()(noArgs),
   'sync.dryRun': method<DryRunRow[]>()(noArgs),
   /** The entity's portfolio responses (the first call reads them from the service). */
@@ -181,6 +226,27 @@ export const bridgeMethods = {
     z.object({ responseId, variable: indicatorVariable }).strict(),
   ),
   'responses.sync': method<ResponsesSyncReport>()(noArgs),
+  /** The Portfolio view's tables as an XLSX workbook (a tab each) in main's save dialog; null when cancelled. */
+  'portfolio.export': method<{ fileName: string; tables: number } | null>()(
+    z
+      .object({
+        tables: z
+          .array(
+            z
+              .object({
+                name: z.string().min(1).max(31),
+                columns: z.array(z.string().max(200)).min(1).max(50),
+                rows: z
+                  .array(z.array(z.union([z.string().max(1000), z.number(), z.null()])).max(50))
+                  .max(200_000),
+              })
+              .strict(),
+          )
+          .min(1)
+          .max(20),
+      })
+      .strict(),
+  ),
   /** Writes the workspace to a file the user chooses in main's save dialog; null when cancelled. */
   'workbook.export': method<{ fileName: string; assets: number } | null>()(
     z.object({ format: z.enum(['xlsx', 'csv']) }).strict(),
@@ -223,6 +289,8 @@ export const bridgeMethods = {
 export const bridgeEvents = {
   'app.notice': event<{ level: 'info' | 'warning' | 'error'; message: string }>(),
   'sync.progress': event<SyncProgress>(),
+  /** The service answered again after being unreachable (the header shows online). */
+  'session.online': event<{ online: boolean }>(),
   /** Assets changed by something other than the renderer's own call (a pull, an import). */
   'workspace.changed': event<{ reason: 'pull' | 'push' | 'import' | 'entity' }>(),
   'auth.signInRequired': event<{ connectionId: string; reason: 'unauthorized' | 'expired' }>(),

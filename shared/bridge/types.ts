@@ -91,6 +91,11 @@ export interface OAuthStart {
   authorizeUrl: string;
   browserOpened: boolean;
   fallbackReason?: string | undefined;
+  /**
+   * The local sandbox only: its portal's demo login (the password is made per install), shown
+   * beside the wait so the user can sign in on the page the browser opens. Never logged.
+   */
+  portalLogin?: { email: string; password: string } | undefined;
 }
 
 export type OAuthFinished =

@@ -44,6 +44,8 @@ export interface PushSummary {
   blocked: Array<{ localId: string; errors: Validations['errors'] }>;
   /** Held back until the user resolves their conflicts. */
   conflicted: number;
+  /** Deletes not sent because the analyst did not confirm them (they stay pending). */
+  unconfirmedDeletes: number;
 }
 
 export interface SyncReport {
@@ -92,7 +94,29 @@ export interface DryRunRow {
 
 export interface PendingReview {
   creates: Array<{ localId: string; name: string }>;
-  updates: Array<{ localId: string; name: string; changedPaths: string[] }>;
+  updates: Array<{
+    localId: string;
+    name: string;
+    changedPaths: string[];
+    /** Each changed field, old -> new (text as the grid shows it). */
+    changes?: Array<{ path: string; before: string; after: string }>;
+  }>;
   deletes: Array<{ localId: string; name: string; serviceAssetId: number | null }>;
   conflicted: Array<{ localId: string; name: string }>;
+  /** What a sync would hold back (the shared rules' errors), named before anything is sent. */
+  heldBack?: Array<{ localId: string; name: string; errors: Array<{ path: string; messages: string[] }> }>;
+}
+
+/** What undo and redo would do next, as labels ("paste of 9 cells"); null: nothing. */
+export interface HistoryState {
+  undo: string | null;
+  redo: string | null;
+}
+
+/** The result of undo or redo: the step's label, the assets as they are now, those now gone. */
+export interface HistoryOutcome {
+  label: string | null;
+  views: AssetView[];
+  removed: string[];
+  history: HistoryState;
 }

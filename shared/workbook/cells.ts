@@ -156,8 +156,16 @@ export function excelSerialToIso(serial: number, date1904 = false): string | und
   if (!Number.isFinite(serial) || serial < 1 || serial > 2_958_465) return undefined;
   const days = Math.floor(serial);
   const offset = date1904 ? 24107 : days < 60 ? 25568 : 25569;
-  return new Date((days - offset) * MS_PER_DAY).toISOString().slice(0, 10);
+  const epochDay = days - offset;
+  let iso = isoByEpochDay.get(epochDay);
+  if (iso === undefined) {
+    iso = new Date(epochDay * MS_PER_DAY).toISOString().slice(0, 10);
+    // A workbook's dates repeat (periods, ownership dates): each is formatted once.
+    if (isoByEpochDay.size < 100_000) isoByEpochDay.set(epochDay, iso);
+  }
+  return iso;
 }
+const isoByEpochDay = new Map<number, string>();
 
 function validYmd(y: number, m: number, d: number): string | undefined {
   const date = new Date(Date.UTC(y, m - 1, d));

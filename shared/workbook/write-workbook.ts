@@ -1,8 +1,22 @@
-import ExcelJS from 'exceljs';
+import { strToU8, Zip, ZipDeflate, ZipPassThrough, type ZipInputFile } from 'fflate';
 import { defaultCountries, defaultPropertyTypes } from '../domain';
 import type { AssetInput, ListItem } from '../domain';
 import { columnSpec, formulaTrigger, toCellValue, type ColumnSpec } from './cells';
 import { workbookLayout, type ColumnSource, type LayoutOptions, type WorkbookSheet } from './layout';
+import {
+  cellXml,
+  columnName,
+  contentTypesXml,
+  corePropsXml,
+  rootRelsXml,
+  sheetHeadXml,
+  sheetTailXml,
+  style,
+  stylesXml,
+  workbookRelsXml,
+  workbookXml,
+  type ListValidation,
+} from './xlsx-parts';
 
 export interface WriteWorkbookOptions {
   /** The reporting years side by side, e.g. `reportingYears(...)` or `allYears(...)`. */
@@ -18,6 +32,11 @@ export interface WriteWorkbookOptions {
   lists?: Partial<Record<ListField, readonly ListItem[]>>;
   /** Empty rows below the data that still get the dropdowns, for assets the analyst adds. */
   spareRows?: number;
+}
+
+/** Where the file's bytes go, in order (a Node `FileHandle` is one). */
+export interface ByteSink {
+  write(chunk: Uint8Array): Promise<unknown>;
 }
 
 type Doc = AssetInput;
@@ -37,13 +56,20 @@ type Record_ = Record<string, unknown>;
 
 /** Excel keeps a list validation's inline formula to 255 characters; longer lists get no dropdown. */
 const MAX_INLINE_LIST = 255;
+/** Sheet XML is handed to the compressor in pieces of about this many characters. */
+const PIECE = 1 << 18;
+/**
+ * Deflate level 1: the sheets are repetitive XML, so it already packs them about 5:1, at several
+ * times the speed of the default level.
+ */
+const LEVEL = 1;
 
-function rawValue(asset: Doc, source: ColumnSource, annualByYear: Map<number, Record_>): unknown {
+function rawValue(asset: Doc, source: ColumnSource, annualByYear: Map<number, Record_> | undefined): unknown {
   switch (source.kind) {
     case 'asset':
       return asset[source.field];
     case 'annual':
-      return annualByYear.get(source.year)?.[source.field];
+      return annualByYear?.get(source.year)?.[source.field];
     case 'certifications':
     case 'energy_ratings': {
       const list = asset[source.kind];
@@ -84,96 +110,216 @@ function dropdown(
   return formula;
 }
 
-const plainStyle: Partial<ExcelJS.Style> = {};
-const dateStyle: Partial<ExcelJS.Style> = { numFmt: 'yyyy-mm-dd' };
-const textStyle: Partial<ExcelJS.Style> = { numFmt: '@' };
-
-/** exceljs implements worksheet data validations (also in the streaming writer) but does not type them. */
-interface DataValidationsApi {
-  add(address: string, validation: ExcelJS.DataValidation): void;
-}
-function validations(ws: ExcelJS.Worksheet): DataValidationsApi {
-  return (ws as unknown as { dataValidations: DataValidationsApi }).dataValidations;
+/**
+ * Raw deflate of a part's pieces as one stream (`final` ends it): a host's native zlib packs several
+ * times faster than fflate's JavaScript one (Node: `deflateRawSync` with a sync flush per piece).
+ */
+export interface RawDeflate {
+  deflate(piece: Uint8Array, final: boolean): Uint8Array;
+  /** CRC-32 of `piece` continuing from `previous` (the ZIP's checksum of the part). */
+  crc32(piece: Uint8Array, previous: number): number;
 }
 
-function addSheet(
-  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+/** A part compressed by a `RawDeflate`; fflate keeps its size and CRC and writes the ZIP around it. */
+class DeflatedPart extends ZipPassThrough {
+  constructor(
+    name: string,
+    private readonly deflate: RawDeflate,
+  ) {
+    super(name);
+    this.compression = 8;
+    this.crc = 0;
+    this.size = 0;
+  }
+
+  override push(chunk: Uint8Array, final?: boolean): void {
+    this.crc = this.deflate.crc32(chunk, this.crc);
+    this.size += chunk.length;
+    this.process(chunk, final ?? false);
+  }
+
+  protected override process(chunk: Uint8Array, final: boolean): void {
+    // A host's deflate returns bytes over a plain ArrayBuffer (Node's Buffer pool), never a shared one.
+    this.ondata(null, this.deflate.deflate(chunk, final) as Uint8Array<ArrayBuffer>, final);
+  }
+}
+
+/** The ZIP being written: parts go in one after another, compressed bytes queue for the sink. */
+class ZipOut {
+  private readonly zip: Zip;
+  private queued: Uint8Array[] = [];
+  private failure: Error | null = null;
+
+  constructor(
+    private readonly sink: ByteSink,
+    private readonly deflate: RawDeflate | undefined,
+  ) {
+    this.zip = new Zip((error, chunk) => {
+      if (error) this.failure = error;
+      else this.queued.push(chunk);
+    });
+  }
+
+  /**
+   * A part written whole. Deflated like the rest: a stored part behind a data descriptor has no
+   * length any reader can find without the central directory (SheetJS, for one, cannot).
+   */
+  small(name: string, xml: string): void {
+    const part = this.newPart(name);
+    this.zip.add(part);
+    part.push(strToU8(xml), true);
+  }
+
+  private newPart(name: string): ZipInputFile & { push(chunk: Uint8Array, final?: boolean): void } {
+    return this.deflate ? new DeflatedPart(name, this.deflate) : new ZipDeflate(name, { level: LEVEL });
+  }
+
+  /** A part streamed in pieces; `done` ends it. */
+  part(name: string): { push(xml: string): Promise<void>; done(xml: string): Promise<void> } {
+    const part = this.newPart(name);
+    this.zip.add(part);
+    return {
+      push: async (xml) => {
+        part.push(strToU8(xml));
+        await this.flush();
+      },
+      done: async (xml) => {
+        part.push(strToU8(xml), true);
+        await this.flush();
+      },
+    };
+  }
+
+  async flush(): Promise<void> {
+    if (this.failure) throw this.failure;
+    const chunks = this.queued;
+    this.queued = [];
+    for (const chunk of chunks) await this.sink.write(chunk);
+  }
+
+  async end(): Promise<void> {
+    this.zip.end();
+    await this.flush();
+  }
+}
+
+async function writeSheet(
+  out: ZipOut,
+  index: number,
   sheet: WorkbookSheet,
   assets: readonly Doc[],
   annualIndex: Map<Doc, Map<number, Record_>>,
   opts: WriteWorkbookOptions,
   lists: Record<ListField, readonly ListItem[]>,
-): void {
-  const ws = wb.addWorksheet(sheet.name, { views: [{ state: 'frozen', xSplit: 1, ySplit: 2 }] });
+): Promise<void> {
+  const part = out.part(`xl/worksheets/sheet${index}.xml`);
   const specs = sheet.columns.map((c) => columnSpec(c.source));
-  ws.columns = sheet.columns.map((c, i) => ({
-    key: c.key,
-    width: c.width,
-    ...(specs[i]?.type === 'date' ? { style: dateStyle } : {}),
-  }));
+  const letters = sheet.columns.map((_, i) => columnName(i + 1));
+  const columnStyles = specs.map((spec) => (spec?.type === 'date' ? style.date : style.plain));
+  let xml = sheetHeadXml(
+    sheet.columns.map((c, i) => ({ width: c.width, style: columnStyles[i] ?? style.plain })),
+    { xSplit: 1, ySplit: 2 },
+  );
   // Row 1: API variable names, hidden; importers key on these. Row 2: what analysts read.
-  const names = ws.addRow(sheet.columns.map((c) => c.key));
-  names.hidden = true;
-  names.commit();
-  const labels = ws.addRow(sheet.columns.map((c) => c.label));
-  labels.font = { bold: true };
-  labels.commit();
-  const empty = new Map<number, Record_>();
-  const columnStyles: Array<Partial<ExcelJS.Style>> = [];
-  specs.forEach((spec, i) => (columnStyles[i + 1] = spec?.type === 'date' ? dateStyle : plainStyle));
+  xml += `<row r="1" hidden="1">${sheet.columns.map((c, i) => cellXml(`${letters[i]}1`, c.key, style.plain)).join('')}</row>`;
+  xml += `<row r="2">${sheet.columns.map((c, i) => cellXml(`${letters[i]}2`, c.label, style.bold)).join('')}</row>`;
+  const yearSlot = new Map(opts.years.map((y, i) => [y, i]));
+  const cells = sheet.columns.map((c, i) => ({
+    source: c.source,
+    slot: c.source.kind === 'annual' ? (yearSlot.get(c.source.year) ?? -1) : -1,
+    spec: specs[i],
+    style: columnStyles[i] ?? style.plain,
+    prefix: letters[i] as string,
+  }));
+  const dates = new Map<string, string | number | boolean | Date | null>();
+  const byYear: Array<Record_ | undefined> = new Array<Record_ | undefined>(opts.years.length);
+  let r = 2;
   for (const asset of assets) {
-    const byYear = annualIndex.get(asset) ?? empty;
-    // Sparse and 1-based: exceljs creates (and, in styled columns, writes) a cell for every null it
-    // is given, and most cells of a topic tab are empty; an absent index costs nothing.
-    const values: Array<string | number | boolean | Date> = [];
-    for (let i = 0; i < sheet.columns.length; i++) {
-      const column = sheet.columns[i] as WorkbookSheet['columns'][number];
-      const v = toCellValue(rawValue(asset, column.source, byYear), specs[i]);
+    r++;
+    const annual = annualIndex.get(asset);
+    for (let y = 0; y < opts.years.length; y++) byYear[y] = annual?.get(opts.years[y] as number);
+    let row = `<row r="${r}">`;
+    for (const cell of cells) {
+      const raw =
+        cell.slot >= 0 ? byYear[cell.slot]?.[cell.source.field] : rawValue(asset, cell.source, annual);
+      if (raw === null || raw === undefined) continue;
+      let v: string | number | boolean | Date | null;
+      if (cell.spec?.type === 'date' && typeof raw === 'string') {
+        // Dates repeat across a pool: each distinct text is parsed once.
+        v = dates.get(raw) ?? null;
+        if (!dates.has(raw)) dates.set(raw, (v = toCellValue(raw, cell.spec)));
+      } else v = toCellValue(raw, cell.spec);
       if (v === null) continue;
-      values[i + 1] = v;
-    }
-    const row = ws.addRow(values);
-    // exceljs caches a style by object identity and gives each new cell a fresh copy: sharing one
-    // object per kind of cell saves computing the same style XML a million times.
-    row.eachCell((cell, column) => {
-      const v = values[column];
       // Strings are written as strings, never formulas; the Text format also keeps Excel from
       // turning them into one when the analyst edits the cell.
-      if (typeof v === 'string' && formulaTrigger.test(v)) cell.style = textStyle;
-      else cell.style = columnStyles[column] ?? plainStyle;
-    });
-    row.commit();
+      const s = typeof v === 'string' && formulaTrigger.test(v) ? style.text : cell.style;
+      row += cellXml(`${cell.prefix}${r}`, v, s);
+    }
+    xml += `${row}</row>`;
+    if (xml.length > PIECE) {
+      await part.push(xml);
+      xml = '';
+    }
   }
   const lastRow = 2 + assets.length + (opts.spareRows ?? 500);
+  const validations: ListValidation[] = [];
   sheet.columns.forEach((c, i) => {
     const formula = dropdown(specs[i], c.source, lists);
     if (!formula) return;
-    const letter = ws.getColumn(i + 1).letter;
-    validations(ws).add(`${letter}3:${letter}${lastRow}`, {
-      type: 'list',
-      allowBlank: true,
-      formulae: [formula],
-      showErrorMessage: true,
+    const letter = letters[i] as string;
+    validations.push({
+      sqref: `${letter}3:${letter}${lastRow}`,
+      formula,
       errorTitle: c.label,
       error: 'Pick a value from the list.',
     });
   });
-  ws.commit();
+  await part.done(xml + sheetTailXml(validations));
+}
+
+/** Codes beside their labels, as the service's lists give them: the dropdowns' source. */
+async function writeListsSheet(
+  out: ZipOut,
+  index: number,
+  lists: Record<ListField, readonly ListItem[]>,
+): Promise<void> {
+  const part = out.part(`xl/worksheets/sheet${index}.xml`);
+  const fields = Object.keys(listColumns) as ListField[];
+  const widths = [12, 40, 4, 12, 40].map((width) => ({ width, style: style.plain }));
+  let xml = sheetHeadXml(widths);
+  xml += `<row r="1" hidden="1">${cellXml('A1', LISTS_MARKER, style.plain)}</row>`;
+  const header = fields.flatMap(
+    (f, i) => [i * 3, `${listTitles[f]} code`, i * 3 + 1, listTitles[f]] as const,
+  );
+  let headerXml = '';
+  for (let i = 0; i < header.length; i += 2)
+    headerXml += cellXml(`${columnName((header[i] as number) + 1)}2`, header[i + 1] as string, style.bold);
+  xml += `<row r="2">${headerXml}</row>`;
+  const rows = Math.max(...fields.map((f) => lists[f].length));
+  for (let r = 0; r < rows; r++) {
+    let row = '';
+    fields.forEach((f, i) => {
+      const item = lists[f][r];
+      if (item?.value) row += cellXml(`${columnName(i * 3 + 1)}${r + 3}`, item.value, style.plain);
+      if (item?.label) row += cellXml(`${columnName(i * 3 + 2)}${r + 3}`, item.label, style.plain);
+    });
+    xml += `<row r="${r + 3}">${row}</row>`;
+  }
+  await part.done(xml + sheetTailXml([]));
 }
 
 /**
- * Writes the asset workbook to `filename`, streaming rows to disk so a pool of thousands of assets
- * with eight tabs of ~100 columns does not have to fit in memory as cell objects. Accepts the
- * service's assets and the workspace's documents alike (both are `AssetInput`).
+ * Writes the asset workbook to `sink` as it is built, row by row into a streamed ZIP, so a pool of
+ * thousands of assets with eight tabs of ~100 columns never sits in memory as cells or as XML.
+ * Accepts the service's assets and the workspace's documents alike (both are `AssetInput`).
  */
 export async function writeAssetWorkbook(
-  filename: string,
+  sink: ByteSink,
   assets: readonly Doc[],
   opts: WriteWorkbookOptions,
+  /** The host's deflate (default: fflate's, level 1). */
+  deflate?: RawDeflate,
 ): Promise<void> {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename, useStyles: true, useSharedStrings: false });
-  wb.creator = 'Asset Desk';
-  wb.title = opts.title ?? 'Assets';
   const annualIndex = new Map<Doc, Map<number, Record_>>();
   for (const a of assets) {
     const byYear = new Map<number, Record_>();
@@ -190,40 +336,16 @@ export async function writeAssetWorkbook(
     property_type_code: opts.lists?.property_type_code ?? defaultPropertyTypes,
     country: opts.lists?.country ?? defaultCountries,
   };
-  for (const sheet of layout) addSheet(wb, sheet, assets, annualIndex, opts, lists);
-  addListsSheet(wb, lists);
-  await wb.commit();
-}
-
-/** Codes beside their labels, as the service's lists give them: the dropdowns' source. */
-function addListsSheet(
-  wb: ExcelJS.stream.xlsx.WorkbookWriter,
-  lists: Record<ListField, readonly ListItem[]>,
-): void {
-  const ws = wb.addWorksheet(LISTS_SHEET);
-  ws.columns = [{ width: 12 }, { width: 40 }, { width: 4 }, { width: 12 }, { width: 40 }];
-  const fields = Object.keys(listColumns) as ListField[];
-  const marker = ws.addRow([LISTS_MARKER]);
-  marker.hidden = true;
-  marker.commit();
-  const header = ws.addRow(
-    fields.flatMap((f, i) => [
-      `${listTitles[f]} code`,
-      listTitles[f],
-      ...(i < fields.length - 1 ? [''] : []),
-    ]),
-  );
-  header.font = { bold: true };
-  header.commit();
-  const rows = Math.max(...fields.map((f) => lists[f].length));
-  for (let r = 0; r < rows; r++) {
-    const values: string[] = [];
-    fields.forEach((f, i) => {
-      const item = lists[f][r];
-      values[i * 3 + 1] = item?.value ?? '';
-      values[i * 3 + 2] = item?.label ?? '';
-    });
-    ws.addRow(values).commit();
-  }
-  ws.commit();
+  const names = [...layout.map((s) => s.name), LISTS_SHEET];
+  const out = new ZipOut(sink, deflate);
+  out.small('[Content_Types].xml', contentTypesXml(names.length));
+  out.small('_rels/.rels', rootRelsXml);
+  out.small('docProps/core.xml', corePropsXml(opts.title ?? 'Assets', 'Asset Desk', new Date()));
+  out.small('xl/workbook.xml', workbookXml(names));
+  out.small('xl/_rels/workbook.xml.rels', workbookRelsXml(names.length));
+  out.small('xl/styles.xml', stylesXml);
+  let index = 0;
+  for (const sheet of layout) await writeSheet(out, ++index, sheet, assets, annualIndex, opts, lists);
+  await writeListsSheet(out, ++index, lists);
+  await out.end();
 }

@@ -79,6 +79,11 @@ describe('OAuth sign-in through the app', () => {
     const start = await core.handlers['auth.startOAuth']({ connectionId: localSandboxId });
     expect(start.mode).toBe('loopback');
     expect(start.browserOpened).toBe(true);
+    // The sign-in dialog shows the install's demo login beside the wait; the portal page never does.
+    expect(start.portalLogin).toEqual(core.sandbox.demoUser);
+    expect(core.sandbox.demoUser.password).not.toBe('sandbox-demo');
+    expect(new URL(page.url()).pathname).toBe('/portal/sign-in');
+    expect(await page.content()).not.toContain(core.sandbox.demoUser.password);
     const redirectUri = new URL(new URL(start.authorizeUrl).searchParams.get('redirect_uri') ?? '');
     expect(redirectUri.hostname).toBe('127.0.0.1');
     expect(redirectUri.pathname.length).toBeGreaterThan(30);

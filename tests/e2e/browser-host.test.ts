@@ -1,5 +1,7 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserHost } from '../../electron/browser-host/server';
+import { bridgeSecretHeader, secretFromFragment } from '../../shared/bridge/browser-host-secret';
 import { artifactPath, launchChromium } from '../support/chromium';
 import { startTestApp } from '../support/test-app';
 
@@ -26,8 +28,11 @@ describe('browser host', () => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
     await page.goto(host.launchUrl);
-    // The launch URL swaps the token for a cookie and redirects to a clean URL.
+    // The launch URL swaps the token for a cookie and redirects to a clean URL; the page keeps the
+    // bridge secret from the fragment in sessionStorage and takes it off the address bar.
     expect(new URL(page.url()).search).toBe('');
+    await expect.poll(() => new URL(page.url()).hash).toBe('');
+    expect(await page.evaluate('Object.values(sessionStorage)')).toContain(bridgeSecret(host));
 
     // What the bridge serves: the demo entity's workspace, pulled from the embedded sandbox.
     const snapshot = await app.core.handlers['workspace.snapshot']({});
@@ -68,11 +73,13 @@ describe('browser host', () => {
     const post = (headers: Record<string, string>) =>
       fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '{}' });
 
-    expect((await post({ Cookie: 'asset_desk_host=wrong' })).status).toBe(403);
+    expect(
+      (await post({ Cookie: 'asset_desk_host=wrong', [bridgeSecretHeader]: bridgeSecret(host) })).status,
+    ).toBe(403);
     expect((await post({ Cookie: cookie, Origin: 'http://evil.example' })).status).toBe(403);
     // Node's fetch will not let a caller set Host, so speak HTTP/1.1 by hand for the rebinding case.
     expect(await rawStatus(host, 'evil.example', cookie)).toBe(421);
-    const ok = await post({ Cookie: cookie, Origin: host.origin });
+    const ok = await post({ Cookie: cookie, Origin: host.origin, [bridgeSecretHeader]: bridgeSecret(host) });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({
       ok: true,
@@ -80,11 +87,61 @@ describe('browser host', () => {
     });
   });
 
+  it('the cookie another 127.0.0.1 port receives gives no bridge access', { timeout: 60_000 }, async () => {
+    // Cookies are not scoped by port: a server on another local port gets the host's cookie.
+    let seen: IncomingHttpHeaders | undefined;
+    const other = createServer((req, res) => {
+      seen = req.headers;
+      res.end('other local server');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(host.launchUrl);
+      const address = other.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.close();
+      const leaked = /asset_desk_host=[^;]+/.exec(seen?.cookie ?? '')?.[0];
+      expect(leaked).toBeDefined();
+
+      // Replayed, it opens neither a bridge call nor the event stream.
+      const call = await fetch(`${host.origin}/bridge/invoke/session.get`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: leaked ?? '' },
+        body: '{}',
+      });
+      expect(call.status).toBe(403);
+      const stream = await fetch(`${host.origin}/bridge/events`, { headers: { Cookie: leaked ?? '' } });
+      expect(stream.status).toBe(403);
+      await stream.body?.cancel();
+
+      // With the page's own secret it is the page, and works.
+      const own = await fetch(`${host.origin}/bridge/invoke/app.info`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Cookie: leaked ?? '',
+          [bridgeSecretHeader]: bridgeSecret(host),
+        },
+        body: '{}',
+      });
+      expect(own.status).toBe(200);
+    } finally {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
   it('rejects arguments outside the contract with a clear error', async () => {
     const cookie = await tokenCookie(host);
     const response = await fetch(`${host.origin}/bridge/invoke/workspace.edit`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      headers: {
+        'Content-Type': 'application/json',
+        Cookie: cookie,
+        [bridgeSecretHeader]: bridgeSecret(host),
+      },
       body: JSON.stringify({ edits: [{ localId: 'x', path: '../etc', value: {} }], extra: true }),
     });
     expect(response.status).toBe(400);
@@ -94,6 +151,10 @@ describe('browser host', () => {
     expect(body.error.message).toContain('Invalid arguments for workspace.edit');
   });
 });
+
+function bridgeSecret(host: BrowserHost): string {
+  return secretFromFragment(new URL(host.launchUrl).hash) ?? '';
+}
 
 async function tokenCookie(host: BrowserHost): Promise<string> {
   const response = await fetch(host.launchUrl, { redirect: 'manual' });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOAuthLogin } from '../../electron/auth/oauth-login';
 import { fetchTokenInfo } from '../../electron/auth/oauth-token';
 import { isAuthError } from '../../electron/auth/errors';
-import { demoUserEmail, demoUserPassword } from '../../sandbox/demo-user';
+import { demoPassword, demoUserEmail } from '../../sandbox/demo-user';
 import { seedDemo } from '../../sandbox/seed';
 import { openStore } from '../../sandbox/store';
 import { artifactPath, launchChromium } from '../support/chromium';
@@ -43,7 +43,7 @@ describe('OAuth provider with the app’s client in Chromium', () => {
   const signInIfAsked = async (): Promise<void> => {
     if (new URL(page.url()).pathname !== '/portal/sign-in') return;
     await page.fill('#email', demoUserEmail);
-    await page.fill('#password', demoUserPassword);
+    await page.fill('#password', demoPassword(dir).password);
     await Promise.all([page.waitForURL((u) => u.pathname !== '/portal/sign-in'), page.click('#sign-in')]);
   };
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUserEmail, demoUserPassword } from '../../sandbox/demo-user';
+import { demoPassword, demoUserEmail } from '../../sandbox/demo-user';
 import { seedDemo } from '../../sandbox/seed';
 import { openStore } from '../../sandbox/store';
 import { artifactPath, launchChromium } from '../support/chromium';
@@ -33,7 +33,7 @@ describe('sandbox view-only pages', () => {
     const page = await browser.context.newPage();
     await page.goto(`${h.baseUrl}/portal/view/entities/${entityId}/assets`);
     await page.fill('#email', demoUserEmail);
-    await page.fill('#password', demoUserPassword);
+    await page.fill('#password', demoPassword(dir).password);
     await Promise.all([page.waitForURL((u) => u.pathname.endsWith('/assets')), page.click('#sign-in')]);
     const uploaded = h.server.store.assets.all(entityId);
     await expect.poll(() => page.locator('#assets tr[data-asset-id]').count()).toBe(uploaded.length);

@@ -276,7 +276,14 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
     expect(await byId('oauth-client-id').count()).toBe(0);
     await byId('oauth-manual').click();
     await byId('oauth-code').waitFor();
-    await authorizeInBrowser(app.core.sandbox.demoUser);
+    // The dialog shows the install's demo login, which the portal page does not: sign in with it.
+    const shown = byId('oauth-portal-login').locator('code');
+    const login = {
+      email: (await shown.nth(0).textContent()) ?? '',
+      password: (await shown.nth(1).textContent()) ?? '',
+    };
+    expect(login).toEqual(app.core.sandbox.demoUser);
+    await authorizeInBrowser(login);
     const code = (await consent.textContent('#authorization-code'))?.trim() ?? '';
     expect(code.length).toBeGreaterThan(8);
     await byId('oauth-code').fill(code);

@@ -3,6 +3,9 @@
  * data coverage by utility and year, like-for-like with the assets that do not qualify and why, and
  * a figure that follows an edit without a reload; a coverage cell opens the asset in the grid.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
@@ -54,11 +57,32 @@ describe('portfolio preview in Chromium', () => {
     await lflRows.first().getByRole('button', { name: 'Who does not qualify' }).click();
     await page.getByTestId('portfolio-lfl-excluded').waitFor();
     await screenshot(page, 'ui-portfolio.png');
+
+    // The tables go out as a workbook, a tab each, through main's save dialog.
+    const file = join(app.dataDir, 'portfolio.xlsx');
+    app.picker.saveNext = file;
+    await page.getByTestId('portfolio-export').click();
+    // Main answers once the file is whole; the page says so.
+    await page.getByText('Exported 8 tables to portfolio.xlsx').waitFor();
+    expect(existsSync(file)).toBe(true);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    expect(wb.worksheets.map((w) => w.name)).toEqual([
+      'By property type',
+      'By country',
+      'Data coverage',
+      'Coverage by asset',
+      'Like-for-like',
+      'Not like-for-like',
+      'Intensity',
+      'Renewable share',
+    ]);
+    expect(wb.getWorksheet('By property type')?.rowCount).toBe(types.size + 1);
     expect(pageErrors).toEqual([]);
   });
 
   it('draws its charts, and a bar or a row shows the assets behind it in the grid', async () => {
-    for (const id of ['chart-floor-area', 'chart-coverage', 'chart-lfl']) {
+    for (const id of ['chart-floor-area', 'chart-coverage', 'chart-lfl', 'chart-coverage-heatmap']) {
       const box = await page.getByTestId(id).locator('canvas').boundingBox();
       expect(box?.width ?? 0).toBeGreaterThan(100);
     }
@@ -117,6 +141,7 @@ describe('portfolio preview in Chromium', () => {
     await page.getByTestId('tab-portfolio').click();
     await expect.poll(async () => Math.round(await floorAreaShown())).toBe(Math.round(before + 1000));
     await page.getByTestId('portfolio-view').locator('details summary').click();
+    // The heat map chart opens an asset too; the table beside it is the keyboard's way.
     await page.getByTestId('portfolio-heatmap').locator('tbody tr').first().locator('button').first().click();
     await page.getByTestId('annual-grid').waitFor();
   });

@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { IndicatorValue } from '../../shared/responses/types';
-import { demoUserEmail, demoUserPassword } from '../../sandbox/demo-user';
+import { demoUserEmail } from '../../sandbox/demo-user';
 import { artifactPath, launchChromium } from '../support/chromium';
 import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
 import { startTestApp, testAssessmentYear } from '../support/test-app';
@@ -266,7 +266,7 @@ describe('portfolio responses UI in Chromium', () => {
     view.on('pageerror', (e) => pageErrors.push(`view page: ${String(e)}`));
     await view.goto(`${app.core.sandbox.baseUrl}/portal/view/entities/${entityId}/responses/${openId}`);
     await view.fill('#email', demoUserEmail);
-    await view.fill('#password', demoUserPassword);
+    await view.fill('#password', app.core.sandbox.demoUser.password);
     await Promise.all([
       view.waitForURL((u) => u.pathname.endsWith(`/responses/${openId}`)),
       view.click('#sign-in'),

@@ -13,6 +13,9 @@ let browser: PortalClient;
 let foreignEntityId: number;
 
 const loopback = 'http://127.0.0.1:49152/oauth/cb-path';
+/** Loopback and oob clients must use PKCE, so every request here carries it unless a test says not. */
+const pkceVerifier = randomBytes(32).toString('base64url');
+const pkceChallenge = createHash('sha256').update(pkceVerifier).digest('base64url');
 
 function authorizeUrl(params: Record<string, string | undefined>): string {
   const q = new URLSearchParams();
@@ -22,6 +25,8 @@ function authorizeUrl(params: Record<string, string | undefined>): string {
     response_type: 'code',
     scope: 'entities read:assets',
     state: 'st-1',
+    code_challenge: pkceChallenge,
+    code_challenge_method: 'S256',
     ...params,
   };
   for (const [k, v] of Object.entries(all)) if (v !== undefined) q.set(k, v);
@@ -53,6 +58,7 @@ const exchange = (code: string, extra: Record<string, string> = {}) =>
     code,
     grant_type: 'authorization_code',
     redirect_uri: loopback,
+    code_verifier: pkceVerifier,
     ...extra,
   });
 
@@ -208,6 +214,7 @@ describe('step 2: /oauth/token and /oauth/token/info', () => {
         code,
         grant_type: 'authorization_code',
         redirect_uri: loopback,
+        code_verifier: pkceVerifier,
       },
       { inQuery: true },
     );
@@ -274,7 +281,7 @@ describe('step 2: /oauth/token and /oauth/token/info', () => {
     const basic = Buffer.from(`${app.uid}:${app.secret}`).toString('base64');
     const r = await tokenRequest(
       h.baseUrl,
-      { code, grant_type: 'authorization_code', redirect_uri: loopback },
+      { code, grant_type: 'authorization_code', redirect_uri: loopback, code_verifier: pkceVerifier },
       { headers: { authorization: `Basic ${basic}` } },
     );
     expect(r.status).toBe(200);

@@ -11,6 +11,11 @@ export interface FaultProxy {
   cutAfterResponse(requestLine: RegExp, count?: number): void;
   /** Delay the answers to the next `count` requests whose request line matches. */
   delayResponses(requestLine: RegExp, ms: number, count?: number): void;
+  /**
+   * Hold the next request whose request line matches before it reaches the server: `held`
+   * resolves once it is held, `release` lets it through (so the server answers it as it is then).
+   */
+  holdRequest(requestLine: RegExp): { held: Promise<void>; release: () => void };
   /** Refuse new connections (reset at once) while true. */
   setDown(down: boolean): void;
   cuts(): number;
@@ -26,7 +31,16 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   let delayMs = 0;
   let delayRemaining = 0;
   let down = false;
+  let hold: { pattern: RegExp; onHeld: () => void; released: Promise<void> } | undefined;
   const sockets = new Set<Socket>();
+  // Like a reverse proxy, name the upstream in Host: the sandbox refuses any Host but its own.
+  let ownHost = '';
+  const hostLine = () => new RegExp(`\r\nhost: *${ownHost.replace(/\./g, '\\.')}\r\n`, 'i');
+  const rewriteHost = (chunk: Buffer): Buffer => {
+    const text = chunk.toString('latin1');
+    const replaced = text.replace(hostLine(), `\r\nhost: ${upstream.host}\r\n`);
+    return replaced === text ? chunk : Buffer.from(replaced, 'latin1');
+  };
 
   const server = createServer((client) => {
     sockets.add(client);
@@ -38,8 +52,28 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     sockets.add(server);
     let armed = false;
     let slow = 0;
-    client.on('data', (chunk: Buffer) => {
+    // While a request of this connection is held, its bytes wait here in order.
+    let waiting: Buffer[] | undefined;
+    client.on('data', (raw: Buffer) => {
+      // As a reverse proxy does, name the upstream in Host: the sandbox answers only to its own.
+      const chunk = withUpstreamHost(raw, upstream.host);
+      if (waiting) {
+        waiting.push(chunk);
+        return;
+      }
       const head = chunk.subarray(0, 200).toString('latin1');
+      if (hold && hold.pattern.test(head)) {
+        const { onHeld, released } = hold;
+        hold = undefined;
+        const queue: Buffer[] = [chunk];
+        waiting = queue;
+        onHeld();
+        void released.then(() => {
+          waiting = undefined;
+          for (const part of queue) if (!server.destroyed) server.write(part);
+        });
+        return;
+      }
       if (pattern && remaining > 0 && pattern.test(head)) {
         remaining--;
         armed = true;
@@ -48,7 +82,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         delayRemaining--;
         slow = delayMs;
       }
-      server.write(chunk);
+      server.write(rewriteHost(chunk));
     });
     server.on('data', (chunk: Buffer) => {
       if (armed) {
@@ -81,6 +115,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('proxy has no port');
+  ownHost = `127.0.0.1:${address.port}`;
 
   return {
     url: `http://127.0.0.1:${address.port}`,
@@ -93,6 +128,14 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       delayMs = ms;
       delayRemaining = count;
     },
+    holdRequest(requestLine) {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let onHeld = () => {};
+      const held = new Promise<void>((resolve) => (onHeld = resolve));
+      hold = { pattern: requestLine, onHeld, released };
+      return { held, release };
+    },
     setDown(value) {
       down = value;
     },
@@ -103,4 +146,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** The request's Host header (if this chunk carries one) set to the upstream's `host:port`. */
+function withUpstreamHost(chunk: Buffer, host: string): Buffer {
+  const text = chunk.toString('latin1');
+  const rewritten = text.replace(/\r\nhost: [^\r\n]*/i, `\r\nhost: ${host}`);
+  return rewritten === text ? chunk : Buffer.from(rewritten, 'latin1');
 }

@@ -92,18 +92,36 @@ export function pasteText(api: GridApi<GridRow>, text: string, grow: GrowSpec | 
   const skipped = plan.skipped > 0 ? ` (${plural(plan.skipped, 'read-only cell')} skipped)` : '';
   if (newRows.size > 0 && grow) {
     const lastRow = rowAt(api, rowCount - 1);
-    const rows = [...newRows.entries()]
+    // An asset needs its name: a pasted row without one is not created (it would be a nameless
+    // asset the service refuses), and the analyst is told how many were left out.
+    const named = [...newRows.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([, cells]) => ({
-        fields: {},
-        edits: (localId: string) =>
-          cells.map((c) => ({ localId, path: grow.pathFor(c.field, lastRow), value: c.value })),
-      }));
+      .map(([, cells]) => cells)
+      .filter((cells) =>
+        cells.some((c) => c.field === 'name' && typeof c.value === 'string' && c.value.trim() !== ''),
+      );
+    const nameless = newRows.size - named.length;
+    const rows = named.map((cells) => ({
+      fields: Object.fromEntries(cells.filter((c) => c.field === 'name').map((c) => [c.field, c.value])),
+      edits: cells
+        .filter((c) => c.field !== 'name')
+        .map((c) => ({ path: grow.pathFor(c.field, lastRow), value: c.value })),
+    }));
+    const left = nameless > 0 ? `; ${plural(nameless, 'row')} without a name not created` : '';
+    if (rows.length === 0) {
+      if (edits.length > 0) void editCells(edits, 'Paste');
+      notify('warning', `No new assets: every pasted row past the end lacks a name${skipped}`);
+      return;
+    }
+    if (!confirmLargePaste(rows.length, count)) return;
+    if (rows.length > 50) notify('info', `Pasting ${plural(rows.length, 'new asset')}…`);
     void createAssetsWithEdits(rows, edits, 'Paste').then((ok) => {
-      if (ok) notify('info', `Pasted ${plural(count, 'cell')}, ${plural(rows.length, 'new row')}${skipped}`);
+      if (ok)
+        notify('info', `Pasted ${plural(count, 'cell')}, ${plural(rows.length, 'new row')}${skipped}${left}`);
     });
     return;
   }
+  if (!confirmLargePaste(0, count)) return;
   if (edits.length === 0) {
     notify('warning', `Nothing to paste here${skipped}`);
     return;
@@ -111,4 +129,14 @@ export function pasteText(api: GridApi<GridRow>, text: string, grow: GrowSpec | 
   void editCells(edits, 'Paste').then((ok) => {
     if (ok) notify('info', `Pasted ${plural(count, 'cell')}${skipped}`);
   });
+}
+
+/** Past these, a paste asks first, saying what it will create and change. */
+const ASK_ABOVE_ROWS = 200;
+const ASK_ABOVE_CELLS = 2_000;
+
+function confirmLargePaste(newRows: number, cells: number): boolean {
+  if (newRows <= ASK_ABOVE_ROWS && cells <= ASK_ABOVE_CELLS) return true;
+  const creates = newRows > 0 ? ` and create ${plural(newRows, 'new asset')}` : '';
+  return window.confirm(`This paste will change ${plural(cells, 'cell')}${creates}. Continue?`);
 }

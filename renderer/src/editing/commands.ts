@@ -1,16 +1,17 @@
 /**
- * Every change the analyst makes, as commands: each goes through the bridge to the workspace, the
- * store takes the asset views the bridge answers, and the undo stack records the values before and
- * after. Commands run one at a time, in order, so a fast typist's edits land as typed.
+ * Every change the analyst makes, as commands: each goes through the bridge to the workspace, and
+ * the store takes the asset views the bridge answers. Undo and redo live in main (the workspace's
+ * journal, `workspace.undo` / `workspace.redo`): each command is one step there, labelled here
+ * ("paste of 9 cells"), and the renderer keeps no history, only what the toolbar shows of it.
+ * Commands run one at a time, in order, so a fast typist's edits land as typed.
  */
-import { flattenDoc, type AssetDoc, type Scalar } from '../../../shared/sync/asset-doc';
-import type { AssetView } from '../../../shared/sync/types';
+import type { Scalar } from '../../../shared/sync/asset-doc';
+import type { AssetView, HistoryState } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
 import { applyViews, useWorkspace } from '../store/workspace';
 import { notify, useUi } from '../store/ui';
 import { getPathValue, sameValue } from '../grid-model/values';
 import { pending } from './pending';
-import { redoEdits, undoEdits, UndoStack, type CellChange, type UndoEntry } from './undo-stack';
 import { errorMessage } from '../../../shared/errors';
 
 export interface Edit {
@@ -19,7 +20,6 @@ export interface Edit {
   value: Scalar;
 }
 
-export const undoStack = new UndoStack();
 let queue: Promise<unknown> = Promise.resolve();
 
 function serial<T>(task: () => Promise<T>): Promise<T> {
@@ -28,8 +28,41 @@ function serial<T>(task: () => Promise<T>): Promise<T> {
   return run;
 }
 
-function syncUndoFlags(): void {
-  useUi.setState({ canUndo: undoStack.canUndo, canRedo: undoStack.canRedo });
+/** Shows main's history in the toolbar. */
+function showHistory(history: HistoryState): void {
+  useUi.setState({
+    canUndo: history.undo !== null,
+    canRedo: history.redo !== null,
+    undoLabel: history.undo,
+    redoLabel: history.redo,
+  });
+}
+
+/** A command just became main's newest step: undo is that, redo is gone. */
+function stepDone(label: string): void {
+  showHistory({ undo: label, redo: null });
+}
+
+/** Asks main for the history (after an entity switch, a pull or an import reloaded the workspace). */
+export function refreshHistory(): Promise<void> {
+  return bridge.methods['workspace.history']({}).then(showHistory, () =>
+    showHistory({ undo: null, redo: null }),
+  );
+}
+
+// A reloaded workspace (another entity, a pull, an import) has its own history in main; none, none.
+useWorkspace.subscribe((state, prev) => {
+  if (state.change === prev.change || state.change.kind !== 'reset') return;
+  if (state.status === 'ready') void refreshHistory();
+  else showHistory({ undo: null, redo: null });
+});
+
+/** "paste of 9 cells" for the grid's commands; other labels as given. */
+function stepLabel(label: string, cells: number): string {
+  const verb = label.toLowerCase();
+  if (['paste', 'fill down', 'clear', 'edit'].includes(verb))
+    return `${verb} of ${cells} ${cells === 1 ? 'cell' : 'cells'}`;
+  return verb;
 }
 
 function viewOf(localId: string): AssetView | undefined {
@@ -43,40 +76,34 @@ export function currentValue(localId: string, path: string): Scalar {
   return getPathValue(viewOf(localId)?.doc, path);
 }
 
-/** Sends cell edits as one batch; records them for undo unless `record` is false. */
-export function editCells(edits: readonly Edit[], label: string, record = true): Promise<boolean> {
-  const changes: CellChange[] = [];
-  const seen = new Map<string, CellChange>();
+/** Sends cell edits as one batch: one undo step in main. */
+export function editCells(edits: readonly Edit[], label: string): Promise<boolean> {
+  const latest = new Map<string, Edit>();
   for (const edit of edits) {
     const k = `${edit.localId}\u0000${edit.path}`;
-    const prior = seen.get(k);
-    if (prior) {
-      prior.after = edit.value;
+    if (latest.has(k)) {
+      latest.set(k, edit);
       continue;
     }
     const before = currentValue(edit.localId, edit.path);
     if (sameValue(before, edit.value) && edit.path.split('/').length !== 2) continue;
-    const change = { localId: edit.localId, path: edit.path, before, after: edit.value };
-    seen.set(k, change);
-    changes.push(change);
+    latest.set(k, edit);
   }
-  if (changes.length === 0) return Promise.resolve(true);
-  const sent = changes.map((c) => ({ localId: c.localId, path: c.path, value: c.after }));
+  const sent = [...latest.values()].map((e) => ({ localId: e.localId, path: e.path, value: e.value }));
+  if (sent.length === 0) return Promise.resolve(true);
   const token = pending.set(sent);
   const ids = [...new Set(sent.map((e) => e.localId))];
   pending.notify(ids);
+  const step = stepLabel(label, sent.length);
   return serial(async () => {
     try {
       performance.mark('edit:sent');
-      const views = await bridge.methods['workspace.edit']({ edits: sent });
+      const views = await bridge.methods['workspace.edit']({ edits: sent, label: step });
       performance.mark('edit:answered');
       pending.clear(sent, token);
       applyViews(views);
       performance.mark('edit:saved');
-      if (record) {
-        undoStack.push({ label, changes, created: [], deleted: [] });
-        syncUndoFlags();
-      }
+      stepDone(step);
       return true;
     } catch (error) {
       pending.clear(sent, token);
@@ -87,25 +114,22 @@ export function editCells(edits: readonly Edit[], label: string, record = true):
   });
 }
 
-/** Creates an asset (optionally with fields), recorded for undo. */
+/** Creates an asset (optionally with fields and cell edits): one undo step. */
 export function createAsset(
   fields: Record<string, Scalar> = {},
-  edits: (localId: string) => Edit[] = () => [],
-  label = 'Add asset',
+  edits: Array<{ path: string; value: Scalar }> = [],
+  label = 'adding an asset',
 ): Promise<AssetView | undefined> {
   return serial(async () => {
     try {
-      let view = await bridge.methods['workspace.createAsset']({ fields });
-      const more = edits(view.localId);
-      const changes: CellChange[] = more.map((e) => ({ ...e, before: null, after: e.value }));
-      if (more.length > 0) {
-        const views = await bridge.methods['workspace.edit']({ edits: more });
-        view = views.find((v) => v.localId === view.localId) ?? view;
-      }
-      applyViews([view]);
-      undoStack.push({ label, changes, created: [{ localId: view.localId, fields }], deleted: [] });
-      syncUndoFlags();
-      return view;
+      const views = await bridge.methods['workspace.createAssets']({
+        rows: [{ fields, edits }],
+        edits: [],
+        label,
+      });
+      applyViews(views);
+      stepDone(label);
+      return views[0];
     } catch (error) {
       notify('error', `Could not add the asset: ${errorMessage(error)}`);
       return undefined;
@@ -113,51 +137,34 @@ export function createAsset(
   });
 }
 
-/** Several new assets at once (a paste that grows the grid), each with its cell edits; one undo step. */
+/**
+ * Several new assets at once (a paste that grows the grid), each with its cell edits, and edits of
+ * existing cells: one transaction and one undo step in main.
+ */
 export function createAssetsWithEdits(
-  rows: Array<{ fields: Record<string, Scalar>; edits: (localId: string) => Edit[] }>,
+  rows: Array<{ fields: Record<string, Scalar>; edits: Array<{ path: string; value: Scalar }> }>,
   extra: readonly Edit[],
   label: string,
 ): Promise<boolean> {
+  const edits = extra.filter((e) => !sameValue(currentValue(e.localId, e.path), e.value));
+  const cells = rows.reduce((n, row) => n + row.edits.length + Object.keys(row.fields).length, edits.length);
+  const step = stepLabel(label, cells);
   return serial(async () => {
-    const entry: UndoEntry = { label, changes: [], created: [], deleted: [] };
     try {
-      const views: AssetView[] = [];
-      const allEdits: Edit[] = [];
-      for (const row of rows) {
-        const view = await bridge.methods['workspace.createAsset']({ fields: row.fields });
-        views.push(view);
-        entry.created.push({ localId: view.localId, fields: row.fields });
-        for (const e of row.edits(view.localId)) {
-          allEdits.push(e);
-          entry.changes.push({ ...e, before: null, after: e.value });
-        }
-      }
-      for (const e of extra) {
-        const before = currentValue(e.localId, e.path);
-        if (sameValue(before, e.value)) continue;
-        allEdits.push(e);
-        entry.changes.push({ ...e, before, after: e.value });
-      }
-      const edited = allEdits.length > 0 ? await bridge.methods['workspace.edit']({ edits: allEdits }) : [];
-      const byId = new Map(views.map((v) => [v.localId, v]));
-      for (const v of edited) byId.set(v.localId, v);
-      applyViews([...byId.values()]);
-      undoStack.push(entry);
-      syncUndoFlags();
+      applyViews(await bridge.methods['workspace.createAssets']({ rows, edits, label: step }));
+      stepDone(step);
       return true;
     } catch (error) {
       notify('error', `Paste not saved: ${errorMessage(error)}`);
-      if (entry.created.length > 0 || entry.changes.length > 0) {
-        undoStack.push(entry);
-        syncUndoFlags();
-      }
       return false;
     }
   });
 }
 
-/** Deletes assets; new ones disappear, synced ones stay marked deleted until the sync. */
+/**
+ * Deletes assets: new ones disappear, synced ones stay, struck through, until the sync sends the
+ * delete (Restore, or undo, brings them back). One undo step.
+ */
 export function deleteAssets(localIds: readonly string[]): Promise<void> {
   const views = localIds.map(viewOf).filter((v): v is AssetView => v !== undefined && v.status !== 'deleted');
   if (views.length === 0) return Promise.resolve();
@@ -171,193 +178,60 @@ export function deleteAssets(localIds: readonly string[]): Promise<void> {
         else kept.push({ ...view, status: 'deleted', changedPaths: [] });
       }
       applyViews(kept, removed);
-      deletedDocs.clear();
-      for (const view of views) deletedDocs.set(view.localId, view);
-      undoStack.push({
-        label: views.length === 1 ? 'Delete asset' : `Delete ${views.length} assets`,
-        changes: [],
-        created: [],
-        deleted: views.map((v) => v.localId),
-      });
-      syncUndoFlags();
+      stepDone(views.length === 1 ? 'delete of an asset' : `delete of ${views.length} assets`);
+      const names = views.map((v) => String(v.doc['name'] ?? 'unnamed asset'));
+      const shown =
+        names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ');
+      notify(
+        'info',
+        `Deleted ${shown}. ` +
+          (kept.length > 0
+            ? 'They stay struck through until Sync, which asks before deleting on the service; ↺ or Undo restores.'
+            : 'Undo restores.'),
+      );
     } catch (error) {
       notify('error', `Could not delete: ${errorMessage(error)}`);
     }
   });
 }
 
-/** The views of assets as they were when deleted, for undo. */
-const deletedDocs = new Map<string, AssetView>();
-const deletedHistory = new Map<string, AssetView>();
-
-function scalarTopFields(doc: AssetDoc): Record<string, Scalar> {
-  const out: Record<string, Scalar> = {};
-  for (const [k, v] of Object.entries(doc)) {
-    if (
-      [
-        'annual_data',
-        'certifications',
-        'energy_ratings',
-        'service_asset_id',
-        '_outliers',
-        '_validations',
-      ].includes(k)
-    )
-      continue;
-    if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = v;
-  }
-  return out;
-}
-
-/** Edits that rebuild a document's annual data on an asset (entries of lists are re-added apart). */
-function annualEdits(localId: string, doc: AssetDoc, only?: (path: string) => boolean): Edit[] {
-  const out: Edit[] = [];
-  for (const [path, value] of flattenDoc(doc)) {
-    if (!path.startsWith('annual_data/')) continue;
-    if (only && !only(path)) continue;
-    out.push({ localId, path, value });
-  }
-  return out;
-}
-
-async function restoreDeleted(localId: string): Promise<void> {
-  const view = deletedHistory.get(localId) ?? deletedDocs.get(localId);
-  if (!view) throw new Error('Nothing to restore');
-  if (view.serviceAssetId !== null) {
-    // Back to the service's copy, then the local changes it had.
-    const restored = await bridge.methods['workspace.revertAsset']({ localId });
-    const edits: Edit[] = [];
-    const base = flattenDoc(restored?.doc);
-    for (const [path, value] of flattenDoc(view.doc)) {
-      const parts = path.split('/');
-      if (parts[0] === 'certifications' || parts[0] === 'energy_ratings') continue;
-      if ((base.get(path) ?? null) !== value) edits.push({ localId, path, value });
+/** Undo or redo one step in main; the assets it touched come back as they are now. */
+function travel(direction: 'undo' | 'redo'): Promise<void> {
+  return serial(async () => {
+    try {
+      const outcome = await bridge.methods[direction === 'undo' ? 'workspace.undo' : 'workspace.redo']({});
+      applyViews(outcome.views, outcome.removed);
+      showHistory(outcome.history);
+      if (outcome.label) notify('info', `${direction === 'undo' ? 'Undone' : 'Redone'}: ${outcome.label}`);
+    } catch (error) {
+      notify('error', `Could not ${direction}: ${errorMessage(error)}`);
+      await refreshHistory();
     }
-    const views =
-      edits.length > 0 ? await bridge.methods['workspace.edit']({ edits }) : restored ? [restored] : [];
-    applyViews(views);
-    return;
-  }
-  const created = await bridge.methods['workspace.createAsset']({ fields: scalarTopFields(view.doc) });
-  let latest = created;
-  const edits = annualEdits(created.localId, view.doc);
-  if (edits.length > 0) {
-    const views = await bridge.methods['workspace.edit']({ edits });
-    latest = views[0] ?? latest;
-  }
-  for (const collection of ['certifications', 'energy_ratings'] as const) {
-    const list = view.doc[collection];
-    if (!Array.isArray(list)) continue;
-    for (const entry of list as Record<string, unknown>[]) {
-      const { _key: _k, id: _i, _validations: _v, ...fields } = entry;
-      latest = await bridge.methods['workspace.addEntry']({
-        localId: created.localId,
-        collection,
-        fields: fields as Record<string, Scalar>,
-      });
-    }
-  }
-  applyViews([latest]);
-  deletedHistory.set(created.localId, view);
-  undoStack.remapAsset(localId, created.localId);
+  });
 }
 
 export function undo(): Promise<void> {
-  return serial(async () => {
-    const entry = undoStack.undo();
-    if (!entry) return;
-    try {
-      const edits = undoEdits(entry).filter((e) => !entry.created.some((c) => c.localId === e.localId));
-      if (edits.length > 0) applyViews(await bridge.methods['workspace.edit']({ edits }));
-      if (entry.created.length > 0) {
-        const ids = entry.created.map((c) => c.localId);
-        for (const id of ids) {
-          const view = viewOf(id);
-          if (view) deletedHistory.set(id, view);
-        }
-        await bridge.methods['workspace.deleteAssets']({ localIds: ids });
-        applyViews([], ids);
-      }
-      for (const id of entry.deleted) {
-        const view = deletedDocs.get(id);
-        if (view) deletedHistory.set(id, view);
-        await restoreDeleted(id);
-      }
-      notify('info', `Undone: ${entry.label}`);
-    } catch (error) {
-      undoStack.rollbackUndo();
-      notify('error', `Could not undo: ${errorMessage(error)}`);
-    } finally {
-      syncUndoFlags();
-    }
-  });
+  return travel('undo');
 }
 
 export function redo(): Promise<void> {
-  return serial(async () => {
-    const entry = undoStack.redo();
-    if (!entry) return;
-    try {
-      for (const created of entry.created) {
-        const view = await bridge.methods['workspace.createAsset']({ fields: created.fields });
-        undoStack.remapAsset(created.localId, view.localId);
-        applyViews([view]);
-      }
-      const edits = redoEdits(entry);
-      if (edits.length > 0) applyViews(await bridge.methods['workspace.edit']({ edits }));
-      if (entry.deleted.length > 0) {
-        const views = entry.deleted.map(viewOf).filter((v): v is AssetView => v !== undefined);
-        await bridge.methods['workspace.deleteAssets']({ localIds: views.map((v) => v.localId) });
-        for (const v of views) deletedDocs.set(v.localId, v);
-        applyViews(
-          views
-            .filter((v) => v.serviceAssetId !== null)
-            .map((v) => ({ ...v, status: 'deleted' as const, changedPaths: [] })),
-          views.filter((v) => v.serviceAssetId === null).map((v) => v.localId),
-        );
-      }
-      notify('info', `Redone: ${entry.label}`);
-    } catch (error) {
-      undoStack.rollbackRedo();
-      notify('error', `Could not redo: ${errorMessage(error)}`);
-    } finally {
-      syncUndoFlags();
-    }
-  });
+  return travel('redo');
 }
 
-/** Drops an asset's local changes (back to the service's copy); undo puts the changes back. */
+/** Drops assets' local changes (back to the service's copy); each revert is an undo step in main. */
 export function revertAssets(localIds: readonly string[]): Promise<void> {
   return serial(async () => {
-    const changes: CellChange[] = [];
     for (const localId of localIds) {
       const before = viewOf(localId);
       if (!before || before.status === 'clean') continue;
       try {
         const after = await bridge.methods['workspace.revertAsset']({ localId });
-        if (after) {
-          const a = flattenDoc(before.doc);
-          const b = flattenDoc(after.doc);
-          for (const path of new Set([...a.keys(), ...b.keys()])) {
-            const head = path.split('/')[0];
-            if (head === 'certifications' || head === 'energy_ratings') continue;
-            const from = a.get(path) ?? null;
-            const to = b.get(path) ?? null;
-            if (from !== to && before.status !== 'deleted')
-              changes.push({ localId, path, before: from, after: to });
-          }
-          applyViews([after]);
-        } else {
-          applyViews([], [localId]);
-        }
+        if (after) applyViews([after]);
+        else applyViews([], [localId]);
+        stepDone('revert of an asset');
       } catch (error) {
         notify('error', `Could not revert: ${errorMessage(error)}`);
       }
-    }
-    // Recorded so that undo puts the local values back.
-    if (changes.length > 0) {
-      undoStack.push({ label: 'Revert', changes, created: [], deleted: [] });
-      syncUndoFlags();
     }
   });
 }

@@ -212,6 +212,14 @@ export function DataGrid(props: DataGridProps) {
           rowSelection,
           selectionColumnDef,
           onGridReady,
+          // The status bar says "7 of 38 rows shown" while a filter hides rows.
+          onModelUpdated: (e) => {
+            const filtered = e.api.isAnyFilterPresent();
+            const total = filtered ? countRows(e.api) : 0;
+            const shownRows = filtered ? { grid: kind, shown: e.api.getDisplayedRowCount(), total } : null;
+            const now = useUi.getState().shownRows;
+            if (now?.grid === kind || shownRows) useUi.setState({ shownRows });
+          },
           isExternalFilterPresent: () => useUi.getState().assetFilter !== null,
           doesExternalFilterPass: (node) =>
             node.data !== undefined &&
@@ -261,6 +269,13 @@ const selectionColumnDef = {
 };
 
 /** "Jump to cell": scrolls to the cell and focuses it, clearing a filter that hides its row. */
+/** Every row the grid holds, filtered out or not. */
+function countRows(api: GridApi<GridRow>): number {
+  let n = 0;
+  api.forEachNode(() => void n++);
+  return n;
+}
+
 function focusCell(api: GridApi<GridRow>, localId: string, rowId: string, colId: string | null): void {
   let node = api.getRowNode(rowId);
   if (!node) {

@@ -23,6 +23,7 @@ import { pending } from '../editing/pending';
 import type { ColumnGroupSpec, FieldColumn } from '../grid-model/columns';
 import type { DataColumnContext } from '../grid-model/data-column';
 import { isRowEditable, pathOf, rawValueOf, type GridRow } from '../grid-model/rows';
+import { ListCellEditor } from './list-editor';
 import { formatValue, parseInput } from '../grid-model/values';
 import { tooltipText } from '../validation/issues';
 import { useValidation, validation } from '../validation/validation-store';
@@ -173,7 +174,10 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       spec.editable && isRowEditable(p.data) && (opts.editableFor?.(p.data!) ?? true),
     cellEditorSelector: (p) => {
       const values = selectValues(p.data);
-      if (values) return { component: 'agSelectCellEditor', params: { values: [...values] } };
+      // Yes/no keeps the plain select; lists get type-ahead by code or label.
+      if (values && spec.type === 'boolean')
+        return { component: 'agSelectCellEditor', params: { values: [...values] } };
+      if (values) return { component: ListCellEditor, params: { values, format }, popup: true };
       return { component: 'agTextCellEditor' };
     },
     valueSetter: (p: ValueSetterParams<GridRow>) => {

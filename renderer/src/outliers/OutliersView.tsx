@@ -1,5 +1,5 @@
 /**
- * Why a value was flagged: per asset and KPI, the intensity across the years as a sparkline with the
+ * Why a value was flagged: per asset and KPI, the intensity across the years as a chart with the
  * property type's range, the like-for-like change with its limit, and the service's own flags.
  */
 import { useMemo, useState } from 'react';
@@ -8,7 +8,7 @@ import { assetName } from '../grid-model/rows';
 import { jumpTo } from '../store/ui';
 import { useWorkspace } from '../store/workspace';
 import { kpiLabels, outlierSeries } from './series';
-import { Sparkline } from './Sparkline';
+import { IntensityChart } from './IntensityChart';
 
 const kpiField: Record<string, string> = {
   en: 'en_abs_we',
@@ -16,6 +16,17 @@ const kpiField: Record<string, string> = {
   wat: 'wat_abs_w',
   was: 'was_abs_nhaz',
 };
+
+/** "Energy like-for-like change +171.3 %", "Water intensity 5.2 m³/m²". */
+function outlierText(o: Outlier): string {
+  const { name, unit } = kpiLabels[o.kpi];
+  const value = Number(o.value);
+  if (o.type === 'lfl') {
+    const topic = name.replace(/ intensity$/, '');
+    return `${topic} like-for-like change ${value > 0 ? '+' : ''}${value.toFixed(1)} %`;
+  }
+  return `${name} ${fmt(value)} ${unit}`;
+}
 
 function fmt(n: number): string {
   return Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(1) : n.toPrecision(2);
@@ -71,8 +82,7 @@ export function OutliersView() {
                     ...new Map([...f.service, ...f.offline].map((o) => [`${o.kpi}:${o.type}`, o])).values(),
                   ].map((o) => (
                     <span key={`${o.kpi}${o.type}`} className={`tag ${o.accepted ? '' : 'tag-warning'}`}>
-                      {o.kpi} {o.type === 'lfl' ? 'LfL' : 'int.'} {o.value}
-                      {o.type === 'lfl' ? '%' : ''}
+                      {outlierText(o)}
                     </span>
                   ))}
                 </span>
@@ -103,9 +113,11 @@ export function OutliersView() {
                     <h3>
                       {label.name} <span className="hint">{label.unit}</span>
                     </h3>
-                    <Sparkline
+                    <IntensityChart
+                      kpiName={label.name}
+                      unit={label.unit}
+                      years={s.points.map((p) => String(p.year))}
                       values={s.points.map((p) => p.intensity)}
-                      labels={s.points.map((p) => String(p.year))}
                       outside={s.points.map((p) => p.outside)}
                       range={s.range}
                     />
@@ -150,12 +162,12 @@ export function OutliersView() {
                       <p className="flags">
                         {s.flags.map((f) => (
                           <span key={`o${f.type}`} className="tag tag-warning">
-                            offline: {f.type === 'lfl' ? `LfL ${f.value} %` : `intensity ${f.value}`}
+                            offline: {outlierText(f)}
                           </span>
                         ))}
                         {s.serviceFlags.map((f) => (
                           <span key={`s${f.type}`} className="tag">
-                            service: {f.type === 'lfl' ? `LfL ${f.value} %` : `intensity ${f.value}`}
+                            service: {outlierText(f)}
                             {f.accepted ? ' (accepted)' : ''}
                           </span>
                         ))}

@@ -87,32 +87,3 @@ export function outlierSeries(
   }
   return [...byKpi.values()].filter((s) => s.points.length > 0);
 }
-
-/** SVG polyline points for a sparkline of `values` in a `width` x `height` box (with the range band). */
-export function sparklinePoints(
-  values: readonly number[],
-  width: number,
-  height: number,
-  band?: IntensityRange,
-): { points: string; band?: { y: number; h: number } | undefined; scale: (v: number) => number } {
-  const finite = values.filter(Number.isFinite);
-  const extra = band ? [band.min, band.max].filter(Number.isFinite) : [];
-  let lo = Math.min(...finite, ...extra);
-  let hi = Math.max(...finite, ...extra);
-  if (!Number.isFinite(lo) || !Number.isFinite(hi)) {
-    lo = 0;
-    hi = 1;
-  }
-  if (hi === lo) hi = lo + 1;
-  const pad = 2;
-  const scale = (v: number): number => pad + (height - 2 * pad) * (1 - (v - lo) / (hi - lo));
-  const step = values.length > 1 ? (width - 2 * pad) / (values.length - 1) : 0;
-  const points = values.map((v, i) => `${(pad + i * step).toFixed(1)},${scale(v).toFixed(1)}`).join(' ');
-  const bandOut = band
-    ? {
-        y: scale(Math.min(band.max, hi)),
-        h: Math.max(1, scale(Math.max(band.min, lo)) - scale(Math.min(band.max, hi))),
-      }
-    : undefined;
-  return { points, band: bandOut, scale };
-}

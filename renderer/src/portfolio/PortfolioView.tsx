@@ -6,8 +6,12 @@
 import { useCallback, useMemo, useState } from 'react';
 import { utilities, type PortfolioUtility } from '../../../shared/portfolio/asset-figures';
 import { lflQualifies, type PortfolioModel } from '../../../shared/portfolio/portfolio-model';
-import { filterAssets, jumpTo } from '../store/ui';
+import { bridge } from '../bridge';
+import { filterAssets, jumpTo, notify } from '../store/ui';
+import { errorMessage } from '../../../shared/errors';
+import { portfolioTables } from './export-tables';
 import { BarChart, seriesColor, type BarSeries } from './BarChart';
+import { CoverageHeatmap, type HeatCell } from './CoverageHeatmap';
 import { useWorkspace } from '../store/workspace';
 import { portfolioOf } from './portfolio-store';
 
@@ -50,6 +54,14 @@ export function PortfolioView() {
     // `revision` moves with every change of the workspace's assets.
   }, [meta, area, assets, revision]);
   const charts = useMemo(() => (figures ? chartData(figures.model) : null), [figures]);
+  const heat = useMemo(
+    () => (figures ? heatData(figures.heatmap, (key) => String(assets.get(key)?.doc['name'] ?? key)) : null),
+    [figures, assets],
+  );
+  const openCell = useCallback(
+    (cell: HeatCell) => jumpTo(cell.key, `annual_data/${cell.year}/year`, 'annual'),
+    [],
+  );
   const percent = useCallback((v: number) => `${v.toFixed(0)} %`, []);
   const floor = useCallback((v: number) => `${num(v)}`, []);
   const model = figures?.model;
@@ -94,16 +106,20 @@ export function PortfolioView() {
     },
     [charts, model],
   );
-  if (!figures || !meta || !charts) return null;
+  if (!figures || !meta || !charts || !heat) return null;
+  const exportTables = async (): Promise<void> => {
+    const tables = portfolioTables(figures.model, { area, currency: prefs?.currency ?? '' }, (key) =>
+      String(assets.get(key)?.doc['name'] ?? key),
+    );
+    try {
+      const written = await bridge.methods['portfolio.export']({ tables });
+      if (written) notify('info', `Exported ${written.tables} tables to ${written.fileName}`);
+    } catch (error) {
+      notify('error', `Could not export the tables: ${errorMessage(error)}`);
+    }
+  };
   const years = [...new Set(figures.coverage.map((r) => r.year))].sort((a, b) => a - b);
   const exclusions = lflPick ? figures.model.lflExclusions(lflPick.utility, lflPick.fromYear) : [];
-  const heat = new Map<string, Map<string, number | null>>();
-  for (const cell of figures.heatmap) {
-    let row = heat.get(cell.key);
-    if (!row) heat.set(cell.key, (row = new Map()));
-    row.set(`${cell.utility}|${cell.year}`, cell.share);
-  }
-
   return (
     <div
       className="portfolio-view"
@@ -112,6 +128,11 @@ export function PortfolioView() {
       role="tabpanel"
       aria-labelledby="tab-portfolio"
     >
+      <div className="portfolio-actions">
+        <button type="button" data-testid="portfolio-export" onClick={() => void exportTables()}>
+          Export tables (XLSX)
+        </button>
+      </div>
       <section className="portfolio-charts">
         <BarChart
           testId="chart-floor-area"
@@ -223,8 +244,12 @@ export function PortfolioView() {
             ))}
           </tbody>
         </table>
+        <CoverageHeatmap cells={heat.cells} columns={heat.columns} rows={heat.rowNames} onCell={openCell} />
+        {heat.hidden > 0 && (
+          <p className="hint">{`${heat.hidden} more assets, with fewer gaps, are in the table and the export.`}</p>
+        )}
         <details>
-          <summary>Coverage by asset (a cell opens the asset)</summary>
+          <summary>Coverage by asset as a table (a cell opens the asset)</summary>
           <table className="portfolio-heatmap" data-testid="portfolio-heatmap">
             <thead>
               <tr>
@@ -237,7 +262,7 @@ export function PortfolioView() {
               </tr>
             </thead>
             <tbody>
-              {[...heat].map(([localId, row]) => (
+              {heat.table.map(([localId, row]) => (
                 <tr key={localId}>
                   <th scope="row">{assets.get(localId)?.doc['name'] as string}</th>
                   {years.flatMap((year) =>
@@ -380,5 +405,47 @@ function chartData(model: PortfolioModel) {
     lfl: perUtility((u) =>
       lflYears.map((y) => lfl.find((r) => r.fromYear === y && r.utility === u)?.changePercent ?? null),
     ),
+  };
+}
+
+/** Heat map rows: the assets with the most gaps first; the chart takes the first ones. */
+function heatData(
+  cells: { key: string; utility: PortfolioUtility; year: number; share: number | null }[],
+  nameOf: (key: string) => string,
+) {
+  const chartRows = 60;
+  const tableRows = 500;
+  const byAsset = new Map<string, Map<string, number | null>>();
+  const years = new Set<number>();
+  for (const cell of cells) {
+    let row = byAsset.get(cell.key);
+    if (!row) byAsset.set(cell.key, (row = new Map()));
+    row.set(`${cell.utility}|${cell.year}`, cell.share);
+    years.add(cell.year);
+  }
+  const gaps = (row: Map<string, number | null>): number =>
+    [...row.values()].reduce<number>((n, v) => n + (v === null ? 0.5 : 1 - v), 0);
+  const ordered = [...byAsset].sort((a, b) => gaps(b[1]) - gaps(a[1]));
+  const sortedYears = [...years].sort((a, b) => a - b);
+  const columns = sortedYears.flatMap((y) => utilities.map((u) => `${utilityLabels[u]} ${y}`));
+  const shown = ordered.slice(0, chartRows);
+  const rowNames = shown.map(([key]) => nameOf(key) || key);
+  const chartCells: HeatCell[] = shown.flatMap(([key, row], i) =>
+    sortedYears.flatMap((year) =>
+      utilities.map((u) => ({
+        x: `${utilityLabels[u]} ${year}`,
+        y: rowNames[i] ?? key,
+        v: row.get(`${u}|${year}`) ?? null,
+        key,
+        year,
+      })),
+    ),
+  );
+  return {
+    cells: chartCells,
+    columns,
+    rowNames,
+    hidden: Math.max(0, ordered.length - chartRows),
+    table: ordered.slice(0, tableRows),
   };
 }

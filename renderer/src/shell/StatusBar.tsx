@@ -42,10 +42,17 @@ export function StatusBar() {
   const reference = useWorkspace((s) => s.meta?.reference);
   const { errors, warnings, complete } = useValidation();
   const canUndo = useUi((s) => s.canUndo);
+  const shownRows = useUi((s) => s.shownRows);
+  const tab = useUi((s) => s.tab);
   if (status === 'loading') return <footer className="status-bar">Loading…</footer>;
   return (
     <footer className="status-bar" aria-live="polite" data-testid="status-bar">
       <span data-testid="status-assets">{counts.assets} assets</span>
+      {shownRows && shownRows.grid === tab && (
+        <span data-testid="status-shown" className="has-pending">
+          {shownRows.shown} of {shownRows.total} rows shown (filtered)
+        </span>
+      )}
       <span data-testid="status-pending" className={counts.pending > 0 ? 'has-pending' : ''}>
         {counts.pending} pending changes
         {counts.pending > 0 &&

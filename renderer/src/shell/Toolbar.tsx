@@ -34,11 +34,24 @@ function targetAssets(kind: GridKind): string[] {
   return focused ? [focused.localId] : [];
 }
 
+/**
+ * What Delete removes: the ticked rows when the cursor is on one of them (an explicit selection),
+ * otherwise the row under the cursor only, never ticked rows the analyst is not looking at.
+ */
+function deleteTargets(): string[] {
+  const focused = focusedRow('assets');
+  const selected = selectedRows('assets').map((r) => r.localId);
+  if (selected.length > 0 && (!focused || selected.includes(focused.localId))) return [...new Set(selected)];
+  return focused ? [focused.localId] : [];
+}
+
 export function Toolbar() {
   const tab = useUi((s) => s.tab);
   const panel = useUi((s) => s.panel);
   const canUndo = useUi((s) => s.canUndo);
   const canRedo = useUi((s) => s.canRedo);
+  const undoLabel = useUi((s) => s.undoLabel);
+  const redoLabel = useUi((s) => s.redoLabel);
   const ready = useWorkspace((s) => s.status === 'ready');
   return (
     <div className="toolbar">
@@ -67,7 +80,7 @@ export function Toolbar() {
           type="button"
           onClick={() => void undo()}
           disabled={!canUndo}
-          title="Undo (Ctrl+Z)"
+          title={undoLabel ? `Undo ${undoLabel} (Ctrl+Z)` : 'Undo (Ctrl+Z)'}
           data-testid="undo"
         >
           Undo
@@ -76,7 +89,7 @@ export function Toolbar() {
           type="button"
           onClick={() => void redo()}
           disabled={!canRedo}
-          title="Redo (Ctrl+Y)"
+          title={redoLabel ? `Redo ${redoLabel} (Ctrl+Y)` : 'Redo (Ctrl+Y)'}
           data-testid="redo"
         >
           Redo
@@ -152,8 +165,9 @@ function TabActions({ tab }: { tab: GridKind }) {
           type="button"
           data-testid="delete-assets"
           onClick={() => {
-            const ids = targetAssets('assets');
-            if (ids.length === 0) notify('warning', 'Select the assets to delete.');
+            const ids = deleteTargets();
+            if (ids.length === 0)
+              notify('warning', 'Put the cursor on the asset to delete, or tick the rows.');
             else void deleteAssets(ids);
           }}
         >
@@ -220,9 +234,6 @@ function EntryActions({ collection }: { collection: 'certifications' | 'energy_r
     [order, byId],
   );
   const [assetId, setAssetId] = useState('');
-  const meta = useWorkspace((s) => s.meta);
-  const schemes =
-    collection === 'certifications' ? meta?.reference.certifications : meta?.reference.energyRatings;
   const what = collection === 'certifications' ? 'certification' : 'energy rating';
   return (
     <>
@@ -242,22 +253,15 @@ function EntryActions({ collection }: { collection: 'certifications' | 'energy_r
         data-testid="add-entry"
         onClick={() => {
           const target = assetId || focusedRow(collection)?.localId;
-          const scheme = schemes?.[0];
-          if (!target || !scheme) {
+          if (!target) {
             notify('warning', `Choose the asset to add the ${what} to.`);
             return;
           }
-          const view = useWorkspace.getState().assets.get(target);
-          const size = typeof view?.doc['size'] === 'number' ? view.doc['size'] : null;
+          // A new row starts empty: a scheme, level or year guessed for the analyst would go unnoticed.
           const fields: Record<string, Scalar> =
             collection === 'certifications'
-              ? {
-                  certification_id: scheme.id,
-                  level: scheme.levels[0] ?? null,
-                  size,
-                  year: meta!.assessmentYear - 1,
-                }
-              : { energy_rating_id: scheme.id, level: scheme.levels[0] ?? null, size };
+              ? { certification_id: null, level: null, size: null, year: null }
+              : { energy_rating_id: null, level: null, size: null };
           void addEntry(target, collection, fields);
         }}
       >

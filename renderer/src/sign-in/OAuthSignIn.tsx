@@ -109,6 +109,12 @@ function OAuthWaiting(props: {
               ? 'Authorize Asset Desk in the browser, then paste the code the portal shows.'
               : 'Waiting for the browser… Authorize Asset Desk in the window that opened.'}
           </p>
+          {flow.portalLogin && (
+            <p className="hint" data-testid="oauth-portal-login">
+              If the portal asks you to sign in, use <code>{flow.portalLogin.email}</code> with the password{' '}
+              <code>{flow.portalLogin.password}</code> (made for this install).
+            </p>
+          )}
           {flow.fallbackReason && <p className="hint">{flow.fallbackReason}; enter the code by hand.</p>}
           {!flow.browserOpened && (
             <div className="authorize-url">

@@ -9,6 +9,8 @@ export interface Notice {
   id: number;
   level: 'info' | 'warning' | 'error';
   message: string;
+  /** What failure the notice is about ("sync"): `clearTopic` removes it once that failure is gone. */
+  topic?: string;
 }
 
 /** The grids show only these assets (a bar or cell of the Portfolio view chose them). */
@@ -30,9 +32,13 @@ interface UiState {
   notices: Notice[];
   jump: JumpTarget | null;
   assetFilter: AssetFilter | null;
-  /** Whether undo / redo have anything (mirrors the undo stack for the toolbar). */
+  /** Rows the current grid shows when a filter hides some (for the status bar); null when none does. */
+  shownRows: { grid: GridKind; shown: number; total: number } | null;
+  /** What undo / redo in main would do next (main's history, shown by the toolbar). */
   canUndo: boolean;
   canRedo: boolean;
+  undoLabel: string | null;
+  redoLabel: string | null;
 }
 
 export const useUi = create<UiState>(() => ({
@@ -42,16 +48,25 @@ export const useUi = create<UiState>(() => ({
   notices: [],
   jump: null,
   assetFilter: null,
+  shownRows: null,
   canUndo: false,
   canRedo: false,
+  undoLabel: null,
+  redoLabel: null,
 }));
 
 let nextId = 1;
 
-export function notify(level: Notice['level'], message: string): void {
+export function notify(level: Notice['level'], message: string, topic?: string): void {
   const id = nextId++;
-  useUi.setState((s) => ({ notices: [...s.notices.slice(-2), { id, level, message }] }));
+  const notice: Notice = topic === undefined ? { id, level, message } : { id, level, message, topic };
+  useUi.setState((s) => ({ notices: [...s.notices.slice(-2), notice] }));
   if (level !== 'error') setTimeout(() => dismiss(id), 4_000);
+}
+
+/** The failure a topic's notices spoke of is gone: they go too. */
+export function clearTopic(topic: string): void {
+  useUi.setState((s) => ({ notices: s.notices.filter((n) => n.topic !== topic) }));
 }
 
 export function dismiss(id: number): void {

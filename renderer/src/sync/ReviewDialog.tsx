@@ -3,10 +3,11 @@ import { cellOfPath } from '../grid-model/rows';
 import { useModalDialog } from '../shell/use-modal-dialog';
 import { jumpTo } from '../store/ui';
 import { pathLabel } from '../validation/labels';
-import { useSync } from './sync-store';
+import { toggleSendAnyway, useSync } from './sync-store';
 
 export function ReviewDialog() {
   const review = useSync((s) => s.review);
+  const sendAnyway = useSync((s) => s.sendAnyway);
   const { ref, close } = useModalDialog('review');
   const go = (localId: string, path: string) => {
     close();
@@ -44,13 +45,21 @@ export function ReviewDialog() {
                 <li key={u.localId}>
                   <strong>{u.name}</strong>
                   <ul className="changed-fields">
-                    {u.changedPaths.map((p) => (
-                      <li key={p}>
-                        <button type="button" className="link-button" onClick={() => go(u.localId, p)}>
-                          {pathLabel(p)}
-                        </button>
-                      </li>
-                    ))}
+                    {(u.changes ?? u.changedPaths.map((path) => ({ path, before: '', after: '' }))).map(
+                      (c) => (
+                        <li key={c.path} data-testid="review-change">
+                          <button type="button" className="link-button" onClick={() => go(u.localId, c.path)}>
+                            {pathLabel(c.path)}
+                          </button>
+                          {c.before !== c.after && (
+                            <span className="hint">
+                              {' '}
+                              {c.before} → {c.after}
+                            </span>
+                          )}
+                        </li>
+                      ),
+                    )}
                   </ul>
                 </li>
               ))}
@@ -66,6 +75,38 @@ export function ReviewDialog() {
               ))}
             </ul>
           </section>
+          {(review.heldBack ?? []).length > 0 && (
+            <section data-testid="review-held-back">
+              <h3>Held back: errors ({review.heldBack?.length})</h3>
+              <p className="hint">
+                Not sent until fixed, valid edits of the same asset included. &quot;Send anyway&quot; has the
+                service save it with its errors.
+              </p>
+              <ul>
+                {review.heldBack?.map((b) => (
+                  <li key={b.localId}>
+                    <strong>{b.name}</strong>
+                    <ul className="changed-fields">
+                      {b.errors.map((e) => (
+                        <li key={e.path}>
+                          {e.path}: {e.messages.join('; ')}
+                        </li>
+                      ))}
+                    </ul>
+                    <label>
+                      <input
+                        type="checkbox"
+                        checked={sendAnyway.includes(b.localId)}
+                        onChange={(event) => toggleSendAnyway(b.localId, event.target.checked)}
+                        data-testid="send-anyway"
+                      />{' '}
+                      Send anyway
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
           {review.conflicted.length > 0 && (
             <section>
               <h3>Held back: conflicts ({review.conflicted.length})</h3>

@@ -1,6 +1,6 @@
 /**
  * The sync in one place: the button, progress with phase and counts, the rate-limit wait as a
- * countdown, the results (rejected rows linked to their cells), conflicts side by side, a dry run.
+ * countdown, the results (held-back and refused rows linked to their cells), conflicts side by side, a dry run.
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { SyncPhase } from '../../../shared/sync/types';
@@ -69,7 +69,7 @@ export function SyncPanel() {
           </p>
           <p data-testid="sync-push-summary">
             Sent: {report.push.created} created, {report.push.updated} updated, {report.push.deleted} deleted
-            {report.push.invalid > 0 && `, ${report.push.invalid} rejected by the service`}
+            {report.push.invalid > 0 && `, ${report.push.invalid} refused by the service`}
             {report.push.blocked.length > 0 && `, ${report.push.blocked.length} held back (errors)`}
             {report.push.conflicted > 0 && `, ${report.push.conflicted} waiting on conflicts`}
           </p>
@@ -233,7 +233,7 @@ function Rejected() {
   if (rows.length === 0) return null;
   return (
     <div className="rejected" data-testid="rejected">
-      <h3>Rejected rows ({new Set(rows.map((r) => r.localId)).size} assets)</h3>
+      <h3>Held back or refused by the service ({new Set(rows.map((r) => r.localId)).size} assets)</h3>
       <ul className="problem-list">
         {rows.slice(0, 200).map((r, i) => (
           <li key={`${r.localId}${r.path}${i}`}>

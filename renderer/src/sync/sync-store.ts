@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
 import { settled } from '../editing/commands';
-import { notify } from '../store/ui';
+import { clearTopic, notify } from '../store/ui';
 import { refreshSession, reloadSnapshot } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
 
@@ -22,6 +22,8 @@ interface SyncState {
   dryRunning: boolean;
   dryRun: DryRunRow[] | null;
   review: PendingReview | null;
+  /** Held-back assets the analyst chose in the review to send anyway, with their errors. */
+  sendAnyway: string[];
 }
 
 export const useSync = create<SyncState>(() => ({
@@ -33,6 +35,7 @@ export const useSync = create<SyncState>(() => ({
   dryRunning: false,
   dryRun: null,
   review: null,
+  sendAnyway: [],
 }));
 
 /** One click: pull (three-way merge), then push what is pending, paced by the service's limit. */
@@ -41,27 +44,62 @@ export async function runSync(mode: PushMode = 'strict'): Promise<void> {
   useSync.setState({ running: true, error: null, progress: { phase: 'pull', done: 0, total: 1 } });
   try {
     await settled();
-    const report = await bridge.methods['sync.run']({ mode });
+    const confirmDeletes = await confirmDeletions();
+    const sendAnyway = useSync.getState().sendAnyway;
+    const report = await bridge.methods['sync.run']({ mode, confirmDeletes, sendAnyway });
+    useSync.setState({ sendAnyway: [] });
     useSync.setState({ report, finishedAt: new Date().toISOString() });
     await Promise.all([reloadSnapshot(), refreshSession()]);
     if (report.stopped)
-      notify(report.stopped.reason === 'cancelled' ? 'info' : 'error', report.stopped.message);
+      notify(report.stopped.reason === 'cancelled' ? 'info' : 'error', report.stopped.message, 'sync');
     else {
+      // The failure an earlier notice spoke of is gone.
+      clearTopic('sync');
       const p = report.push;
       notify(
         p.invalid > 0 || p.blocked.length > 0 ? 'warning' : 'info',
         `Synced: ${p.created} created, ${p.updated} updated, ${p.deleted} deleted` +
-          (p.invalid + p.blocked.length > 0 ? `, ${p.invalid + p.blocked.length} rejected` : '') +
+          (p.blocked.length > 0 ? `, ${p.blocked.length} held back` : '') +
+          (p.invalid > 0 ? `, ${p.invalid} refused by the service` : '') +
+          (p.unconfirmedDeletes > 0 ? `, ${p.unconfirmedDeletes} deletes not confirmed` : '') +
           (report.pull.conflicts > 0 ? `, ${report.pull.conflicts} conflicts to resolve` : ''),
       );
     }
   } catch (error) {
     useSync.setState({ error: errorMessage(error) });
-    notify('error', `Sync failed: ${errorMessage(error)}`);
+    notify('error', `Sync failed: ${errorMessage(error)}`, 'sync');
     await refreshSession().catch(() => undefined);
   } finally {
     useSync.setState({ running: false });
   }
+}
+
+/**
+ * A delete removes the asset from the pool every data partner shares, so Sync names every asset it
+ * would delete (name and service id) and sends only the deletes the analyst confirms; declined
+ * ones stay pending, struck through and restorable.
+ */
+async function confirmDeletions(): Promise<number[]> {
+  const review = await bridge.methods['sync.review']({});
+  const ids = review.deletes.flatMap((d) => (d.serviceAssetId === null ? [] : [d.serviceAssetId]));
+  if (ids.length === 0) return [];
+  const list = review.deletes
+    .filter((d) => d.serviceAssetId !== null)
+    .map((d) => `• ${d.name} (id ${d.serviceAssetId})`)
+    .join('\n');
+  const ok = window.confirm(
+    `Sync will delete ${ids.length === 1 ? 'this asset' : `these ${ids.length} assets`} on the service, for every data partner of the entity:\n\n${list}\n\nDelete ${ids.length === 1 ? 'it' : 'them'}?`,
+  );
+  if (ok) return ids;
+  notify('info', 'Deletes not sent: they stay pending, struck through; ↺ restores an asset.');
+  return [];
+}
+
+/** "Send anyway" for one held-back asset (saved by the service with its errors), or not. */
+export function toggleSendAnyway(localId: string, on: boolean): void {
+  useSync.setState((s) => ({
+    sendAnyway: on ? [...new Set([...s.sendAnyway, localId])] : s.sendAnyway.filter((id) => id !== localId),
+  }));
 }
 
 export async function cancelSync(): Promise<void> {
@@ -92,5 +130,14 @@ export async function loadReview(): Promise<void> {
 }
 
 export function connectSyncEvents(): () => void {
-  return bridge.on('sync.progress', (progress) => useSync.setState({ progress }));
+  const offs = [
+    bridge.on('sync.progress', (progress) => useSync.setState({ progress })),
+    // Main's probe reached the service again: the header shows it, and "offline" notices go.
+    bridge.on('session.online', () => {
+      void refreshSession().catch(() => undefined);
+      const last = useSync.getState().report;
+      if (last?.stopped?.offline) clearTopic('sync');
+    }),
+  ];
+  return () => offs.forEach((off) => off());
 }

@@ -1,29 +1,65 @@
 /** Every error (and, on request, warning) in the workspace; a click jumps to the cell. */
 import { useMemo, useState } from 'react';
 import { assetName, cellOfPath } from '../grid-model/rows';
-import { jumpTo } from '../store/ui';
+import { filterAssets, jumpTo, useUi } from '../store/ui';
 import { useWorkspace } from '../store/workspace';
 import type { Issue } from './issues';
-import { pathLabel } from './labels';
+import { fieldLabel, messageWithLabels } from './labels';
 import { useValidation, validation } from './validation-store';
 
 const LIMIT = 500;
+
+interface Group {
+  localId: string;
+  /** The field, the same across years and entries: "Energy consumption, whole building, fuel". */
+  field: string;
+  issues: Issue[];
+}
+
+/** Issues by asset, then by field; the first issue of a group is where a click jumps. */
+function groupIssues(issues: readonly Issue[]): Map<string, Group[]> {
+  const byAsset = new Map<string, Map<string, Group>>();
+  for (const issue of issues) {
+    let fields = byAsset.get(issue.localId);
+    if (!fields) byAsset.set(issue.localId, (fields = new Map()));
+    const field = fieldLabel(issue.path.split('/').at(-1) ?? issue.path);
+    let group = fields.get(field);
+    if (!group) fields.set(field, (group = { localId: issue.localId, field, issues: [] }));
+    group.issues.push(issue);
+  }
+  return new Map([...byAsset].map(([id, fields]) => [id, [...fields.values()]]));
+}
+
+/** Where an issue sits within its field's group: the year or the entry, if any. */
+function whereIn(issue: Issue): string {
+  const [head, key] = issue.path.split('/');
+  if (key === undefined) return '';
+  if (head === 'annual_data') return key;
+  return key.startsWith('id:') ? `#${key.slice(3)}` : 'new';
+}
 
 export function ProblemsPanel() {
   const version = useValidation((s) => s.version);
   const { errors, warnings } = useValidation();
   const order = useWorkspace((s) => s.order);
   const assets = useWorkspace((s) => s.assets);
+  const tab = useUi((s) => s.tab);
   const [showWarnings, setShowWarnings] = useState(false);
   const issues = useMemo(() => {
     void version;
     void assets;
     return validation.all(order).filter((i) => showWarnings || i.severity === 'error');
   }, [version, order, assets, showWarnings]);
+  const groups = useMemo(() => groupIssues(issues), [issues]);
 
   const open = (issue: Issue) =>
     jumpTo(issue.localId, issue.path, cellOfPath(issue.localId, issue.path).grid);
+  const onlyProblemRows = () => {
+    const grid = tab === 'annual' || tab === 'certifications' || tab === 'energy_ratings' ? tab : 'assets';
+    filterAssets(`with ${showWarnings ? 'problems' : 'errors'}`, groups.keys(), grid);
+  };
 
+  let shown = 0;
   return (
     <section
       className="side-panel problems-panel"
@@ -40,38 +76,77 @@ export function ProblemsPanel() {
         <input type="checkbox" checked={showWarnings} onChange={(e) => setShowWarnings(e.target.checked)} />{' '}
         Show warnings
       </label>
+      {groups.size > 0 && (
+        <button type="button" className="link-button" data-testid="problems-only" onClick={onlyProblemRows}>
+          Show only the {groups.size} assets with {showWarnings ? 'problems' : 'errors'} in the grid
+        </button>
+      )}
       {issues.length === 0 ? (
         <p className="empty">
           No {showWarnings ? 'problems' : 'errors'}: the shared rules accept every asset.
         </p>
       ) : (
         <ul className="problem-list">
-          {issues.slice(0, LIMIT).map((issue, i) => {
-            const view = assets.get(issue.localId);
+          {[...groups].map(([localId, fields]) => {
+            if (shown >= LIMIT) return null;
+            const view = assets.get(localId);
+            const count = fields.reduce((n, g) => n + g.issues.length, 0);
             return (
-              <li key={`${issue.localId}|${issue.path}|${issue.message}|${i}`}>
-                <button
-                  type="button"
-                  className={`problem problem-${issue.severity}`}
-                  data-testid="problem"
-                  data-path={issue.path}
-                  data-local-id={issue.localId}
-                  onClick={() => open(issue)}
-                >
-                  <span className="problem-where">
-                    {view ? assetName(view) : 'Asset'} · {pathLabel(issue.path)}
-                  </span>
-                  <span className="problem-message">
-                    {issue.source === 'service' && <span className="tag">service</span>}
-                    {issue.confirmed && <span className="tag">also the service</span>}
-                    {issue.severity === 'warning' && <span className="tag tag-warning">warning</span>}
-                    {issue.message}
-                  </span>
-                </button>
+              <li key={localId} className="problem-asset" data-testid="problem-asset">
+                <h3>
+                  {view ? assetName(view) : 'Asset'} <span className="count">({count})</span>
+                </h3>
+                <ul>
+                  {fields.map((group) => {
+                    shown += 1;
+                    const first = group.issues[0]!;
+                    const ours = [
+                      ...new Set(group.issues.filter((i) => i.source === 'local').map((i) => i.message)),
+                    ];
+                    const theirs = [
+                      ...new Set(group.issues.filter((i) => i.source === 'service').map((i) => i.message)),
+                    ];
+                    const where = [...new Set(group.issues.map(whereIn).filter((w) => w !== ''))];
+                    const severity = group.issues.some((i) => i.severity === 'error') ? 'error' : 'warning';
+                    return (
+                      <li key={group.field}>
+                        <button
+                          type="button"
+                          className={`problem problem-${severity}`}
+                          data-testid="problem"
+                          data-path={first.path}
+                          data-local-id={localId}
+                          onClick={() => open(first)}
+                        >
+                          <span className="problem-where">
+                            {group.field}
+                            {where.length > 0 && ` · ${where.join(', ')}`}
+                            {group.issues.length > 1 && ` (${group.issues.length})`}
+                          </span>
+                          {ours.map((message) => (
+                            <span className="problem-message" key={`l:${message}`}>
+                              {group.issues.some((i) => i.confirmed && i.message === message) && (
+                                <span className="tag">also the service</span>
+                              )}
+                              {severity === 'warning' && <span className="tag tag-warning">warning</span>}
+                              {messageWithLabels(message)}
+                            </span>
+                          ))}
+                          {theirs.map((message) => (
+                            <span className="problem-message" key={`s:${message}`}>
+                              <span className="tag">service</span>
+                              {message}
+                            </span>
+                          ))}
+                        </button>
+                      </li>
+                    );
+                  })}
+                </ul>
               </li>
             );
           })}
-          {issues.length > LIMIT && <li className="hint">and {issues.length - LIMIT} more…</li>}
+          {issues.length > LIMIT && <li className="hint">Only the first {LIMIT} fields are listed.</li>}
         </ul>
       )}
     </section>

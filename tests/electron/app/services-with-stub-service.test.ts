@@ -52,6 +52,7 @@ async function compose() {
         baseUrl: replay.baseUrl,
         token: 'replay-token',
         oauthClient: { clientId: 'c', clientSecret: 's' },
+        demoUser: { email: 'analyst@example.com', password: 'not-used-here' },
       }),
     },
   });

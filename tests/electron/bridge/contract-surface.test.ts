@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bridgeEventNames, bridgeMethodNames, invokeChannel } from '../../../shared/bridge/contract';
 import type { BrowserHost } from '../../../electron/browser-host/server';
+import { bridgeSecretHeader, secretFromFragment } from '../../../shared/bridge/browser-host-secret';
 import { startTestApp } from '../../support/test-app';
 
 type Handler = (event: { senderFrame?: { url: string } }, args: unknown) => unknown;
@@ -18,6 +19,7 @@ const recorded = vi.hoisted(() => ({
   handlers: new Map<string, Handler>(),
   windows: [] as Array<{ webPreferences: Record<string, unknown> }>,
   userData: '',
+  permissions: {} as Record<'request' | 'check' | 'device', ((...args: never[]) => unknown) | undefined>,
 }));
 
 vi.mock('electron', () => {
@@ -51,6 +53,7 @@ vi.mock('electron', () => {
       on: () => undefined,
       getVersion: () => '0.0.0-test',
       getPath: () => recorded.userData,
+      isPackaged: false,
       requestSingleInstanceLock: () => true,
       whenReady: () => Promise.resolve(),
       quit: () => undefined,
@@ -58,7 +61,12 @@ vi.mock('electron', () => {
     session: {
       defaultSession: {
         webRequest: { onHeadersReceived: () => undefined },
-        setPermissionRequestHandler: () => undefined,
+        setPermissionRequestHandler: (handler: (...args: never[]) => unknown) =>
+          void (recorded.permissions.request = handler),
+        setPermissionCheckHandler: (handler: (...args: never[]) => unknown) =>
+          void (recorded.permissions.check = handler),
+        setDevicePermissionHandler: (handler: (...args: never[]) => unknown) =>
+          void (recorded.permissions.device = handler),
       },
     },
     shell: { openExternal: () => Promise.resolve() },
@@ -126,13 +134,29 @@ describe('bridge surface', () => {
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
   });
 
+  it('main refuses every permission request, check and device choice', () => {
+    const { request, check, device } = recorded.permissions as Record<
+      string,
+      (...args: unknown[]) => unknown
+    >;
+    const answers: unknown[] = [];
+    request?.({}, 'media', (allowed: unknown) => answers.push(allowed));
+    request?.({}, 'notifications', (allowed: unknown) => answers.push(allowed));
+    expect(answers).toEqual([false, false]);
+    expect(check?.({}, 'clipboard-read', 'file://', {})).toBe(false);
+    expect(check?.({}, 'hid', 'file://', {})).toBe(false);
+    expect(device?.({ deviceType: 'usb', origin: 'file://', device: {} })).toBe(false);
+    expect(device?.({ deviceType: 'serial', origin: 'file://', device: {} })).toBe(false);
+  });
+
   it('the browser host answers exactly the contract methods', async () => {
     const cookieResponse = await fetch(host.launchUrl, { redirect: 'manual' });
     const cookie = (cookieResponse.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const secret = secretFromFragment(new URL(host.launchUrl).hash) ?? '';
     const call = (name: string) =>
       fetch(`${host.origin}/bridge/invoke/${name}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Cookie: cookie },
+        headers: { 'Content-Type': 'application/json', Cookie: cookie, [bridgeSecretHeader]: secret },
         body: '{}',
       });
     // Every contract method has a route: a call with empty arguments reaches the dispatcher, which

@@ -4,7 +4,7 @@
  * both on the sandbox's view-only response page, as a data partner checks portfolio data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUserEmail, demoUserPassword } from '../../../sandbox/demo-user';
+import { demoUserEmail } from '../../../sandbox/demo-user';
 import { PortalClient } from '../../sandbox/portal-client';
 import { startTestApp, testAssessmentYear } from '../../support/test-app';
 
@@ -33,7 +33,7 @@ describe('portfolio responses in the app', () => {
 
   async function viewPage(): Promise<string> {
     const portal = new PortalClient(app.core.sandbox.baseUrl);
-    expect((await portal.signIn(demoUserEmail, demoUserPassword)).status).toBe(303);
+    expect((await portal.signIn(demoUserEmail, app.core.sandbox.demoUser.password)).status).toBe(303);
     const page = await portal.get(`/portal/view/entities/${entityId}/responses/${responseId}`);
     expect(page.status).toBe(200);
     return page.text;

@@ -33,7 +33,7 @@ describe('workspace migrations', () => {
     store.close();
     // The file as the previous version left it.
     const raw = new Database(file);
-    raw.pragma(`user_version = ${schemaVersion - 1}`);
+    raw.pragma(`user_version = ${schemaVersion - 2}`);
     raw.close();
 
     const reopened = WorkspaceStore.open(file);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { startHarness, type Harness } from '../../sandbox/helpers';
 import { makeClient, makeEngine, newAsset, tempWorkspace } from '../sync/harness';
+import { historyOp, historyState } from './fixtures/history-ops';
 
 const child = fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url));
 
@@ -77,7 +78,9 @@ describe('crash safety', () => {
         const journalled = (
           db.prepare("SELECT payload FROM journal WHERE kind = 'set'").all() as Array<{ payload: string }>
         )
-          .map((row) => JSON.parse(row.payload) as { path: string; value: string })
+          .flatMap(
+            (row) => (JSON.parse(row.payload) as { edits: Array<{ path: string; value: string }> }).edits,
+          )
           .filter((entry) => entry.path === 'address')
           .map((entry) => Number(entry.value.slice('edit '.length)));
         db.close();
@@ -95,6 +98,42 @@ describe('crash safety', () => {
           const address = reopened.asset(localId)?.current?.['address'];
           expect(address ?? null).toBe(last === 0 ? null : `edit ${last}`);
         }
+        reopened.close();
+      }
+    },
+  );
+
+  it(
+    'undo and redo killed at random points lose no acknowledged step and leave the history whole',
+    { timeout: 120_000 },
+    async () => {
+      const next = sequence(11);
+      for (let round = 0; round < 4; round++) {
+        const { store, file } = tempWorkspace(`crash-history-${round}`);
+        for (let i = 0; i < 6; i++) store.createAsset(newAsset(i));
+        const ids = store.listAssets().map((record) => record.localId);
+        store.close();
+        // The same run, in this process, on a copy made the same way: the state after each op.
+        const { store: replay } = tempWorkspace(`crash-history-replay-${round}`);
+        for (let i = 0; i < 6; i++) replay.createAsset(newAsset(i));
+        const replayIds = replay.listAssets().map((record) => record.localId);
+
+        const killAfter = 20 + Math.floor(next() * 300);
+        const lines = await runAndKill(['history', file], (out) => out.length >= killAfter);
+        const acked = Math.max(
+          0,
+          ...lines.filter((l) => l.startsWith('ack ')).map((l) => Number(l.slice(4))),
+        );
+        expect(acked).toBeGreaterThanOrEqual(killAfter);
+        for (let i = 1; i <= acked; i++) historyOp(replay, replayIds, i);
+        const atAck = historyState(replay, replayIds);
+        historyOp(replay, replayIds, acked + 1);
+        const oneMore = historyState(replay, replayIds);
+        replay.close();
+
+        const reopened = WorkspaceStore.open(file);
+        // Every acknowledged op is there, and at most the one in flight; never half of one.
+        expect([atAck, oneMore]).toContain(historyState(reopened, ids));
         reopened.close();
       }
     },
@@ -136,6 +175,46 @@ describe('crash safety', () => {
         expect(new Set(names).size).toBe(60);
         expect(reopened.pending().creates).toEqual([]);
         expect(reopened.unsettledBatches()).toEqual([]);
+        reopened.close();
+      },
+    );
+
+    it(
+      'a pull killed between pages keeps every pending delete and edit, and the next sync sends them',
+      { timeout: 120_000 },
+      async () => {
+        const { store, file } = tempWorkspace('crash-pull');
+        const prefix = `Crash pull ${Date.now()}`;
+        for (let i = 0; i < 150; i++) store.createAsset({ ...newAsset(80_000 + i), name: `${prefix} #${i}` });
+        await makeEngine(store, makeClient(h.baseUrl, h.token), h.entityId).engine.sync();
+        const mine = store
+          .listAssets()
+          .filter((record) => record.current?.['name']?.toString().startsWith(prefix));
+        const doomed = mine[120]?.localId as string;
+        const edited = mine[121]?.localId as string;
+        store.deleteAsset(doomed);
+        store.setValue(edited, 'address', 'Kept through a kill');
+        const doomedId = store.asset(doomed)?.serviceAssetId;
+        store.close();
+
+        for (const page of [1, 2]) {
+          await runAndKill(['sync', file, h.baseUrl, h.token, String(h.entityId)], (out) =>
+            out.some((line) => line.startsWith(`progress pull ${page}/`)),
+          );
+          const reopened = WorkspaceStore.open(file);
+          const pending = reopened.pending();
+          // Killed mid-pull, before anything was pushed: both changes are still pending.
+          expect(pending.deletes.map((r) => r.localId)).toContain(doomed);
+          expect(pending.updates.map((u) => u.record.localId)).toContain(edited);
+          reopened.close();
+        }
+        const reopened = WorkspaceStore.open(file);
+        const report = await makeEngine(reopened, makeClient(h.baseUrl, h.token), h.entityId).engine.sync();
+        expect(report.stopped).toBeUndefined();
+        const remote = await makeClient(h.baseUrl, h.token).listAllAssets(h.entityId);
+        expect(remote.map((a) => a.service_asset_id)).not.toContain(doomedId);
+        const editedId = reopened.asset(edited)?.serviceAssetId;
+        expect(remote.find((a) => a.service_asset_id === editedId)?.address).toBe('Kept through a kill');
         reopened.close();
       },
     );

@@ -15,7 +15,7 @@ import {
   tooltipText,
 } from '../../../../renderer/src/validation/issues';
 import { pathLabel } from '../../../../renderer/src/validation/labels';
-import { outlierSeries, sparklinePoints } from '../../../../renderer/src/outliers/series';
+import { outlierSeries } from '../../../../renderer/src/outliers/series';
 
 const ctx = {
   mode: 'update' as const,
@@ -95,13 +95,5 @@ describe('outlier series', () => {
     ]);
     expect(energy!.range).toEqual({ min: 80, max: 600 });
     expect(energy!.flags.map((f) => f.type)).toEqual(['lfl']);
-  });
-
-  it('draws a sparkline inside its box', () => {
-    const { points, band } = sparklinePoints([1, 2, 3], 100, 20, { min: 0, max: 4 });
-    const ys = points.split(' ').map((p) => Number(p.split(',')[1]));
-    expect(Math.min(...ys)).toBeGreaterThanOrEqual(0);
-    expect(Math.max(...ys)).toBeLessThanOrEqual(20);
-    expect(band!.h).toBeGreaterThan(0);
   });
 });

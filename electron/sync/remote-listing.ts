@@ -1,0 +1,166 @@
+import { MAX_PER_PAGE, type Asset, type PageMeta } from '../../shared/domain';
+import { ApiError } from '../service-client/errors';
+import type { SubmissionApiClient } from '../service-client/service-client';
+
+/**
+ * Reading the service's asset listing so that nothing is inferred from what it fails to show.
+ *
+ * The listing is paged by offset, and the pool is shared by every data partner: a delete on page 1
+ * while page 2 is in flight shifts every later asset up by one, so one asset is on neither page.
+ * A listing that changed while it was read (the total moved, an asset on two pages, a page short of
+ * what the total promises) is therefore read again; an empty page where the total promised assets,
+ * or an asset without an id, is an error, never "the service has nothing". And even a complete
+ * listing is not proof: an asset it lacks is confirmed gone by its own GET (a 404) before anything
+ * is marked (see `confirmGone`).
+ */
+export interface ListingResult {
+  /**
+   * The ids of the last reading when it was consistent; otherwise every id any reading showed (an
+   * asset seen once is not inferred gone from a listing that kept moving).
+   */
+  seen: Set<number>;
+  /** How many times the listing was read (1 when nothing moved). */
+  readings: number;
+  /** False when it still moved on the last reading: absence then proves even less. */
+  consistent: boolean;
+}
+
+export interface ListingOptions {
+  perPage?: number;
+  signal?: AbortSignal | undefined;
+  /** Readings before giving up on a still listing (each one a full pass). */
+  maxReadings?: number;
+  /** Pages in flight at once. */
+  concurrency?: number;
+  onPage?: (done: number, total: number) => void;
+  /** Each page's assets as they arrive; merging is idempotent, so a re-read page is harmless. */
+  onAssets: (assets: Asset[]) => void;
+}
+
+export async function readListing(
+  client: SubmissionApiClient,
+  entityId: number,
+  opts: ListingOptions,
+): Promise<ListingResult> {
+  const everSeen = new Set<number>();
+  const maxReadings = Math.max(1, opts.maxReadings ?? 3);
+  for (let reading = 1; ; reading++) {
+    const seen = new Set<number>();
+    const consistent = await readOnce(client, entityId, opts, seen);
+    for (const id of seen) everSeen.add(id);
+    if (consistent) return { seen, readings: reading, consistent };
+    if (reading >= maxReadings) return { seen: everSeen, readings: reading, consistent };
+  }
+}
+
+/** One full pass over the pages; true when the pages agree with each other and with the total. */
+async function readOnce(
+  client: SubmissionApiClient,
+  entityId: number,
+  opts: ListingOptions,
+  seen: Set<number>,
+): Promise<boolean> {
+  const perPage = opts.perPage ?? MAX_PER_PAGE;
+  const first = await client.listAssetsPage(entityId, 1, perPage, opts.signal);
+  const lastPage = lastPageOf(first.meta);
+  const pages = new Map<number, { ids: number[]; total: number }>();
+  const take = (page: number, assets: Asset[], meta: PageMeta) => {
+    const ids = checkedIds(page, assets, meta, lastPage);
+    for (const id of ids) seen.add(id);
+    pages.set(page, { ids, total: meta.total });
+    opts.onAssets(assets);
+  };
+  take(1, first.assets, first.meta);
+  opts.onPage?.(1, lastPage);
+  let next = 2;
+  let done = 1;
+  const worker = async () => {
+    while (next <= lastPage) {
+      const page = next++;
+      const { assets, meta } = await client.listAssetsPage(entityId, page, perPage, opts.signal);
+      take(page, assets, meta);
+      opts.onPage?.(++done, lastPage);
+    }
+  };
+  const concurrency = Math.min(opts.concurrency ?? 4, lastPage - 1);
+  await Promise.all(Array.from({ length: Math.max(0, concurrency) }, worker));
+  return agrees(pages, first.meta.total, perPage, lastPage);
+}
+
+function lastPageOf(meta: PageMeta): number {
+  const fromLink = meta.links.last ? Number(new URL(meta.links.last).searchParams.get('page')) : NaN;
+  if (Number.isInteger(fromLink) && fromLink >= 1) return fromLink;
+  if (meta.total > 0 && meta.perPage > 0) return Math.ceil(meta.total / meta.perPage);
+  return 1;
+}
+
+/** The page's ids; an id-less asset or an empty page that should have had assets is an error. */
+function checkedIds(page: number, assets: Asset[], meta: PageMeta, lastPage: number): number[] {
+  const ids: number[] = [];
+  for (const asset of assets) {
+    if (asset.service_asset_id === null) {
+      throw new ApiError(
+        'bad_response',
+        `The service listed an asset without an id on page ${page}; nothing was merged or marked deleted from this listing.`,
+      );
+    }
+    ids.push(asset.service_asset_id);
+  }
+  if (assets.length === 0 && (page > 1 || meta.total > 0 || lastPage > 1)) {
+    throw new ApiError(
+      'bad_response',
+      `The service answered an empty page ${page} of ${lastPage} (total ${meta.total}); nothing was marked deleted.`,
+    );
+  }
+  return ids;
+}
+
+/** The pages describe one listing: one total throughout, no asset twice, no page short. */
+function agrees(
+  pages: Map<number, { ids: number[]; total: number }>,
+  total: number,
+  perPage: number,
+  lastPage: number,
+): boolean {
+  const unique = new Set<number>();
+  let count = 0;
+  for (const [page, { ids, total: pageTotal }] of pages) {
+    if (pageTotal !== total) return false;
+    if (page < lastPage && ids.length !== perPage) return false;
+    for (const id of ids) unique.add(id);
+    count += ids.length;
+  }
+  if (unique.size !== count) return false;
+  // Without a total header only the page sizes can speak; with one, the count must match it.
+  return total === 0 ? true : count === total;
+}
+
+/**
+ * Of the ids a listing lacked, those the service really no longer has: each is asked for by GET, a
+ * 404 confirms it gone, an answer is handed to `onFound` (it was only missed). Any other failure
+ * stops the pull: absence alone never deletes.
+ */
+export async function confirmGone(
+  client: SubmissionApiClient,
+  entityId: number,
+  ids: readonly number[],
+  onFound: (asset: Asset) => void,
+  signal?: AbortSignal,
+  concurrency = 4,
+): Promise<Set<number>> {
+  const gone = new Set<number>();
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++] as number;
+      try {
+        onFound(await client.getAsset(entityId, id, signal));
+      } catch (error) {
+        if (error instanceof ApiError && error.kind === 'not_found') gone.add(id);
+        else throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+  return gone;
+}

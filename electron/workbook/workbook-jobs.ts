@@ -1,0 +1,85 @@
+/**
+ * The workbook's heavy work — reading, writing, the preview's comparison — in a worker thread, so
+ * main's event loop keeps answering the window while a 10,000-asset book is read or written. Each
+ * job gets a fresh worker: it starts in tens of milliseconds, and its memory goes when it ends.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { AssetInput } from '../../shared/domain';
+import type { WriteWorkbookOptions } from '../../shared/workbook/write-workbook';
+import type { AssetRecord } from '../workspace/asset-record';
+import type { WriteCsvOptions } from './csv';
+import type { ImportPlan } from './import-plan';
+import { WorkbookError, type WorkbookErrorKind } from './workbook-limits';
+import type { PreviewOptions } from './preview-file';
+import type { ExportWorkspaceOptions } from './workspace-workbook';
+
+export type WriteJob =
+  | { job: 'write-xlsx'; file: string; docs: readonly AssetInput[]; opts: WriteWorkbookOptions }
+  | { job: 'write-csv'; file: string; docs: readonly AssetInput[]; opts: WriteCsvOptions };
+
+export interface ExportSummary {
+  file: string;
+  assets: number;
+  years: number[];
+}
+
+/** The workspace is either sent (records) or read by the worker from its SQLite file. */
+export type WorkbookJob =
+  | WriteJob
+  | { job: 'export-workspace'; workspaceFile: string; file: string; opts: ExportWorkspaceOptions }
+  | ({ job: 'preview'; file: string; opts: PreviewOptions } & (
+      { records: readonly AssetRecord[] } | { workspaceFile: string }
+    ));
+
+interface JobResults {
+  'write-xlsx': null;
+  'write-csv': null;
+  'export-workspace': ExportSummary;
+  preview: ImportPlan;
+}
+
+export type WorkerAnswer =
+  { ok: true; result: unknown } | { ok: false; error: { message: string; kind?: WorkbookErrorKind } };
+
+/**
+ * Built, the worker is its own file beside main. From source (tests, benches, the browser host under
+ * tsx) a worker cannot take tsx's loader as a flag, so a two-line bootstrap loads the entry through
+ * tsx's API.
+ */
+function startWorker(job: WorkbookJob): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./workbook-worker.js', here), { workerData: job });
+  // require() resolves tsx's CommonJS build of the API; the worker imports its ES module twin.
+  const tsx = pathToFileURL(
+    createRequire(here)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
+  const entry = new URL('./workbook-worker.ts', here).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}));`;
+  return new Worker(bootstrap, { eval: true, workerData: job });
+}
+
+/** Runs one job in its own worker thread; a WorkbookError there is a WorkbookError here. */
+export function runWorkbookJob<J extends WorkbookJob>(job: J): Promise<JobResults[J['job']]> {
+  const worker = startWorker(job);
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    worker.once('message', (answer: WorkerAnswer) => {
+      settled = true;
+      if (answer.ok) resolve(answer.result as JobResults[J['job']]);
+      else if (answer.error.kind) reject(new WorkbookError(answer.error.kind, answer.error.message));
+      else reject(new Error(answer.error.message));
+      void worker.terminate();
+    });
+    worker.once('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`The workbook worker stopped (exit code ${code}).`));
+    });
+  });
+}

@@ -1,0 +1,234 @@
+import { entryKey, setPathFrom, type AssetDoc } from '../../shared/sync/asset-doc';
+import type { HistoryState } from '../../shared/sync/types';
+import { newPartnersId } from './asset-edits';
+import type { StoreAccess } from './store-access';
+
+/**
+ * Undo and redo, kept in the workspace's own SQLite file (so scoped to its connection and entity,
+ * and kept across restarts), built on the journal.
+ *
+ * Each user action is one step; every journal row the action writes carries the step and the
+ * asset's row image before and after. Undo puts the "before" images back, redo the "after" ones,
+ * each in one transaction. Only the analyst's copy (`current`) is ever restored, never the service's
+ * (`base`): an undo after a sync is a new pending change, sent by the next sync like any edit.
+ * A cell edit restores only its own paths, so a change pulled since is not reversed with it.
+ */
+
+/** An asset row as an action found or left it; null: there was no row. */
+export type RowImage = {
+  current: AssetDoc | null;
+  serviceAssetId: number | null;
+  partnersId: number | null;
+} | null;
+
+/** Steps kept for undo; older ones stay in the journal as audit, without their images. */
+const KEPT_STEPS = 500;
+
+interface JournalRow {
+  seq: number;
+  local_id: string;
+  kind: string;
+  payload: string;
+  before: string | null;
+  after: string | null;
+}
+
+export interface StepOutcome {
+  label: string;
+  /** Assets whose row changed (still there) and assets whose row is gone. */
+  touched: string[];
+}
+
+export class History {
+  private active: number | null = null;
+
+  constructor(private readonly store: StoreAccess) {}
+
+  /** Whether a step is being recorded (journal rows then keep their images). */
+  get recording(): boolean {
+    return this.active !== null;
+  }
+
+  /** Runs `fn` as one labelled step (one transaction); a step that journalled nothing is dropped. */
+  step<T>(label: string, fn: () => T): T {
+    if (this.active !== null) return fn();
+    return this.store.transaction(() => {
+      const { lastInsertRowid } = this.store
+        .sql('INSERT INTO steps (label, at) VALUES (?, ?)')
+        .run(label, this.store.now());
+      const id = Number(lastInsertRowid);
+      this.active = id;
+      try {
+        const result = fn();
+        const wrote = this.store.sql('SELECT 1 FROM journal WHERE step = ? LIMIT 1').get(id);
+        if (!wrote) this.store.sql('DELETE FROM steps WHERE id = ?').run(id);
+        else this.forgetRedoAndOld(id);
+        return result;
+      } finally {
+        this.active = null;
+      }
+    });
+  }
+
+  image(localId: string): RowImage {
+    const row = this.store
+      .sql('SELECT current, service_asset_id, partners_id FROM assets WHERE local_id = ?')
+      .get(localId) as
+      { current: string | null; service_asset_id: number | null; partners_id: number | null } | undefined;
+    if (!row) return null;
+    return {
+      current: row.current === null ? null : (JSON.parse(row.current) as AssetDoc),
+      serviceAssetId: row.service_asset_id,
+      partnersId: row.partners_id,
+    };
+  }
+
+  /** Journals one change of an asset; inside a step, with its images for undo. */
+  journal(localId: string, kind: string, payload: unknown, before: RowImage): void {
+    const inStep = this.active !== null;
+    this.store
+      .sql(
+        'INSERT INTO journal (at, local_id, kind, payload, step, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        this.store.now(),
+        localId,
+        kind,
+        JSON.stringify(payload),
+        this.active,
+        inStep ? JSON.stringify(before) : null,
+        inStep ? JSON.stringify(this.image(localId)) : null,
+      );
+  }
+
+  state(): HistoryState {
+    const undo = this.store.sql('SELECT label FROM steps WHERE undone = 0 ORDER BY id DESC LIMIT 1').get() as
+      { label: string } | undefined;
+    const redo = this.store.sql('SELECT label FROM steps WHERE undone = 1 ORDER BY id ASC LIMIT 1').get() as
+      { label: string } | undefined;
+    return { undo: undo?.label ?? null, redo: redo?.label ?? null };
+  }
+
+  undo(): StepOutcome | null {
+    return this.store.transaction(() => {
+      const step = this.store
+        .sql('SELECT id, label FROM steps WHERE undone = 0 ORDER BY id DESC LIMIT 1')
+        .get() as { id: number; label: string } | undefined;
+      if (!step) return null;
+      const rows = this.rowsOf(step.id).reverse();
+      for (const row of rows) this.restore(row, 'before');
+      this.store.sql('UPDATE steps SET undone = 1 WHERE id = ?').run(step.id);
+      return { label: step.label, touched: [...new Set(rows.map((row) => row.local_id))] };
+    });
+  }
+
+  redo(): StepOutcome | null {
+    return this.store.transaction(() => {
+      const step = this.store
+        .sql('SELECT id, label FROM steps WHERE undone = 1 ORDER BY id ASC LIMIT 1')
+        .get() as { id: number; label: string } | undefined;
+      if (!step) return null;
+      const rows = this.rowsOf(step.id);
+      for (const row of rows) this.restore(row, 'after');
+      this.store.sql('UPDATE steps SET undone = 0 WHERE id = ?').run(step.id);
+      return { label: step.label, touched: [...new Set(rows.map((row) => row.local_id))] };
+    });
+  }
+
+  private rowsOf(step: number): JournalRow[] {
+    return this.store
+      .sql('SELECT seq, local_id, kind, payload, before, after FROM journal WHERE step = ? ORDER BY seq')
+      .all(step) as JournalRow[];
+  }
+
+  /** A new action: what was undone can no longer be redone; steps beyond the kept ones are let go. */
+  private forgetRedoAndOld(id: number): void {
+    const dropped = 'SELECT id FROM steps WHERE (undone = 1 AND id < ?) OR id <= ? - ?';
+    this.store
+      .sql(`UPDATE journal SET step = NULL, before = NULL, after = NULL WHERE step IN (${dropped})`)
+      .run(id, id, KEPT_STEPS);
+    this.store.sql(`DELETE FROM steps WHERE id IN (${dropped})`).run(id, id, KEPT_STEPS);
+  }
+
+  /** Puts one journal row's image back on its asset. */
+  private restore(row: JournalRow, side: 'before' | 'after'): void {
+    const text = side === 'before' ? row.before : row.after;
+    const target = (text === null ? null : JSON.parse(text)) as RowImage;
+    const existing = this.store
+      .sql('SELECT current, service_asset_id, in_flight FROM assets WHERE local_id = ?')
+      .get(row.local_id) as
+      { current: string | null; service_asset_id: number | null; in_flight: string | null } | undefined;
+    const wanted = target?.current ?? null;
+    if (!existing) {
+      if (wanted === null || target === null) return;
+      // Gone meanwhile (never sent and deleted, or deleted on the service): back under the same
+      // local id as a new asset; one the service had gets a fresh partners id, so it is not
+      // mistaken for the old one when its answer is reconciled.
+      const partnersId =
+        target.serviceAssetId !== null ? newPartnersId() : (target.partnersId ?? newPartnersId());
+      this.store
+        .sql(
+          'INSERT INTO assets (local_id, partners_id, base, current, updated_at) VALUES (?, ?, NULL, ?, ?)',
+        )
+        .run(
+          row.local_id,
+          partnersId,
+          JSON.stringify({ ...wanted, partners_id: partnersId }),
+          this.store.now(),
+        );
+      return;
+    }
+    if (wanted === null) {
+      if (existing.service_asset_id === null && existing.in_flight === null) {
+        this.store.sql('DELETE FROM assets WHERE local_id = ?').run(row.local_id);
+      } else this.writeCurrent(row.local_id, null);
+      return;
+    }
+    let next: AssetDoc = wanted;
+    const paths = cellPaths(row);
+    if (paths && existing.current !== null) {
+      next = JSON.parse(existing.current) as AssetDoc;
+      for (const path of paths) next = setPathFrom(next, wanted, entryLevel(wanted, path));
+    }
+    this.writeCurrent(row.local_id, next);
+  }
+
+  /** As AssetEdits writes: an asset whose batch is out keeps the copy that was sent. */
+  private writeCurrent(localId: string, doc: AssetDoc | null): void {
+    this.store
+      .sql(
+        `UPDATE assets SET sent = CASE WHEN in_flight IS NOT NULL AND sent IS NULL THEN current ELSE sent END,
+       current = ?, updated_at = ? WHERE local_id = ?`,
+      )
+      .run(doc === null ? null : JSON.stringify(doc), this.store.now(), localId);
+  }
+}
+
+/** The paths a cell edit touched; undefined for whole-document changes. */
+function cellPaths(row: JournalRow): string[] | undefined {
+  if (row.kind !== 'set') return undefined;
+  const payload = JSON.parse(row.payload) as { edits?: Array<{ path?: unknown }> };
+  if (!Array.isArray(payload.edits)) return undefined;
+  return [
+    ...new Set(payload.edits.map((edit) => edit.path).filter((p): p is string => typeof p === 'string')),
+  ];
+}
+
+/**
+ * A cell of an annual row (or entry) the wanted copy does not have at all: the whole row goes, so
+ * undoing a paste that added a year leaves no empty record behind.
+ */
+function entryLevel(wanted: AssetDoc, path: string): string {
+  const [head, key, field] = path.split('/');
+  if (head === undefined || key === undefined || field === undefined) return path;
+  const list = wanted[head];
+  const has =
+    Array.isArray(list) &&
+    list.some(
+      (entry) =>
+        typeof entry === 'object' &&
+        entry !== null &&
+        entryKey(head as Parameters<typeof entryKey>[0], entry as Record<string, unknown>) === key,
+    );
+  return has ? path : `${head}/${key}`;
+}

@@ -1,0 +1,117 @@
+/**
+ * The Problems panel as an analyst reads it after one mistyped floor area: one entry per asset and
+ * field with its years and a count, worded with the columns' labels, and the grid narrowed to the
+ * assets with problems on request.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
+import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
+import { startTestApp } from '../support/test-app';
+
+describe('problems grouped by asset and field', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let page: Page;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    page.setDefaultTimeout(10_000);
+    watchPageErrors(page);
+  });
+  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-problems'));
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('groups the errors of one mistyped floor area and narrows the grid to the assets with problems', async () => {
+    const { assets } = await app.core.handlers['workspace.snapshot']({});
+    const target = assets.find((a) => a.status !== 'deleted' && Array.isArray(a.doc['annual_data']))!;
+    // A floor area typed a thousand times too small: every floor-area field of every year is above it.
+    await app.core.handlers['workspace.edit']({
+      edits: [
+        { localId: target.localId, path: 'size', value: Math.round(Number(target.doc['size']) / 1000) },
+      ],
+    });
+    await page.goto(app.host.launchUrl);
+    const guide = page.getByTestId('guide-dismiss');
+    if (await guide.isVisible()) await guide.click();
+    const group = page.locator(`[data-testid="problem-asset"]:has([data-local-id="${target.localId}"])`);
+    await group.waitFor();
+    const entries = group.getByTestId('problem');
+    const fields = await entries.count();
+    const total = Number(/\((\d+)\)/.exec((await group.locator('h3').textContent()) ?? '')?.[1]);
+    // Many errors, a few entries: one per field, its years listed once.
+    expect(total).toBeGreaterThan(fields);
+    const text = (await entries.first().textContent()) ?? '';
+    expect(text).toMatch(/Must be less than or equal to Floor area/);
+    expect(text).not.toMatch(/\bsize\b/);
+    await screenshot(page, 'ui-problems-grouped.png');
+
+    await page.getByTestId('problems-only').click();
+    const banner = page.getByTestId('asset-filter');
+    await banner.waitFor();
+    const shown = Number(/Showing (\d+) assets/.exec((await banner.textContent()) ?? '')?.[1]);
+    expect(shown).toBe(await page.getByTestId('problem-asset').count());
+    expect(shown).toBeLessThan(assets.length);
+    // The status bar counts what the grid shows, not only what the workspace holds.
+    await expect
+      .poll(() => page.getByTestId('status-shown').textContent())
+      .toBe(`${shown} of ${assets.length} rows shown (filtered)`);
+    await banner.getByRole('button', { name: 'Show all' }).click();
+    await expect.poll(() => page.getByTestId('status-shown').count()).toBe(0);
+  });
+
+  it('starts a new certification row empty, for the analyst to fill', async () => {
+    const { assets } = await app.core.handlers['workspace.snapshot']({});
+    const target = assets.find((a) => a.status !== 'deleted')!;
+    const before = ((target.doc['certifications'] as unknown[] | undefined) ?? []).length;
+    await page.getByTestId('tab-certifications').click();
+    await page.getByTestId('entry-asset').selectOption(target.localId);
+    await page.getByTestId('add-entry').click();
+    const entries = async () => {
+      const { assets: now } = await app.core.handlers['workspace.snapshot']({});
+      return (
+        (now.find((a) => a.localId === target.localId)?.doc['certifications'] as Record<string, unknown>[]) ??
+        []
+      );
+    };
+    await expect.poll(async () => (await entries()).length).toBe(before + 1);
+    const added = (await entries()).at(-1)!;
+    expect([added['certification_id'], added['level'], added['size'], added['year']]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('a dropdown cell takes typing by code or name, and refuses a value outside the list', async () => {
+    const { assets } = await app.core.handlers['workspace.snapshot']({});
+    const target = assets.find((a) => a.status !== 'deleted' && a.doc['country'] !== 'NL')!;
+    const valueOf = async () =>
+      (await app.core.handlers['workspace.snapshot']({})).assets.find((a) => a.localId === target.localId)
+        ?.doc['country'];
+    await page.getByTestId('tab-assets').click();
+    const cell = page
+      .locator(`[data-testid="assets-grid"] .ag-row[row-id="${target.localId}"] [col-id="country"]`)
+      .first();
+    await cell.click();
+    await page.keyboard.type('neth');
+    const editor = page.locator('.list-editor');
+    await editor.waitFor();
+    expect(await editor.locator('li').first().textContent()).toBe('Netherlands (NL)');
+    await screenshot(page, 'ui-dropdown-typeahead.png');
+    await page.keyboard.press('Enter');
+    await expect.poll(valueOf).toBe('NL');
+    await cell.click();
+    await page.keyboard.type('Atlantis');
+    await editor.locator('.list-editor-reason').waitFor();
+    expect(await editor.locator('.list-editor-reason').textContent()).toMatch(/not in the list/);
+    await page.keyboard.press('Enter');
+    await expect.poll(valueOf).toBe('NL');
+  });
+});

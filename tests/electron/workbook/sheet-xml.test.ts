@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { RawOrIssue } from '../../../electron/workbook/sheet-parser';
+import { SharedStringsReader, WorksheetReader } from '../../../electron/workbook/sheet-xml';
+import { defaultLimits } from '../../../electron/workbook/workbook-limits';
+
+const sheet =
+  '<worksheet><sheetData>' +
+  '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="C1" t="inlineStr"><is><r><t>rich </t></r><r><t xml:space="preserve">text &amp; more</t></r></is></c></row>' +
+  '<row r="2" spans="1:4"><c r="A2"><v>12.5</v></c><c r="B2" t="b"><v>1</v></c><c r="D2" t="e"><v>#DIV/0!</v></c></row>' +
+  '<row r="3"/>' +
+  '<row r="4"><c r="A4"><f>A2*2</f></c><c r="B4" t="str"><f>A1</f><v>&lt;x&gt;</v></c><c r="C4" s="1"/></row>' +
+  '<row><c><v>1</v></c><c><v>2</v></c></row>' +
+  '</sheetData><rowBreaks count="1"><brk id="3"/></rowBreaks></worksheet>';
+
+function read(chunk: number): Array<[number, RawOrIssue[]]> {
+  const strings = new SharedStringsReader(defaultLimits);
+  const sst =
+    '<sst><si><t>first</t></si><si><r><t>sec</t></r><r><t>ond</t></r><rPh><t>x</t></rPh></si></sst>';
+  for (let i = 0; i < sst.length; i += chunk) strings.push(sst.slice(i, i + chunk));
+  const rows: Array<[number, RawOrIssue[]]> = [];
+  const reader = new WorksheetReader(
+    'Tab',
+    strings.strings,
+    defaultLimits,
+    { cells: 0 },
+    {
+      width: () => undefined,
+      row: (n, cells) => rows.push([n, cells]),
+    },
+  );
+  for (let i = 0; i < sheet.length; i += chunk) reader.push(sheet.slice(i, i + chunk));
+  return rows;
+}
+
+describe('the streaming sheet reader', () => {
+  it('reads every kind of cell the same whatever the chunks the ZIP hands it', () => {
+    const whole = read(sheet.length);
+    expect(whole).toEqual([
+      [1, ['first', null, 'rich text & more']],
+      [2, [12.5, true, null, { unreadable: 'The cell shows the error #DIV/0!' }]],
+      [
+        4,
+        [
+          {
+            unreadable:
+              'The cell holds a formula without a saved result; open and save the workbook in Excel so the values are computed',
+          },
+          '<x>',
+        ],
+      ],
+      [5, [1, 2]],
+    ]);
+    for (const chunk of [1, 2, 3, 5, 7, 11, 64]) expect(read(chunk)).toEqual(whole);
+  });
+});
