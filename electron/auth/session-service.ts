@@ -59,6 +59,8 @@ export type SessionHandlers = Pick<
   | 'auth.cancelOAuth'
 >;
 
+const retryNoticeEveryMs = 5_000;
+
 export class SessionService {
   private connection: Connection;
   private token: StoredToken | null = null;
@@ -70,6 +72,7 @@ export class SessionService {
   /** The local sandbox was signed out of in this run: its own token is not used until a sign-in. */
   private sandboxSignedOut = false;
   private stopExpiryWatch: (() => void) | undefined;
+  private lastRetryNotice = 0;
   private readonly oauthFlows = new Map<string, OAuthLogin>();
   private readonly listeners: SessionListener[] = [];
   /** Filled by the composition root: the open workspace's entity, for `session.get`. */
@@ -327,7 +330,21 @@ export class SessionService {
   }
 
   private newClient(target: Connection): SubmissionApiClient {
-    return new SubmissionApiClient({ baseUrl: target.baseUrl, getToken: () => this.token?.accessToken });
+    return new SubmissionApiClient({
+      baseUrl: target.baseUrl,
+      getToken: () => this.token?.accessToken,
+      // A slow or failing service is retried within one deadline: the analyst hears that the app is
+      // still trying (once every few seconds, not per page) and can cancel the sync meanwhile.
+      onRetry: ({ what, attempt, error }) => {
+        const now = Date.now();
+        if (now - this.lastRetryNotice < retryNoticeEveryMs) return;
+        this.lastRetryNotice = now;
+        this.deps.events.emit('app.notice', {
+          level: 'warning',
+          message: `Still trying: ${what} failed (${error.message}); attempt ${attempt + 1} follows. Cancel the sync to stop.`,
+        });
+      },
+    });
   }
 
   private mustGet(connectionId: string): Connection {

@@ -8,7 +8,9 @@ import { basename, dirname, join } from 'node:path';
  * the user's was.
  */
 export async function writeThenRename(file: string, write: (tmp: string) => Promise<void>): Promise<void> {
-  const tmp = join(dirname(file), `.${basename(file)}.${randomUUID().slice(0, 8)}.part`);
+  // Hidden, beside the target (same disk, so the rename is atomic), and with its extension, for
+  // writers that choose the format by it.
+  const tmp = join(dirname(file), `.part-${randomUUID().slice(0, 8)}-${basename(file)}`);
   try {
     await write(tmp);
     await rename(tmp, file);

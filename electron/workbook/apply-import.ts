@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { z } from 'zod';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type { WorkspaceStore } from '../workspace/workspace-store';
@@ -77,40 +78,44 @@ export function applyImport(store: WorkspaceStore, plan: ImportPlan, opts: Apply
   if (work.length === 0)
     throw new ImportError('nothing', 'Nothing to import: the file matches the workspace.');
   const at = (opts.now ?? Date.now)();
-  return store.transaction(() => {
-    const stale: string[] = [];
-    for (const row of work) {
-      if (row.status !== 'changed' || row.localId === null) continue;
-      const record = store.asset(row.localId);
-      if (!record || docHash(record.current) !== row.beforeHash) stale.push(row.localId);
-    }
-    if (stale.length > 0) {
-      throw new ImportError(
-        'stale',
-        `${stale.length} asset${stale.length === 1 ? '' : 's'} changed since the preview; preview the import again.`,
-        { localIds: stale },
-      );
-    }
-    const created: string[] = [];
-    const updated: string[] = [];
-    const entries: UndoRecord['entries'] = [];
-    for (const row of work) {
-      if (!row.doc) continue;
-      if (row.status === 'new') {
-        const record = store.createAsset(row.doc);
-        created.push(record.localId);
-        entries.push({ localId: record.localId, before: null, afterHash: docHash(record.current) });
-      } else if (row.localId !== null) {
-        const before = store.asset(row.localId)?.current ?? null;
-        store.replaceDoc(row.localId, row.doc, 'import');
-        updated.push(row.localId);
-        entries.push({ localId: row.localId, before, afterHash: docHash(row.doc) });
+  // One undo step in the workspace's history (Ctrl+Z), beside the import's own "Undo import".
+  const label = `import of ${work.length} asset${work.length === 1 ? '' : 's'} from ${basename(plan.source.file)}`;
+  return store.step(label, () =>
+    store.transaction(() => {
+      const stale: string[] = [];
+      for (const row of work) {
+        if (row.status !== 'changed' || row.localId === null) continue;
+        const record = store.asset(row.localId);
+        if (!record || docHash(record.current) !== row.beforeHash) stale.push(row.localId);
       }
-    }
-    const undo: UndoRecord = { importId: plan.id, at, file: plan.source.file, undone: false, entries };
-    store.setMeta(UNDO_KEY, JSON.stringify(undo));
-    return { importId: plan.id, at, file: plan.source.file, created, updated, skipped: rejected };
-  });
+      if (stale.length > 0) {
+        throw new ImportError(
+          'stale',
+          `${stale.length} asset${stale.length === 1 ? '' : 's'} changed since the preview; preview the import again.`,
+          { localIds: stale },
+        );
+      }
+      const created: string[] = [];
+      const updated: string[] = [];
+      const entries: UndoRecord['entries'] = [];
+      for (const row of work) {
+        if (!row.doc) continue;
+        if (row.status === 'new') {
+          const record = store.createAsset(row.doc);
+          created.push(record.localId);
+          entries.push({ localId: record.localId, before: null, afterHash: docHash(record.current) });
+        } else if (row.localId !== null) {
+          const before = store.asset(row.localId)?.current ?? null;
+          store.replaceDoc(row.localId, row.doc, 'import');
+          updated.push(row.localId);
+          entries.push({ localId: row.localId, before, afterHash: docHash(row.doc) });
+        }
+      }
+      const undo: UndoRecord = { importId: plan.id, at, file: plan.source.file, undone: false, entries };
+      store.setMeta(UNDO_KEY, JSON.stringify(undo));
+      return { importId: plan.id, at, file: plan.source.file, created, updated, skipped: rejected };
+    }),
+  );
 }
 
 function readUndo(store: WorkspaceStore): UndoRecord | undefined {

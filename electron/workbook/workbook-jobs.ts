@@ -50,7 +50,9 @@ export type WorkerAnswer =
  */
 function startWorker(job: WorkbookJob): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./workbook-worker.js', here), { workerData: job });
+  // A heap of its own, bounded: whatever a book does, it cannot take main's memory with it.
+  const options = { workerData: job, resourceLimits: { maxOldGenerationSizeMb: workerHeapMb } };
+  if (!here.endsWith('.ts')) return new Worker(new URL('./workbook-worker.js', here), options);
   // require() resolves tsx's CommonJS build of the API; the worker imports its ES module twin.
   const tsx = pathToFileURL(
     createRequire(here)
@@ -59,8 +61,11 @@ function startWorker(job: WorkbookJob): Worker {
   ).href;
   const entry = new URL('./workbook-worker.ts', here).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}));`;
-  return new Worker(bootstrap, { eval: true, workerData: job });
+  return new Worker(bootstrap, { ...options, eval: true });
 }
+
+/** Several times what the largest book the limits let through needs (about 300 MB at 10,000 assets). */
+const workerHeapMb = 2048;
 
 /** Runs one job in its own worker thread; a WorkbookError there is a WorkbookError here. */
 export function runWorkbookJob<J extends WorkbookJob>(job: J): Promise<JobResults[J['job']]> {
@@ -74,9 +79,13 @@ export function runWorkbookJob<J extends WorkbookJob>(job: J): Promise<JobResult
       else reject(new Error(answer.error.message));
       void worker.terminate();
     });
-    worker.once('error', (error) => {
+    worker.once('error', (error: Error & { code?: string }) => {
       settled = true;
-      reject(error);
+      reject(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new Error('This workbook needs more memory than an import or export may take.', { cause: error })
+          : error,
+      );
     });
     worker.once('exit', (code) => {
       if (!settled) reject(new Error(`The workbook worker stopped (exit code ${code}).`));

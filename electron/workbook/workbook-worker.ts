@@ -6,6 +6,7 @@ import { open } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { writeAssetWorkbook } from '../../shared/workbook/write-workbook';
 import { writeAssetCsv } from './csv';
+import { nativeDeflate } from './native-deflate';
 import type { WorkbookJob, WorkerAnswer } from './workbook-jobs';
 import { WorkbookError } from './workbook-limits';
 import { previewFile } from './preview-file';
@@ -34,7 +35,7 @@ async function run(job: WorkbookJob): Promise<unknown> {
     case 'write-xlsx': {
       const handle = await open(job.file, 'w');
       try {
-        await writeAssetWorkbook(handle, job.docs, job.opts);
+        await writeAssetWorkbook(handle, job.docs, job.opts, nativeDeflate);
       } finally {
         await handle.close();
       }

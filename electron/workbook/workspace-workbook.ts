@@ -9,6 +9,7 @@ import { checkSize } from './read-workbook';
 import { runWorkbookJob, type ExportSummary, type WriteJob } from './workbook-jobs';
 import { DEFAULT_MAX_IMPORT_BYTES } from './workbook-limits';
 import { readReference, referenceKey } from '../workspace/reference-lists';
+import { writeThenRename } from '../storage/write-then-rename';
 
 /** The entry points the app's handlers call: export the workspace, preview a file against it. */
 
@@ -80,10 +81,18 @@ export async function exportWorkspace(
   opts: ExportWorkspaceOptions & { workspaceFile?: string } = {},
 ): Promise<ExportSummary> {
   const { workspaceFile, ...rest } = opts;
-  if (workspaceFile) return runWorkbookJob({ job: 'export-workspace', workspaceFile, file, opts: rest });
-  const { job, summary } = exportJob(store, file, rest);
-  await runWorkbookJob(job);
-  return summary;
+  // Never written in place: a failed export leaves the user's earlier file as it was.
+  let summary: ExportSummary | undefined;
+  await writeThenRename(file, async (tmp) => {
+    if (workspaceFile) {
+      summary = await runWorkbookJob({ job: 'export-workspace', workspaceFile, file: tmp, opts: rest });
+      return;
+    }
+    const planned = exportJob(store, tmp, rest);
+    await runWorkbookJob(planned.job);
+    summary = planned.summary;
+  });
+  return { ...summary!, file };
 }
 
 /** Reads a workbook or CSV in a worker thread and compares it with the workspace: nothing is changed yet. */

@@ -65,7 +65,10 @@ describe('OAuth sign-in through the app', () => {
     if (new URL(page.url()).pathname === '/portal/sign-in') {
       await page.fill('#email', core.sandbox.demoUser.email);
       await page.fill('#password', core.sandbox.demoUser.password);
-      await Promise.all([page.waitForURL((u) => u.pathname !== '/portal/sign-in'), page.click('#sign-in')]);
+      await Promise.all([
+        page.waitForURL((u) => u.pathname !== '/portal/sign-in', { timeout: 30_000 }),
+        page.click('#sign-in'),
+      ]);
     }
     await page.screenshot({ path: await artifactPath(`app-oauth-consent-${decision.toLowerCase()}.png`) });
     await page.click(`button:has-text("${decision}")`);

@@ -44,7 +44,10 @@ describe('OAuth provider with the app’s client in Chromium', () => {
     if (new URL(page.url()).pathname !== '/portal/sign-in') return;
     await page.fill('#email', demoUserEmail);
     await page.fill('#password', demoPassword(dir).password);
-    await Promise.all([page.waitForURL((u) => u.pathname !== '/portal/sign-in'), page.click('#sign-in')]);
+    await Promise.all([
+      page.waitForURL((u) => u.pathname !== '/portal/sign-in', { timeout: 30_000 }),
+      page.click('#sign-in'),
+    ]);
   };
 
   it('registers an OAuth application in the portal', async () => {

@@ -66,8 +66,9 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
     if (new URL(consent.url()).pathname === '/portal/sign-in') {
       await consent.fill('#email', user.email);
       await consent.fill('#password', user.password);
+      // Signing in hashes the password on purpose slowly: a loaded machine needs more than the default.
       await Promise.all([
-        consent.waitForURL((u) => u.pathname !== '/portal/sign-in'),
+        consent.waitForURL((u) => u.pathname !== '/portal/sign-in', { timeout: 30_000 }),
         consent.click('#sign-in'),
       ]);
     }

@@ -83,7 +83,7 @@ describe('main services over a stub service', () => {
   });
 
   it('say offline from a typed network error when the service stops answering, and keep the work', async () => {
-    const { session, workspaces, sync } = await compose();
+    const { session, workspaces, sync, notices } = await compose();
     const asset = (await workspaces.handlers['workspace.snapshot']({})).assets[0]!;
     await workspaces.handlers['workspace.edit']({
       edits: [{ localId: asset.localId, path: 'city', value: 'Utrecht' }],
@@ -92,6 +92,8 @@ describe('main services over a stub service', () => {
     const report = await sync.handlers['sync.run']({});
     expect(report.stopped).toMatchObject({ reason: 'error', offline: true });
     expect(session.state().online).toBe(false);
+    // While it retried within the call's deadline, the analyst heard that the app was still trying.
+    expect(notices.some((notice) => notice.includes('Still trying'))).toBe(true);
     expect((await sync.handlers['sync.review']({})).updates.map((u) => u.localId)).toEqual([asset.localId]);
     workspaces.close();
   });

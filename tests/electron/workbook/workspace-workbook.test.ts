@@ -235,6 +235,14 @@ describe('a workbook edited in place', () => {
       rejected: 0,
     });
 
+    // The import is one step of the workspace's history too: Ctrl+Z takes all of it back at once.
+    const afterImport = snapshot(store);
+    expect(store.historyState().undo).toBe('import of 3 assets from edited.xlsx');
+    expect(store.undo()?.label).toBe('import of 3 assets from edited.xlsx');
+    expect(snapshot(store)).toEqual(before);
+    store.redo();
+    expect(snapshot(store)).toEqual(afterImport);
+
     expect(undoImport(store, plan.id)).toEqual({ removed: 1, restored: 2 });
     expect(snapshot(store)).toEqual(before);
     expect(lastImport(store)).toBeUndefined();
