@@ -9,6 +9,7 @@ import { connectionsService } from '../auth/connections-service';
 import { openSecretStore, type SecretStore, type SecretStoreStatus } from '../auth/secret-store';
 import { SessionService } from '../auth/session-service';
 import type { BridgeHandlers } from '../bridge/handlers';
+import { BrowserTransfers } from '../files/browser-transfers';
 import { PickedFiles, type PickFile } from '../files/picked-files';
 import { ResponsesService } from '../responses/responses-service';
 import { SyncService } from '../sync/sync-service';
@@ -39,6 +40,8 @@ export interface AppCore {
   handlers: BridgeHandlers;
   events: EventRelay;
   sandbox: EmbeddedSandbox;
+  /** The browser host without injected dialogs: uploads and downloads (its routes serve them). */
+  transfers?: BrowserTransfers;
   /** The active connection entered (for the local sandbox: its process started). */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -67,6 +70,16 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   const workspaces = new WorkspaceService({ dataDir, assessmentYear, session, events });
   const sync = new SyncService({ session, workspaces, events });
   const files = new PickedFiles(opts.pickFile);
+  // A browser has no dialogs main can open: files come as uploads and exports leave as downloads.
+  const transfers =
+    opts.host === 'browser' && !opts.pickFile && !opts.pickSaveFile
+      ? new BrowserTransfers(dataDir, files)
+      : undefined;
+  await transfers?.open();
+  const pickSaveFile: PickSaveFile | undefined = transfers
+    ? (request) => transfers.pickSaveFile(request)
+    : opts.pickSaveFile;
+  const offerDownload = transfers ? (file: string, name: string) => transfers.offer(file, name) : undefined;
   const workbook = new WorkbookService({
     dataDir,
     assessmentYear,
@@ -74,7 +87,8 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     workspaces,
     files,
     events,
-    pickSaveFile: opts.pickSaveFile,
+    pickSaveFile,
+    offerDownload,
   });
   const responses = new ResponsesService({
     // The same file as the workspace store: responses live beside the assets of the entity.
@@ -99,7 +113,12 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   const ready = session.activate(session.activeConnection);
 
   const handlers: BridgeHandlers = afterReady(ready, {
-    'app.info': () => ({ name: 'Asset Desk', version: opts.version, host: opts.host }),
+    'app.info': () => ({
+      name: 'Asset Desk',
+      version: opts.version,
+      host: opts.host,
+      fileDialogs: transfers === undefined,
+    }),
     ...session.handlers,
     ...connections.handlers,
     ...workspaces.handlers,
@@ -107,13 +126,14 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     ...workbook.handlers,
     ...responses.handlers,
     ...files.handlers,
-    ...portfolioExport({ pickSaveFile: opts.pickSaveFile }).handlers,
+    ...portfolioExport({ pickSaveFile, offerDownload }).handlers,
   });
 
   return {
     handlers,
     events,
     sandbox,
+    ...(transfers ? { transfers } : {}),
     ready,
     async close() {
       await ready.catch(() => undefined);

@@ -18,12 +18,17 @@ const core = await startAppCore({
   dataDir,
   version: pkg.version,
   host: 'browser',
-  // No system browser to drive from here: the user opens the sign-in page themselves.
-  openBrowser: async (url) => console.log(`Sign in by opening ${url}`),
+  // No system browser to drive from here: the page opens the sign-in page in a new tab itself
+  // (browserOpened false tells it to), or shows the address to open.
+  openBrowser: async (url) => {
+    console.log(`Sign in by opening ${url}`);
+    throw new Error('The browser host opens the sign-in page from the page');
+  },
 });
 const host = await startBrowserHost({
   rendererDir: `${root}out/renderer`,
   handlers: core.handlers,
+  transfers: core.transfers,
   port: Number.isInteger(port) ? port : 0,
 });
 core.events.attach(host.events);

@@ -9,6 +9,8 @@ import { bridgeSecretHeader, bridgeSecretParam } from '../../shared/bridge/brows
 import { createDispatcher, dispatchToEnvelope } from '../bridge/dispatch';
 import type { BridgeErrorBody } from '../../shared/bridge/contract';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
+import type { BrowserTransfers } from '../files/browser-transfers';
+import { registerFileRoutes } from './file-routes';
 
 const cookieName = 'asset_desk_host';
 
@@ -38,6 +40,8 @@ export interface BrowserHost {
 export async function startBrowserHost(opts: {
   rendererDir: string;
   handlers: BridgeHandlers;
+  /** Uploads and downloads in place of native dialogs (the app core's, when it has no dialogs). */
+  transfers?: BrowserTransfers | undefined;
   port?: number;
 }): Promise<BrowserHost> {
   const token = randomBytes(32).toString('base64url');
@@ -99,6 +103,8 @@ export async function startBrowserHost(opts: {
       return reply.code(envelope.ok ? 200 : statusFor(envelope.error.code)).send(envelope);
     });
   }
+
+  if (opts.transfers) registerFileRoutes(app, opts.transfers);
 
   app.get('/bridge/events', (request, reply) => {
     reply.hijack();

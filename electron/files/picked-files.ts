@@ -1,10 +1,12 @@
 /**
  * Files the user chose in main's own dialog. The path never leaves main: the renderer holds an id,
- * and only a file chosen here can be read for it. Its slice of the bridge: `files.pick`.
+ * and only a file chosen here (or uploaded to the browser host, `add`) can be read for it. Its slice
+ * of the bridge: `files.pick`.
  */
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import type { PickedFile } from '../../shared/bridge/types';
 import { badRequest, notFound } from '../bridge/errors';
 import type { BridgeHandlers } from '../bridge/handlers';
 
@@ -18,8 +20,23 @@ const extensions: Record<'workbook', string[]> = { workbook: ['xlsx', 'csv'] };
 
 export class PickedFiles {
   private readonly paths = new Map<string, string>();
+  /** The names the user knows them by (an upload's path holds a random name). */
+  private readonly names = new Map<string, string>();
 
   constructor(private readonly pickFile: PickFile | undefined) {}
+
+  /** A file chosen another way (the browser host's upload), under a new id. */
+  add(path: string, name: string, size: number): PickedFile {
+    const fileId = randomUUID();
+    this.paths.set(fileId, path);
+    this.names.set(fileId, name);
+    return { fileId, name, size };
+  }
+
+  /** The chosen file's name as the user chose it. */
+  name(fileId: string): string {
+    return this.names.get(fileId) ?? basename(this.path(fileId));
+  }
 
   /** The chosen file's path, or a sentence asking to choose it again. */
   path(fileId: string): string {
@@ -30,7 +47,7 @@ export class PickedFiles {
 
   readonly handlers: Pick<BridgeHandlers, 'files.pick'> = {
     'files.pick': async ({ purpose }) => {
-      if (!this.pickFile) throw badRequest('This host has no file dialog.');
+      if (!this.pickFile) throw badRequest('This host has no file dialog: choose the file in the page.');
       const path = await this.pickFile({ purpose, extensions: extensions[purpose] });
       if (path === undefined) return null;
       const fileId = randomUUID();

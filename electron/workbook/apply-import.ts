@@ -79,7 +79,7 @@ export function applyImport(store: WorkspaceStore, plan: ImportPlan, opts: Apply
     throw new ImportError('nothing', 'Nothing to import: the file matches the workspace.');
   const at = (opts.now ?? Date.now)();
   // One undo step in the workspace's history (Ctrl+Z), beside the import's own "Undo import".
-  const label = `import of ${work.length} asset${work.length === 1 ? '' : 's'} from ${basename(plan.source.file)}`;
+  const label = `import of ${work.length} asset${work.length === 1 ? '' : 's'} from ${plan.source.name ?? basename(plan.source.file)}`;
   return store.step(label, () =>
     store.transaction(() => {
       const stale: string[] = [];

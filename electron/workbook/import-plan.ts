@@ -21,7 +21,8 @@ export type { RowStatus };
 export interface ImportPlan {
   id: string;
   createdAt: number;
-  source: { file: string; format: 'xlsx' | 'csv'; sheets: string[] };
+  /** `name`: the file's name as the user chose it, where the path holds another (a browser upload). */
+  source: { file: string; name?: string; format: 'xlsx' | 'csv'; sheets: string[] };
   /** File-level problems (unknown or duplicated columns, ignored tabs). */
   issues: CellIssue[];
   rows: PlanRow[];

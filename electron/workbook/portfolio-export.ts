@@ -32,7 +32,11 @@ export async function writeTablesWorkbook(file: string, tables: readonly Table[]
   await wb.xlsx.writeFile(file);
 }
 
-export function portfolioExport(deps: { pickSaveFile?: PickSaveFile | undefined }): {
+export function portfolioExport(deps: {
+  pickSaveFile?: PickSaveFile | undefined;
+  /** The browser host: the written file becomes a one-time download; answers its id. */
+  offerDownload?: ((file: string, name: string) => string) | undefined;
+}): {
   handlers: Pick<BridgeHandlers, 'portfolio.export'>;
 } {
   return {
@@ -43,6 +47,10 @@ export function portfolioExport(deps: { pickSaveFile?: PickSaveFile | undefined 
         const file = await deps.pickSaveFile({ defaultName, extensions: ['xlsx'] });
         if (file === undefined) return null;
         await writeThenRename(file, (tmp) => writeTablesWorkbook(tmp, tables));
+        if (deps.offerDownload) {
+          const downloadId = deps.offerDownload(file, defaultName);
+          return { fileName: defaultName, tables: tables.length, downloadId };
+        }
         return { fileName: basename(file), tables: tables.length };
       },
     },

@@ -48,6 +48,8 @@ export class WorkbookService {
       files: PickedFiles;
       events: EventSink;
       pickSaveFile?: PickSaveFile | undefined;
+      /** The browser host: the written file becomes a one-time download; answers its id. */
+      offerDownload?: ((file: string, name: string) => string) | undefined;
     },
   ) {
     this.downloadDir = join(deps.dataDir, 'exports');
@@ -77,6 +79,7 @@ export class WorkbookService {
     'workbook.export': async ({ format }) => {
       const { store, file: workspaceFile } = this.deps.workspaces.require();
       if (!this.deps.pickSaveFile) throw badRequest('This host has no save dialog.');
+      const offerDownload = this.deps.offerDownload;
       const entity = store.entity();
       const defaultName = `${(entity?.name ?? 'assets').replace(/[^\w.-]+/g, ' ').trim()} ${new Date().toISOString().slice(0, 10)}.${format}`;
       const file = await this.deps.pickSaveFile({ defaultName, extensions: [format] });
@@ -87,12 +90,18 @@ export class WorkbookService {
         fallbackYear: this.deps.assessmentYear - 1,
         workspaceFile,
       });
+      if (offerDownload) {
+        const downloadId = offerDownload(written.file, defaultName);
+        return { fileName: defaultName, assets: written.assets, downloadId };
+      }
       return { fileName: basename(written.file), assets: written.assets };
     },
     'workbook.previewImport': async ({ fileId }) => {
       const { store, file: workspaceFile } = this.deps.workspaces.require();
       const file = this.deps.files.path(fileId);
-      return this.keep(await previewImportFile(store, file, { workspaceFile }));
+      const plan = await previewImportFile(store, file, { workspaceFile });
+      plan.source.name = this.deps.files.name(fileId);
+      return this.keep(plan);
     },
     'workbook.applyImport': async ({ planId, partial }) => {
       const { store } = this.deps.workspaces.require();
@@ -144,7 +153,7 @@ export class WorkbookService {
 function toPreview(plan: ImportPlan): ImportPreview {
   return {
     planId: plan.id,
-    fileName: basename(plan.source.file),
+    fileName: plan.source.name ?? basename(plan.source.file),
     format: plan.source.format,
     counts: plan.counts,
     canApply: plan.canApply,

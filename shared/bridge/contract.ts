@@ -227,7 +227,7 @@ export const bridgeMethods = {
   ),
   'responses.sync': method<ResponsesSyncReport>()(noArgs),
   /** The Portfolio view's tables as an XLSX workbook (a tab each) in main's save dialog; null when cancelled. */
-  'portfolio.export': method<{ fileName: string; tables: number } | null>()(
+  'portfolio.export': method<{ fileName: string; tables: number; downloadId?: string } | null>()(
     z
       .object({
         tables: z
@@ -248,7 +248,7 @@ export const bridgeMethods = {
       .strict(),
   ),
   /** Writes the workspace to a file the user chooses in main's save dialog; null when cancelled. */
-  'workbook.export': method<{ fileName: string; assets: number } | null>()(
+  'workbook.export': method<{ fileName: string; assets: number; downloadId?: string } | null>()(
     z.object({ format: z.enum(['xlsx', 'csv']) }).strict(),
   ),
   /** Reads a picked workbook (files.pick) into a preview; nothing changes until it is applied. */

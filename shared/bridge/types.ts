@@ -7,6 +7,11 @@ export interface AppInfo {
   version: string;
   /** Which host the renderer runs in: the desktop shell or the browser host used for tests. */
   host: 'electron' | 'browser';
+  /**
+   * False in the browser host: files are chosen with the page's file input and uploaded, exports
+   * arrive as browser downloads (`downloadId`) and OAuth opens the sign-in page in a new tab.
+   */
+  fileDialogs: boolean;
 }
 
 export type ExpiryLevel = 'ok' | 'soon' | 'expired' | 'unknown';

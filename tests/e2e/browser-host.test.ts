@@ -83,7 +83,7 @@ describe('browser host', () => {
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({
       ok: true,
-      result: { name: 'Asset Desk', version: 'test', host: 'browser' },
+      result: { name: 'Asset Desk', version: 'test', host: 'browser', fileDialogs: true },
     });
   });
 

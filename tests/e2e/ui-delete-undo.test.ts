@@ -67,7 +67,9 @@ describe('delete, undo and the sync confirmation', () => {
       void (answer ? dialog.accept() : dialog.dismiss());
     });
     // Declined: the delete stays pending and the asset stays on the service.
+    // Sync shows what will be sent, assets and responses, and sends it on "Sync now".
     await page.getByTestId('sync-button').click();
+    await page.getByTestId('review-sync-now').click();
     await expect.poll(() => asked.length, { timeout: 30_000 }).toBe(1);
     expect(asked[0]).toContain(String(first.doc['name']));
     expect(asked[0]).toContain(`id ${first.serviceAssetId}`);
@@ -75,7 +77,9 @@ describe('delete, undo and the sync confirmation', () => {
     await expect.poll(() => statusOf(first.localId), { timeout: 30_000 }).toBe('deleted');
 
     answer = true;
+    // Sync shows what will be sent, assets and responses, and sends it on "Sync now".
     await page.getByTestId('sync-button').click();
+    await page.getByTestId('review-sync-now').click();
     await expect.poll(() => asked.length, { timeout: 30_000 }).toBe(2);
     await expect.poll(() => statusOf(first.localId), { timeout: 30_000 }).toBe('gone');
     expect(await statusOf(second.localId)).toBe('clean');

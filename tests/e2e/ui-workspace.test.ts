@@ -252,7 +252,9 @@ describe('desktop UI in Chromium', () => {
   });
 
   it('syncs with one click and shows the ids the service gave', async () => {
+    // Sync shows what will be sent, assets and responses, and sends it on "Sync now".
     await page.getByTestId('sync-button').click();
+    await page.getByTestId('review-sync-now').click();
     await page.getByTestId('sync-report').waitFor({ timeout: 30_000 });
     await expect
       .poll(() => page.getByTestId('sync-push-summary').textContent(), { timeout: 30_000 })

@@ -17,6 +17,8 @@ export async function startTestApp(
   opts: {
     /** The system browser for OAuth sign-in (a test drives it); without it the app has none. */
     openBrowser?: (url: string) => Promise<void>;
+    /** As `npm run start:browser` runs: no injected dialogs, files go through browser uploads and downloads. */
+    browserFiles?: boolean;
   } = {},
 ): Promise<{
   core: AppCore;
@@ -37,12 +39,24 @@ export async function startTestApp(
     host: 'browser',
     assessmentYear: testAssessmentYear,
     secrets: { store: new MemorySecretStore(), status: { available: true, backend: 'keychain' } },
-    pickFile: async () => picker.next,
-    pickSaveFile: async () => picker.saveNext,
+    ...(opts.browserFiles
+      ? {}
+      : { pickFile: async () => picker.next, pickSaveFile: async () => picker.saveNext }),
     ...(opts.openBrowser ? { openBrowser: opts.openBrowser } : {}),
+    // As the browser host's command does: main cannot open a browser, so the page opens a tab.
+    ...(opts.browserFiles && !opts.openBrowser
+      ? {
+          openBrowser: () =>
+            Promise.reject(new Error('The browser host opens the sign-in page from the page')),
+        }
+      : {}),
   });
   await core.ready;
-  const host = await startBrowserHost({ rendererDir: builtRendererDir(), handlers: core.handlers });
+  const host = await startBrowserHost({
+    rendererDir: builtRendererDir(),
+    handlers: core.handlers,
+    transfers: core.transfers,
+  });
   core.events.attach(host.events);
   return {
     core,

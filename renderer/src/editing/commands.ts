@@ -60,7 +60,7 @@ useWorkspace.subscribe((state, prev) => {
 /** "paste of 9 cells" for the grid's commands; other labels as given. */
 function stepLabel(label: string, cells: number): string {
   const verb = label.toLowerCase();
-  if (['paste', 'fill down', 'clear', 'edit'].includes(verb))
+  if (['paste', 'fill down', 'clear', 'edit', 'replace'].includes(verb))
     return `${verb} of ${cells} ${cells === 1 ? 'cell' : 'cells'}`;
   return verb;
 }

@@ -13,6 +13,8 @@ export interface GridEditingTarget {
   /** The grid's API once it is ready (null before and after). */
   api(): GridApi<GridRow> | null;
   grow(): GrowSpec | undefined;
+  /** Ctrl+F opens the find bar, F3 / Shift+F3 go to the next / previous match. */
+  find?(command: 'find' | 'findNext' | 'findPrevious'): void;
 }
 
 export interface GridEditingHandlers {
@@ -39,6 +41,12 @@ export function gridEditingHandlers(target: GridEditingTarget): GridEditingHandl
       } else if (command === 'clear') {
         e.preventDefault();
         clearCells(api);
+      } else if (
+        (command === 'find' || command === 'findNext' || command === 'findPrevious') &&
+        target.find
+      ) {
+        e.preventDefault();
+        target.find(command);
       }
     },
     onCopy(e) {

@@ -1,6 +1,7 @@
 /** The spreadsheet shortcuts the grids take over from AG Grid (Community has none of them). */
 
-export type GridCommand = 'undo' | 'redo' | 'fillDown' | 'clear' | 'selectAll';
+export type GridCommand =
+  'undo' | 'redo' | 'fillDown' | 'clear' | 'selectAll' | 'find' | 'findNext' | 'findPrevious';
 
 interface KeyLike {
   key: string;
@@ -17,8 +18,10 @@ export function gridCommandOf(event: KeyLike): GridCommand | null {
     if (key === 'z' && !event.shiftKey) return 'undo';
     if (key === 'y' || (key === 'z' && event.shiftKey)) return 'redo';
     if (key === 'd') return 'fillDown';
+    if (key === 'f' && !event.shiftKey) return 'find';
     return null;
   }
+  if (event.key === 'F3' && !mod && !event.altKey) return event.shiftKey ? 'findPrevious' : 'findNext';
   if (!event.altKey && (event.key === 'Delete' || (event.key === 'Backspace' && event.shiftKey)))
     return 'clear';
   return null;

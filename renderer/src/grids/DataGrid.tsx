@@ -25,6 +25,7 @@ import { clearAssetFilter, notify, useUi } from '../store/ui';
 import { useWorkspace, type WorkspaceState } from '../store/workspace';
 import { useValidation } from '../validation/validation-store';
 import { suppressGridShortcuts } from './ag-columns';
+import { FindBar, type FindBarHandle } from './FindBar';
 import { GridHost } from './GridHost';
 import { registerGrid } from './registry';
 
@@ -180,9 +181,12 @@ export function DataGrid(props: DataGridProps) {
   const assetFilter = useUi((s) => s.assetFilter);
   useEffect(() => apiRef.current?.onFilterChanged(), [assetFilter]);
 
+  const findBar = useRef<FindBarHandle | null>(null);
   const editingHandlers = gridEditingHandlers({
     api: () => apiRef.current,
     grow: () => propsRef.current.grow,
+    find: (command) =>
+      command === 'find' ? findBar.current?.open() : findBar.current?.step(command === 'findNext' ? 1 : -1),
   });
 
   return (
@@ -202,6 +206,7 @@ export function DataGrid(props: DataGridProps) {
           </button>
         </div>
       )}
+      <FindBar api={() => apiRef.current} handle={findBar} testId={`${props.testId}-find`} />
       <GridHost<GridRow>
         options={{
           rowData: initialRows,

@@ -3,7 +3,8 @@
  * preferences: assets (characteristics), annual data (asset x year, grouped by topic, the asset
  * name pinned), certifications and energy ratings (an entry per row, dropdowns from cached lists).
  */
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
+import { ColumnChooser } from './ColumnChooser';
 import type { ColDef, ColGroupDef, ValueGetterParams } from 'ag-grid-community';
 import {
   annualFieldCatalog,
@@ -14,7 +15,7 @@ import {
 } from '../../../shared/domain';
 import type { GrowSpec } from '../editing/clipboard';
 import { annualColumns, assetColumns, entryColumns, type FieldColumn } from '../grid-model/columns';
-import { type EntryCollection, type GridRow } from '../grid-model/rows';
+import { type EntryCollection, type GridKind, type GridRow } from '../grid-model/rows';
 import { formatValue, parseInput } from '../grid-model/values';
 import type { WorkspaceMeta } from '../store/workspace';
 import { toColDef, toColGroupDefs } from './ag-columns';
@@ -94,6 +95,24 @@ function extraFieldsColumn(level: 'asset' | 'annual'): ColDef<GridRow> {
   };
 }
 
+/** A grid with its column chooser above it, the layout remembered for this workspace. */
+function GridWithChooser({
+  kind,
+  meta,
+  children,
+}: {
+  kind: GridKind;
+  meta: WorkspaceMeta;
+  children: ReactNode;
+}) {
+  return (
+    <div className="grid-with-chooser">
+      <ColumnChooser kind={kind} workspace={`${meta.connectionId}:${meta.entity.id}`} />
+      {children}
+    </div>
+  );
+}
+
 export function AssetsGrid({ meta }: { meta: WorkspaceMeta }) {
   const columnDefs = useMemo<Def[]>(() => {
     const prefs = meta.entity.reporting_preferences;
@@ -117,14 +136,16 @@ export function AssetsGrid({ meta }: { meta: WorkspaceMeta }) {
   }, [meta]);
   const grow: GrowSpec = { pathFor: (field) => field };
   return (
-    <DataGrid
-      kind="assets"
-      testId="assets-grid"
-      label="Assets"
-      columnDefs={columnDefs}
-      grow={grow}
-      placeholderYear={meta.assessmentYear}
-    />
+    <GridWithChooser kind="assets" meta={meta}>
+      <DataGrid
+        kind="assets"
+        testId="assets-grid"
+        label="Assets"
+        columnDefs={columnDefs}
+        grow={grow}
+        placeholderYear={meta.assessmentYear}
+      />
+    </GridWithChooser>
   );
 }
 
@@ -155,14 +176,16 @@ export function AnnualGrid({ meta }: { meta: WorkspaceMeta }) {
       `annual_data/${last?.kind === 'annual' ? last.year : meta.assessmentYear}/${field}`,
   };
   return (
-    <DataGrid
-      kind="annual"
-      testId="annual-grid"
-      label="Annual data"
-      columnDefs={columnDefs}
-      grow={grow}
-      placeholderYear={meta.assessmentYear}
-    />
+    <GridWithChooser kind="annual" meta={meta}>
+      <DataGrid
+        kind="annual"
+        testId="annual-grid"
+        label="Annual data"
+        columnDefs={columnDefs}
+        grow={grow}
+        placeholderYear={meta.assessmentYear}
+      />
+    </GridWithChooser>
   );
 }
 
@@ -235,13 +258,15 @@ export function EntriesGrid({
     ];
   }, [meta, collection]);
   return (
-    <DataGrid
-      kind={collection}
-      testId={`${collection.replace('_', '-')}-grid`}
-      label={collection === 'certifications' ? 'Certifications' : 'Energy ratings'}
-      columnDefs={columnDefs}
-      placeholderYear={meta.assessmentYear}
-      {...(onSelection ? { onSelection } : {})}
-    />
+    <GridWithChooser kind={collection} meta={meta}>
+      <DataGrid
+        kind={collection}
+        testId={`${collection.replace('_', '-')}-grid`}
+        label={collection === 'certifications' ? 'Certifications' : 'Energy ratings'}
+        columnDefs={columnDefs}
+        placeholderYear={meta.assessmentYear}
+        {...(onSelection ? { onSelection } : {})}
+      />
+    </GridWithChooser>
   );
 }

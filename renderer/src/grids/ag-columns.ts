@@ -24,6 +24,7 @@ import type { ColumnGroupSpec, FieldColumn } from '../grid-model/columns';
 import type { DataColumnContext } from '../grid-model/data-column';
 import { isRowEditable, pathOf, rawValueOf, type GridRow } from '../grid-model/rows';
 import { ListCellEditor } from './list-editor';
+import { outlierCells } from '../outliers/outlier-cells';
 import { formatValue, parseInput } from '../grid-model/values';
 import { tooltipText } from '../validation/issues';
 import { useValidation, validation } from '../validation/validation-store';
@@ -210,15 +211,25 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       'cell-saving': (p) => stateOf(p, field).saving,
       'cell-conflict': (p) => stateOf(p, field).conflict,
       'cell-readonly': (p) => !spec.editable || !isRowEditable(p.data),
+      // The consumption behind an intensity or like-for-like outlier (see the Outliers tab).
+      'cell-outlier': (p) =>
+        p.data?.kind === 'annual' && outlierCells(p.data.view).has(pathOf(p.data, field)),
     },
   };
 }
 
+/**
+ * Topic groups that collapse to their first column (the chevron in the group's header), open at
+ * first; which are closed is remembered per workspace (column-prefs.ts).
+ */
 export function toColGroupDefs(groups: readonly ColumnGroupSpec[]): ColGroupDef<GridRow>[] {
   return groups.map((group) => ({
     groupId: group.id,
     headerName: group.headerName,
     headerClass: `group-${group.id}`,
-    children: group.children.map((spec) => toColDef(spec)),
+    openByDefault: true,
+    children: group.children.map((spec, i) =>
+      i === 0 ? toColDef(spec) : { ...toColDef(spec), columnGroupShow: 'open' as const },
+    ),
   }));
 }

@@ -1,5 +1,6 @@
 /** Workbook export and import through a preview table; the service's own export. */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
+import { useFileDialogs } from '../bridge/browser-files';
 import { useModalDialog } from '../shell/use-modal-dialog';
 import {
   chooseWorkbook,
@@ -108,6 +109,9 @@ function ExportCard() {
 function ImportCard() {
   const picked = useImportExport((s) => s.picked);
   const busy = useImportExport((s) => s.busy);
+  const fileDialogs = useFileDialogs();
+  // The browser host has no dialog of main's: the page's own file input chooses the workbook.
+  const input = useRef<HTMLInputElement>(null);
   return (
     <section className="import-export-card" aria-labelledby="import-title">
       <h3 id="import-title">Import a workbook</h3>
@@ -120,10 +124,25 @@ function ImportCard() {
         className="primary"
         data-testid="import-choose"
         disabled={busy !== null}
-        onClick={() => void chooseWorkbook()}
+        onClick={() => (fileDialogs === false ? input.current?.click() : void chooseWorkbook())}
       >
         {busy === 'pick' ? 'Reading…' : 'Choose workbook…'}
       </button>
+      {fileDialogs === false && (
+        <input
+          ref={input}
+          type="file"
+          hidden
+          accept=".xlsx,.csv"
+          data-testid="import-file-input"
+          onChange={(e) => {
+            const file = e.currentTarget.files?.[0];
+            // Cleared so that choosing the same file again (after editing it) reads it again.
+            e.currentTarget.value = '';
+            if (file) void chooseWorkbook(file);
+          }}
+        />
+      )}
       {picked && (
         <p className="card-result" data-testid="import-file">
           {picked.name}

@@ -10,6 +10,7 @@ import type {
   ServiceExportProgressView,
 } from '../../../shared/workbook/import-export-types';
 import { bridge } from '../bridge';
+import { saveDownload, uploadFile } from '../bridge/browser-files';
 import { reloadSnapshot, useWorkspace, type WorkspaceState } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
 
@@ -112,13 +113,18 @@ export function exportWorkbook(): Promise<void> {
   return run('export', 'export', async () => {
     useImportExport.setState({ exported: null });
     const written = await bridge.methods['workbook.export']({ format: useImportExport.getState().format });
+    // The browser host wrote it for a download: the browser saves it where the user keeps downloads.
+    if (written?.downloadId) await saveDownload(written.downloadId, written.fileName);
     useImportExport.setState({ exported: written ?? 'cancelled' });
   });
 }
 
-export function chooseWorkbook(): Promise<void> {
+/** Main's file dialog picks the workbook; in the browser host, `file` is what the page's input chose. */
+export function chooseWorkbook(file?: File): Promise<void> {
   return run('pick', 'import', async () => {
-    const picked = await bridge.methods['files.pick']({ purpose: 'workbook' });
+    const picked = file
+      ? await uploadFile(file)
+      : await bridge.methods['files.pick']({ purpose: 'workbook' });
     if (!picked) return;
     // A preview of the previous file would be mistaken for this one's if this one fails.
     useImportExport.setState({ picked, preview: null, source: null });

@@ -2,8 +2,8 @@
 import { useState } from 'react';
 import { bridge } from '../bridge';
 import { openConnections } from '../connections/requests';
-import { runSync, useSync } from '../sync/sync-store';
-import { notify, setPanel, useUi } from '../store/ui';
+import { loadReview, useSync } from '../sync/sync-store';
+import { notify, useUi } from '../store/ui';
 import { loadAll, useWorkspace, workspaceCounts } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
 
@@ -83,10 +83,12 @@ export function Header() {
         data-testid="sync-button"
         disabled={running || !meta}
         onClick={() => {
-          if (useUi.getState().panel !== 'sync') setPanel('sync');
-          void runSync();
+          // Everything pending, assets and responses, behind one review with "Sync now".
+          useSync.setState({ review: null });
+          useUi.setState({ dialog: 'review' });
+          void loadReview();
         }}
-        title="Pull the service's changes, merge, and push yours"
+        title="Review what is pending, then send it: assets and portfolio responses"
       >
         {running ? 'Syncing…' : 'Sync'}
         {pendingCount > 0 && !running && <span className="badge">{pendingCount}</span>}

@@ -71,6 +71,7 @@ export function OAuthSignIn(props: {
         <OAuthWaiting
           phase={oauth.phase}
           flow={oauth.flow}
+          openedTab={oauth.openedTab}
           code={oauth.code}
           busy={props.busy}
           error={props.error}
@@ -87,6 +88,7 @@ export function OAuthSignIn(props: {
 function OAuthWaiting(props: {
   phase: OAuthFlow['phase'];
   flow: OAuthStart | null;
+  openedTab: boolean;
   code: string;
   busy: boolean;
   error: string | null;
@@ -95,7 +97,7 @@ function OAuthWaiting(props: {
   onManual: () => void;
   onCancel: () => void;
 }) {
-  const { phase, flow, code, busy, error } = props;
+  const { phase, flow, openedTab, code, busy, error } = props;
   const oob = flow?.mode === 'oob';
   return (
     <div className="oauth-waiting" data-testid="oauth-waiting" aria-live="polite">
@@ -107,7 +109,11 @@ function OAuthWaiting(props: {
             <span className="spinner" aria-hidden="true" />
             {oob
               ? 'Authorize Asset Desk in the browser, then paste the code the portal shows.'
-              : 'Waiting for the browser… Authorize Asset Desk in the window that opened.'}
+              : openedTab
+                ? 'Waiting for the browser… Authorize Asset Desk in the tab that opened.'
+                : flow.browserOpened
+                  ? 'Waiting for the browser… Authorize Asset Desk in the window that opened.'
+                  : 'Waiting for the browser… Authorize Asset Desk at the address below.'}
           </p>
           {flow.portalLogin && (
             <p className="hint" data-testid="oauth-portal-login">
@@ -118,7 +124,11 @@ function OAuthWaiting(props: {
           {flow.fallbackReason && <p className="hint">{flow.fallbackReason}; enter the code by hand.</p>}
           {!flow.browserOpened && (
             <div className="authorize-url">
-              <p className="hint">The browser could not be opened. Open this address yourself:</p>
+              <p className="hint">
+                {openedTab
+                  ? 'If the tab did not open, open this address yourself:'
+                  : 'The browser could not be opened. Open this address yourself:'}
+              </p>
               <input
                 readOnly
                 value={flow.authorizeUrl}

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { OAuthFinished, OAuthStart } from '../../../shared/bridge/types';
 import { bridge } from '../bridge';
+import { appInfo } from '../bridge/browser-files';
 import { errorMessage } from '../../../shared/errors';
 
 export type OAuthPhase = 'idle' | 'starting' | 'waiting';
@@ -46,6 +47,8 @@ export function useOAuthFlow(host: OAuthFlowHost) {
   const [phase, setPhase] = useState<OAuthPhase>('idle');
   const [flow, setFlow] = useState<OAuthStart | null>(null);
   const [code, setCode] = useState('');
+  /** The browser host opened the sign-in page in a new tab of this browser (main cannot). */
+  const [openedTab, setOpenedTab] = useState(false);
   /** The flow this dialog waits for; results of any other (a cancelled one) are ignored. */
   const flowRef = useRef<string | null>(null);
   /** Results that arrived before startOAuth answered (the browser can be quicker than the reply). */
@@ -114,6 +117,7 @@ export function useOAuthFlow(host: OAuthFlowHost) {
         return;
       }
       flowRef.current = started.flowId;
+      setOpenedTab(!started.browserOpened && (await openInTab(started.authorizeUrl)));
       setFlow(started);
       setPhase('waiting');
       const already = early.current.get(started.flowId);
@@ -148,7 +152,21 @@ export function useOAuthFlow(host: OAuthFlowHost) {
     }
   };
 
-  return { phase, flow, code, setCode, reset, cancel, start, submitCode };
+  return { phase, flow, openedTab, code, setCode, reset, cancel, start, submitCode };
 }
 
 export type OAuthFlow = ReturnType<typeof useOAuthFlow>;
+
+/**
+ * In the browser host, the sign-in page opens in a new tab of this browser; false elsewhere (the
+ * desktop app's main opens the system browser itself) or when the browser blocked the tab.
+ */
+async function openInTab(url: string): Promise<boolean> {
+  const info = await appInfo().catch(() => null);
+  if (info?.host !== 'browser') return false;
+  const tab = window.open(url, '_blank');
+  if (!tab) return false;
+  // The portal's page gets no handle on this one.
+  tab.opener = null;
+  return true;
+}

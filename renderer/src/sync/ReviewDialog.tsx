@@ -3,12 +3,22 @@ import { cellOfPath } from '../grid-model/rows';
 import { useModalDialog } from '../shell/use-modal-dialog';
 import { jumpTo } from '../store/ui';
 import { pathLabel } from '../validation/labels';
-import { toggleSendAnyway, useSync } from './sync-store';
+import { syncResponses } from '../responses/responses-store';
+import { setPanel } from '../store/ui';
+import { runSync, toggleSendAnyway, useSync } from './sync-store';
 
 export function ReviewDialog() {
   const review = useSync((s) => s.review);
   const sendAnyway = useSync((s) => s.sendAnyway);
+  const answers = useSync((s) => s.pendingAnswers);
   const { ref, close } = useModalDialog('review');
+  // One Sync for everything pending: the assets, then the portfolio responses' answers.
+  const syncNow = async () => {
+    close();
+    setPanel('sync');
+    await runSync();
+    if (answers > 0) await syncResponses();
+  };
   const go = (localId: string, path: string) => {
     close();
     jumpTo(localId, path, cellOfPath(localId, path).grid);
@@ -107,6 +117,14 @@ export function ReviewDialog() {
               </ul>
             </section>
           )}
+          <section data-testid="review-responses">
+            <h3>Portfolio responses ({answers})</h3>
+            <p className="hint">
+              {answers === 0
+                ? 'No answer waits to be sent.'
+                : `${answers} answer${answers === 1 ? '' : 's'} of the portfolio responses will be sent too.`}
+            </p>
+          </section>
           {review.conflicted.length > 0 && (
             <section>
               <h3>Held back: conflicts ({review.conflicted.length})</h3>
@@ -120,8 +138,17 @@ export function ReviewDialog() {
         </div>
       )}
       <div className="dialog-actions">
-        <button type="button" className="primary" onClick={close} autoFocus>
+        <button type="button" onClick={close}>
           Close
+        </button>
+        <button
+          type="button"
+          className="primary"
+          data-testid="review-sync-now"
+          onClick={() => void syncNow()}
+          autoFocus
+        >
+          Sync now
         </button>
       </div>
     </dialog>

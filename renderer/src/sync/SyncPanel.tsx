@@ -2,7 +2,7 @@
  * The sync in one place: the button, progress with phase and counts, the rate-limit wait as a
  * countdown, the results (held-back and refused rows linked to their cells), conflicts side by side, a dry run.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SyncPhase } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
 import { settled } from '../editing/commands';
@@ -256,10 +256,15 @@ function Rejected() {
 function DryRun() {
   const rows = useSync((s) => s.dryRun);
   const assets = useWorkspace((s) => s.assets);
+  const box = useRef<HTMLDivElement | null>(null);
+  // The result lands below the report: bring it into view when it arrives.
+  useEffect(() => {
+    if (rows) box.current?.scrollIntoView({ block: 'nearest' });
+  }, [rows]);
   if (!rows) return null;
   const invalid = rows.filter((r) => !r.valid);
   return (
-    <div className="dry-run" data-testid="dry-run-results">
+    <div className="dry-run" data-testid="dry-run-results" ref={box}>
       <h3>Server dry run</h3>
       <p>
         {rows.length === 0

@@ -22,6 +22,8 @@ interface SyncState {
   dryRunning: boolean;
   dryRun: DryRunRow[] | null;
   review: PendingReview | null;
+  /** Answers of the portfolio responses waiting to be sent (shown in the review). */
+  pendingAnswers: number;
   /** Held-back assets the analyst chose in the review to send anyway, with their errors. */
   sendAnyway: string[];
 }
@@ -35,6 +37,7 @@ export const useSync = create<SyncState>(() => ({
   dryRunning: false,
   dryRun: null,
   review: null,
+  pendingAnswers: 0,
   sendAnyway: [],
 }));
 
@@ -123,7 +126,13 @@ export async function runDryRun(): Promise<void> {
 export async function loadReview(): Promise<void> {
   try {
     await settled();
-    useSync.setState({ review: await bridge.methods['sync.review']({}) });
+    const [review, responses] = await Promise.all([
+      bridge.methods['sync.review']({}),
+      // Answers waiting count too: one Sync sends them with the assets. Without responses (none
+      // loaded yet, or signed out) there is nothing of them to send.
+      bridge.methods['responses.list']({}).catch(() => []),
+    ]);
+    useSync.setState({ review, pendingAnswers: responses.reduce((n, r) => n + r.modified, 0) });
   } catch (error) {
     notify('error', `Could not list pending changes: ${errorMessage(error)}`);
   }

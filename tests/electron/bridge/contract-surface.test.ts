@@ -122,7 +122,7 @@ describe('bridge surface', () => {
     const ownPage = new URL('../../../renderer/index.html', import.meta.url).href;
     expect(await handler?.({ senderFrame: { url: ownPage } }, {})).toEqual({
       ok: true,
-      result: { name: 'Asset Desk', version: '0.0.0-test', host: 'electron' },
+      result: { name: 'Asset Desk', version: '0.0.0-test', host: 'electron', fileDialogs: true },
     });
     expect(await handler?.({ senderFrame: { url: `${ownPage}/../other.html` } }, {})).toMatchObject({
       ok: false,

@@ -1,7 +1,8 @@
 /**
- * The Problems panel as an analyst reads it after one mistyped floor area: one entry per asset and
- * field with its years and a count, worded with the columns' labels, and the grid narrowed to the
- * assets with problems on request.
+ * The grid as an analyst works in it (issue "a grid analysts don't fight"): the Problems panel after
+ * one mistyped floor area (one entry per asset and field, in the columns' words, the grid narrowed
+ * to the assets with problems), dropdowns that take typing, an empty new certification row, the
+ * cells behind an outlier marked, and one review behind the header's Sync for assets and responses.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -9,7 +10,7 @@ import { launchChromium } from '../support/chromium';
 import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
 import { startTestApp } from '../support/test-app';
 
-describe('problems grouped by asset and field', () => {
+describe('the grid as an analyst works in it', () => {
   let app: Awaited<ReturnType<typeof startTestApp>>;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
@@ -21,7 +22,7 @@ describe('problems grouped by asset and field', () => {
     page.setDefaultTimeout(10_000);
     watchPageErrors(page);
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-problems'));
+  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-grid-ux'));
   afterAll(async () => {
     await browser?.close();
     await app?.close();
@@ -113,5 +114,54 @@ describe('problems grouped by asset and field', () => {
     expect(await editor.locator('.list-editor-reason').textContent()).toMatch(/not in the list/);
     await page.keyboard.press('Enter');
     await expect.poll(valueOf).toBe('NL');
+  });
+
+  it('marks the cells behind an outlier in the annual grid', async () => {
+    const { assets } = await app.core.handlers['workspace.snapshot']({});
+    const flagged = assets.find((a) => a.status !== 'deleted' && a.outliers.some((o) => o.kpi === 'en'))!;
+    const records = flagged.doc['annual_data'] as Record<string, unknown>[];
+    const latest = String(
+      records.reduce((best, rec) => (Number(rec['year']) > Number(best['year']) ? rec : best))['year'],
+    );
+    // From the Outliers tab, the year of the flagged KPI opens its cell in the annual grid.
+    await page.getByTestId('tab-outliers').click();
+    await page
+      .locator('.outlier-item', { hasText: String(flagged.doc['name']) })
+      .first()
+      .click();
+    await page.getByTestId('kpi-en').getByRole('button', { name: latest }).click();
+    const cell = page
+      .locator(
+        `[data-testid="annual-grid"] .ag-row[row-id="${flagged.localId}:${latest}"] [col-id="en_abs_we"]`,
+      )
+      .first();
+    await cell.waitFor();
+    await expect.poll(() => cell.getAttribute('class')).toContain('cell-outlier');
+    await screenshot(page, 'ui-outlier-cell.png');
+  });
+
+  it("the header's Sync shows everything pending, assets and responses, and sends both on Sync now", async () => {
+    const [response] = await app.core.handlers['responses.list']({});
+    await app.core.handlers['responses.setValue']({
+      responseId: response!.id,
+      variable: 'LE3_governance',
+      value: 'Sent from the one review',
+    });
+    await page.getByTestId('sync-button').click();
+    const review = page.getByTestId('review-responses');
+    await expect
+      .poll(() => review.textContent())
+      .toContain('1 answer of the portfolio responses will be sent');
+    await screenshot(page, 'ui-review-with-responses.png');
+    await page.getByTestId('review-sync-now').click();
+    await expect
+      .poll(
+        async () =>
+          (await app.core.handlers['responses.list']({})).find((r) => r.id === response!.id)?.modified,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(0);
   });
 });
