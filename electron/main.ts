@@ -7,6 +7,7 @@ import {
   BrowserWindow,
   dialog,
   ipcMain,
+  Menu,
   session,
   shell,
   utilityProcess,
@@ -156,6 +157,27 @@ async function start(): Promise<void> {
   );
   session.defaultSession.setDevicePermissionHandler((details) => permissionPolicy.device(details.deviceType));
 
+  // Electron's default menu reloads on Ctrl+R, the grids' fill right: the same menus without Reload.
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate([
+      ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+      { role: 'fileMenu' },
+      { role: 'editMenu' },
+      {
+        label: 'View',
+        submenu: [
+          { role: 'toggleDevTools' },
+          { type: 'separator' },
+          { role: 'resetZoom' },
+          { role: 'zoomIn' },
+          { role: 'zoomOut' },
+          { type: 'separator' },
+          { role: 'togglefullscreen' },
+        ],
+      },
+      { role: 'windowMenu' },
+    ]),
+  );
   mainWindow = createWindow();
   mainWindow.on('closed', () => {
     mainWindow = undefined;

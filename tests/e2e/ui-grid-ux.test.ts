@@ -164,4 +164,63 @@ describe('the grid as an analyst works in it', () => {
       )
       .toBe(0);
   });
+
+  it('selects a range of cells by Shift+arrows or Shift+click, sums it, and fills and clears it as one step', async () => {
+    await page.getByTestId('tab-annual').click();
+    // An asset with three years drawn on screen (the grid draws only the rows in view).
+    const rowIds = await page
+      .locator('[data-testid="annual-grid"] .ag-row[row-id]')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('row-id') ?? ''));
+    const byAsset = new Map<string, number[]>();
+    for (const id of rowIds) {
+      const [localId, year] = id.split(':') as [string, string];
+      byAsset.set(localId, [...new Set([...(byAsset.get(localId) ?? []), Number(year)])].sort());
+    }
+    const [targetId, years] = [...byAsset].find(([, ys]) => ys.length >= 3)!;
+    const target = { localId: targetId };
+    const [y0, y1, y2] = years as [number, number, number];
+    const value = async (year: number, field: string) => {
+      const { assets: now } = await app.core.handlers['workspace.snapshot']({});
+      const doc = now.find((a) => a.localId === target.localId)!.doc;
+      return (
+        (doc['annual_data'] as Record<string, unknown>[]).find((r) => r['year'] === year)?.[field] ?? null
+      );
+    };
+    const cellOf = (year: number, col: string) =>
+      page
+        .locator(`[data-testid="annual-grid"] .ag-row[row-id="${target.localId}:${year}"] [col-id="${col}"]`)
+        .first();
+    await cellOf(y0, 'en_abs_we').click();
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowRight');
+    const status = page.getByTestId('status-range');
+    await expect.poll(() => status.textContent()).toMatch(/^6 cells · \d+ numbers, sum /);
+    expect(await cellOf(y1, 'en_abs_we').getAttribute('class')).toContain('cell-in-range');
+    await screenshot(page, 'ui-range.png');
+    // Fill down over the range: each column's top cell to the two below, as one undo step.
+    const top = await value(y0, 'en_abs_we');
+    await page.keyboard.press('Control+d');
+    await expect.poll(() => value(y2, 'en_abs_we')).toBe(top);
+    expect(await value(y1, 'en_abs_we')).toBe(top);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => value(y2, 'en_abs_we')).not.toBe(top);
+    // Fill right: each row's left cell to the one beside it, the range still in place.
+    const right = (await page.locator('[data-testid="annual-grid"] .ag-cell-focus').getAttribute('col-id'))!;
+    const left = await value(y1, 'en_abs_we');
+    await page.keyboard.press('Control+r');
+    await expect.poll(() => value(y1, right)).toBe(left);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => value(y1, right)).not.toBe(left);
+    // Shift+click spans a range too; Delete clears it.
+    await cellOf(y1, 'en_abs_we').click();
+    await cellOf(y2, 'en_abs_we').click({ modifiers: ['Shift'] });
+    await expect.poll(() => status.textContent()).toMatch(/^2 cells/);
+    await page.keyboard.press('Delete');
+    await expect.poll(() => value(y2, 'en_abs_we')).toBe(null);
+    expect(await value(y1, 'en_abs_we')).toBe(null);
+    expect(await value(y0, 'en_abs_we')).toBe(top);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => value(y2, 'en_abs_we')).not.toBe(null);
+  });
 });

@@ -6,7 +6,9 @@ import type { ClipboardEvent, KeyboardEvent } from 'react';
 import type { GridApi } from 'ag-grid-community';
 import type { GridRow } from '../grid-model/rows';
 import { copyText, pasteText, type GrowSpec } from './clipboard';
+import { dropRange, extendBy, rangeCommand, rangeText } from './cell-range';
 import { clearCells, fillDown } from './fill-and-clear';
+import { formatTsv } from './tsv';
 import { gridCommandOf } from './keyboard';
 
 export interface GridEditingTarget {
@@ -29,18 +31,46 @@ function isTextInput(target: EventTarget | null): boolean {
   return ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || el.isContentEditable;
 }
 
+const navigationKeys = new Set([
+  'ArrowUp',
+  'ArrowDown',
+  'ArrowLeft',
+  'ArrowRight',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+  'Tab',
+  'Enter',
+]);
+
+const rangeSteps: Partial<Record<string, [number, number]>> = {
+  rangeUp: [-1, 0],
+  rangeDown: [1, 0],
+  rangeLeft: [0, -1],
+  rangeRight: [0, 1],
+};
+
 export function gridEditingHandlers(target: GridEditingTarget): GridEditingHandlers {
   return {
     onKeyDown(e) {
       const api = target.api();
       if (!api || isTextInput(e.target) || api.getEditingCells().length > 0) return;
       const command = gridCommandOf(e);
-      if (command === 'fillDown') {
+      if (!command && !e.shiftKey && navigationKeys.has(e.key)) dropRange(api);
+      const step = command && rangeSteps[command];
+      if (step) {
         e.preventDefault();
-        fillDown(api);
+        extendBy(api, step[0], step[1]);
+      } else if (command === 'fillDown') {
+        e.preventDefault();
+        if (!rangeCommand(api, 'fillDown')) fillDown(api);
+      } else if (command === 'fillRight') {
+        e.preventDefault();
+        rangeCommand(api, 'fillRight');
       } else if (command === 'clear') {
         e.preventDefault();
-        clearCells(api);
+        if (!rangeCommand(api, 'clear')) clearCells(api);
       } else if (
         (command === 'find' || command === 'findNext' || command === 'findPrevious') &&
         target.find
@@ -52,7 +82,8 @@ export function gridEditingHandlers(target: GridEditingTarget): GridEditingHandl
     onCopy(e) {
       const api = target.api();
       if (!api || isTextInput(e.target)) return;
-      const text = copyText(api);
+      const range = rangeText(api);
+      const text = range ? formatTsv(range) : copyText(api);
       if (text === null) return;
       e.clipboardData.setData('text/plain', text);
       e.preventDefault();

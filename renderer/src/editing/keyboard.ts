@@ -1,7 +1,26 @@
 /** The spreadsheet shortcuts the grids take over from AG Grid (Community has none of them). */
 
 export type GridCommand =
-  'undo' | 'redo' | 'fillDown' | 'clear' | 'selectAll' | 'find' | 'findNext' | 'findPrevious';
+  | 'undo'
+  | 'redo'
+  | 'fillDown'
+  | 'fillRight'
+  | 'clear'
+  | 'selectAll'
+  | 'find'
+  | 'findNext'
+  | 'findPrevious'
+  | 'rangeUp'
+  | 'rangeDown'
+  | 'rangeLeft'
+  | 'rangeRight';
+
+const rangeKeys: Record<string, GridCommand> = {
+  ArrowUp: 'rangeUp',
+  ArrowDown: 'rangeDown',
+  ArrowLeft: 'rangeLeft',
+  ArrowRight: 'rangeRight',
+};
 
 interface KeyLike {
   key: string;
@@ -18,9 +37,12 @@ export function gridCommandOf(event: KeyLike): GridCommand | null {
     if (key === 'z' && !event.shiftKey) return 'undo';
     if (key === 'y' || (key === 'z' && event.shiftKey)) return 'redo';
     if (key === 'd') return 'fillDown';
+    if (key === 'r' && !event.shiftKey) return 'fillRight';
     if (key === 'f' && !event.shiftKey) return 'find';
     return null;
   }
+  // Shift+arrows grow a range of cells from the focused one.
+  if (event.shiftKey && !event.altKey && rangeKeys[event.key]) return rangeKeys[event.key] ?? null;
   if (event.key === 'F3' && !mod && !event.altKey) return event.shiftKey ? 'findPrevious' : 'findNext';
   if (!event.altKey && (event.key === 'Delete' || (event.key === 'Backspace' && event.shiftKey)))
     return 'clear';

@@ -11,6 +11,7 @@ import {
   type ColDef,
   type ColGroupDef,
   type GetRowIdParams,
+  type Column,
   type GridApi,
   type GridReadyEvent,
   type IRowNode,
@@ -18,6 +19,7 @@ import {
 } from 'ag-grid-community';
 import type { GrowSpec } from '../editing/clipboard';
 import { dataColumns } from '../editing/grid-cells';
+import { collapseTo, extendTo, onFocusMoved } from '../editing/cell-range';
 import { gridEditingHandlers } from '../editing/grid-events';
 import { pending } from '../editing/pending';
 import { cellOfPath, rowsOf, type GridKind, type GridRow } from '../grid-model/rows';
@@ -224,6 +226,15 @@ export function DataGrid(props: DataGridProps) {
             const shownRows = filtered ? { grid: kind, shown: e.api.getDisplayedRowCount(), total } : null;
             const now = useUi.getState().shownRows;
             if (now?.grid === kind || shownRows) useUi.setState({ shownRows });
+          },
+          // Ranges of cells: a click moves the anchor, Shift+click spans to it (editing/cell-range.ts).
+          onCellFocused: (e) =>
+            onFocusMoved(e.api, e.rowIndex ?? null, (e.column as Column | null | undefined) ?? null),
+          onCellClicked: (e) => {
+            const mouse = e.event as MouseEvent | null | undefined;
+            if (e.rowIndex === null) return;
+            if (mouse?.shiftKey) extendTo(e.api, e.rowIndex, e.column);
+            else collapseTo(e.api, e.rowIndex, e.column);
           },
           isExternalFilterPresent: () => useUi.getState().assetFilter !== null,
           doesExternalFilterPass: (node) =>

@@ -25,6 +25,7 @@ import type { DataColumnContext } from '../grid-model/data-column';
 import { isRowEditable, pathOf, rawValueOf, type GridRow } from '../grid-model/rows';
 import { ListCellEditor } from './list-editor';
 import { outlierCells } from '../outliers/outlier-cells';
+import { inRange } from '../editing/cell-range';
 import { formatValue, parseInput } from '../grid-model/values';
 import { tooltipText } from '../validation/issues';
 import { useValidation, validation } from '../validation/validation-store';
@@ -211,6 +212,7 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       'cell-saving': (p) => stateOf(p, field).saving,
       'cell-conflict': (p) => stateOf(p, field).conflict,
       'cell-readonly': (p) => !spec.editable || !isRowEditable(p.data),
+      'cell-in-range': (p) => inRange(p.api, p.node.rowIndex, p.column),
       // The consumption behind an intensity or like-for-like outlier (see the Outliers tab).
       'cell-outlier': (p) =>
         p.data?.kind === 'annual' && outlierCells(p.data.view).has(pathOf(p.data, field)),

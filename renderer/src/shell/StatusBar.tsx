@@ -43,6 +43,7 @@ export function StatusBar() {
   const { errors, warnings, complete } = useValidation();
   const canUndo = useUi((s) => s.canUndo);
   const shownRows = useUi((s) => s.shownRows);
+  const rangeStats = useUi((s) => s.rangeStats);
   const tab = useUi((s) => s.tab);
   if (status === 'loading') return <footer className="status-bar">Loading…</footer>;
   return (
@@ -81,6 +82,13 @@ export function StatusBar() {
         <button type="button" className="link-button status-conflicts" onClick={() => setPanel('sync')}>
           {counts.conflicts} conflicts
         </button>
+      )}
+      {rangeStats && (
+        <span data-testid="status-range">
+          {rangeStats.count} cells
+          {rangeStats.numbers > 0 &&
+            ` · ${rangeStats.numbers} numbers, sum ${rangeStats.sum.toLocaleString(undefined, { maximumFractionDigits: 3 })}`}
+        </span>
       )}
       <span className="spacer" />
       {reference && <ListsState reference={reference} />}

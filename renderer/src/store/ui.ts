@@ -34,6 +34,8 @@ interface UiState {
   assetFilter: AssetFilter | null;
   /** Rows the current grid shows when a filter hides some (for the status bar); null when none does. */
   shownRows: { grid: GridKind; shown: number; total: number } | null;
+  /** The range of cells selected in the current grid: how many, and the sum of its numbers. */
+  rangeStats: { count: number; numbers: number; sum: number } | null;
   /** What undo / redo in main would do next (main's history, shown by the toolbar). */
   canUndo: boolean;
   canRedo: boolean;
@@ -49,6 +51,7 @@ export const useUi = create<UiState>(() => ({
   jump: null,
   assetFilter: null,
   shownRows: null,
+  rangeStats: null,
   canUndo: false,
   canRedo: false,
   undoLabel: null,

@@ -18,6 +18,7 @@ const recorded = vi.hoisted(() => ({
   invoked: [] as Array<{ channel: string; args: unknown }>,
   handlers: new Map<string, Handler>(),
   windows: [] as Array<{ webPreferences: Record<string, unknown> }>,
+  menu: null as unknown,
   userData: '',
   permissions: {} as Record<'request' | 'check' | 'device', ((...args: never[]) => unknown) | undefined>,
 }));
@@ -71,6 +72,10 @@ vi.mock('electron', () => {
     },
     shell: { openExternal: () => Promise.resolve() },
     dialog: { showOpenDialog: () => Promise.resolve({ canceled: true, filePaths: [] }) },
+    Menu: {
+      buildFromTemplate: (template: unknown) => template,
+      setApplicationMenu: (menu: unknown) => void (recorded.menu = menu),
+    },
     BrowserWindow,
   };
 });
@@ -132,6 +137,12 @@ describe('bridge surface', () => {
   it('main opens its window sandboxed, isolated and without Node', () => {
     const prefs = recorded.windows[0]?.webPreferences;
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+  });
+
+  it("main's menu has no Reload, whose Ctrl+R is the grids' fill right", () => {
+    const roles = JSON.stringify(recorded.menu);
+    expect(roles).toContain('editMenu');
+    expect(roles).not.toMatch(/"role":"(force)?reload"/i);
   });
 
   it('main refuses every permission request, check and device choice', () => {

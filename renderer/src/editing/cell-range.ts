@@ -1,0 +1,212 @@
+/**
+ * Rectangular ranges of cells, by display position: Shift+click or Shift+arrows from the focused
+ * cell (the anchor) to another. Copy, clear, fill down and fill right act on the range when there is
+ * one; the status bar shows its count and, over numbers, their sum. AG Grid Community has no ranges.
+ */
+import type { Column, GridApi } from 'ag-grid-community';
+import type { Scalar } from '../../../shared/sync/asset-doc';
+import { isRowEditable, pathOf, type GridRow } from '../grid-model/rows';
+import { useUi } from '../store/ui';
+import { currentValue, editCells, type Edit } from './commands';
+import { dataColumns, rowAt, type DisplayedDataColumn } from './grid-cells';
+
+export interface CellPosition {
+  row: number;
+  col: number;
+}
+interface RangeState {
+  anchor: CellPosition;
+  focus: CellPosition;
+}
+
+const ranges = new WeakMap<GridApi<GridRow>, RangeState>();
+/** The range before the last focus move: a Shift+click focuses the cell before it reports the click. */
+const previous = new WeakMap<GridApi<GridRow>, RangeState>();
+/** Focus moves the range made itself and AG Grid has yet to report (keys repeat faster than it). */
+const expected = new WeakMap<GridApi<GridRow>, CellPosition[]>();
+
+function positionOf(api: GridApi<GridRow>, rowIndex: number, column: Column): CellPosition | null {
+  const col = dataColumns(api).findIndex((c) => c.column === column);
+  return col < 0 ? null : { row: rowIndex, col };
+}
+
+/** The range's corners, top-left and bottom-right; null when it is a single cell or none. */
+export function rangeBounds(
+  api: GridApi<GridRow>,
+): { top: number; bottom: number; left: number; right: number } | null {
+  const range = ranges.get(api);
+  if (!range) return null;
+  const { anchor, focus } = range;
+  if (anchor.row === focus.row && anchor.col === focus.col) return null;
+  return {
+    top: Math.min(anchor.row, focus.row),
+    bottom: Math.max(anchor.row, focus.row),
+    left: Math.min(anchor.col, focus.col),
+    right: Math.max(anchor.col, focus.col),
+  };
+}
+
+export function inRange(api: GridApi<GridRow>, rowIndex: number | null, column: Column): boolean {
+  const bounds = rangeBounds(api);
+  if (!bounds || rowIndex === null || rowIndex < bounds.top || rowIndex > bounds.bottom) return false;
+  const col = dataColumns(api).findIndex((c) => c.column === column);
+  return col >= bounds.left && col <= bounds.right;
+}
+
+function changed(api: GridApi<GridRow>): void {
+  api.refreshCells({ force: true });
+  useUi.setState({ rangeStats: stats(api) });
+}
+
+/**
+ * The grid's focus moved: by the analyst (a new anchor) or by the range itself, onto its moving
+ * corner (AG Grid reports focus moves after the fact, so the corner is how the range knows its own).
+ */
+export function onFocusMoved(api: GridApi<GridRow>, rowIndex: number | null, column: Column | null): void {
+  if (rowIndex === null || !column) return;
+  const at = positionOf(api, rowIndex, column);
+  if (!at) return;
+  const range = ranges.get(api);
+  const queue = expected.get(api) ?? [];
+  const mine = queue.findIndex((p) => p.row === at.row && p.col === at.col);
+  if (mine >= 0) {
+    queue.splice(0, mine + 1);
+    return;
+  }
+  // The range's own corners reported again (a click's focus arrives twice, and late) keep it.
+  if (range && [range.focus, range.anchor].some((p) => p.row === at.row && p.col === at.col)) return;
+  const had = rangeBounds(api) !== null;
+  if (range) previous.set(api, range);
+  ranges.set(api, { anchor: at, focus: at });
+  if (had) changed(api);
+}
+
+/** Plain navigation keys drop the range; the focus move that follows sets the new anchor. */
+export function dropRange(api: GridApi<GridRow>): void {
+  const had = rangeBounds(api) !== null;
+  ranges.delete(api);
+  if (had) changed(api);
+}
+
+/** A plain click: the clicked cell is the new anchor, the range none. */
+export function collapseTo(api: GridApi<GridRow>, rowIndex: number, column: Column): void {
+  const at = positionOf(api, rowIndex, column);
+  if (!at) return;
+  const had = rangeBounds(api) !== null;
+  ranges.set(api, { anchor: at, focus: at });
+  if (had) changed(api);
+}
+
+/** Shift+click: the range from the anchor to the clicked cell. */
+export function extendTo(api: GridApi<GridRow>, rowIndex: number, column: Column): void {
+  const at = positionOf(api, rowIndex, column);
+  let range = ranges.get(api);
+  // The click's own focus move made the clicked cell an anchor: span from the one before it.
+  const moved = range && range.anchor.row === at?.row && range.anchor.col === at.col;
+  if (moved) range = previous.get(api) ?? range;
+  if (!at || !range) return;
+  ranges.set(api, { anchor: range.anchor, focus: at });
+  changed(api);
+}
+
+/** Shift+arrow: the range's moving corner one cell further, the grid's focus with it. */
+export function extendBy(api: GridApi<GridRow>, rows: number, cols: number): void {
+  const columns = dataColumns(api);
+  const focused = api.getFocusedCell();
+  let range = ranges.get(api);
+  if (!range && focused) {
+    const at = positionOf(api, focused.rowIndex, focused.column);
+    if (!at) return;
+    range = { anchor: at, focus: at };
+  }
+  if (!range) return;
+  const focus = {
+    row: Math.max(0, Math.min(api.getDisplayedRowCount() - 1, range.focus.row + rows)),
+    col: Math.max(0, Math.min(columns.length - 1, range.focus.col + cols)),
+  };
+  ranges.set(api, { anchor: range.anchor, focus });
+  const column = columns[focus.col]?.column;
+  if (column) {
+    api.ensureIndexVisible(focus.row);
+    api.ensureColumnVisible(column);
+    expected.set(api, [...(expected.get(api) ?? []).slice(-8), focus]);
+    api.setFocusedCell(focus.row, column);
+  }
+  changed(api);
+}
+
+/** The cells of the range, row by row; none when there is no range. */
+export function rangeCells(
+  api: GridApi<GridRow>,
+): { row: GridRow | undefined; columns: DisplayedDataColumn[] }[] {
+  const bounds = rangeBounds(api);
+  if (!bounds) return [];
+  const columns = dataColumns(api).slice(bounds.left, bounds.right + 1);
+  const out: { row: GridRow | undefined; columns: DisplayedDataColumn[] }[] = [];
+  for (let i = bounds.top; i <= bounds.bottom; i++) out.push({ row: rowAt(api, i), columns });
+  return out;
+}
+
+/** The range as text rows (each cell as its column shows it), for the clipboard. */
+export function rangeText(api: GridApi<GridRow>): string[][] | null {
+  const cells = rangeCells(api);
+  if (cells.length === 0) return null;
+  return cells.map(({ row, columns }) =>
+    columns.map((c) => (row ? c.data.format(currentValue(row.localId, pathOf(row, c.data.spec.field))) : '')),
+  );
+}
+
+function stats(api: GridApi<GridRow>): { count: number; numbers: number; sum: number } | null {
+  const cells = rangeCells(api);
+  if (cells.length === 0) return null;
+  let count = 0;
+  let numbers = 0;
+  let sum = 0;
+  for (const { row, columns } of cells) {
+    for (const c of columns) {
+      count++;
+      const value = row ? currentValue(row.localId, pathOf(row, c.data.spec.field)) : null;
+      if (typeof value === 'number' && Number.isFinite(value)) {
+        numbers++;
+        sum += value;
+      }
+    }
+  }
+  return { count, numbers, sum };
+}
+
+/**
+ * Clear, fill down or fill right over the range, as one step: fill down copies each column's top
+ * cell to the cells below it, fill right each row's leftmost cell to its right (through each
+ * column's own parser, so a value lands in the column's type). Read-only cells are left alone.
+ * Answers false when there is no range (the single-cell command applies).
+ */
+export function rangeCommand(api: GridApi<GridRow>, command: 'clear' | 'fillDown' | 'fillRight'): boolean {
+  const cells = rangeCells(api);
+  if (cells.length === 0) return false;
+  const edits: Edit[] = [];
+  const valueOf = (row: GridRow | undefined, c: DisplayedDataColumn): Scalar =>
+    row ? currentValue(row.localId, pathOf(row, c.data.spec.field)) : null;
+  const top = cells[0]!;
+  cells.forEach(({ row, columns }, r) => {
+    if (!row || !isRowEditable(row)) return;
+    columns.forEach((c, k) => {
+      if (!c.data.spec.editable) return;
+      let value: Scalar;
+      if (command === 'clear') value = null;
+      else if (command === 'fillDown') {
+        if (r === 0) return;
+        value = valueOf(top.row, c);
+      } else {
+        if (k === 0) return;
+        const first = columns[0]!;
+        value = c.data.parse(first.data.format(valueOf(row, first)));
+      }
+      edits.push({ localId: row.localId, path: pathOf(row, c.data.spec.field), value });
+    });
+  });
+  const label = command === 'clear' ? 'Clear' : command === 'fillDown' ? 'Fill down' : 'Fill right';
+  // The status bar's sum follows the new values once main has written them.
+  if (edits.length > 0) void editCells(edits, label).then(() => changed(api));
+  return true;
+}

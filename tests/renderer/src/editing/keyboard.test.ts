@@ -1,0 +1,36 @@
+/** The spreadsheet keys the grids take from AG Grid: ranges by Shift+arrows, fill down and right. */
+import { describe, expect, it } from 'vitest';
+import { gridCommandOf, isGridShortcut } from '../../../../renderer/src/editing/keyboard';
+
+const key = (
+  k: string,
+  mods: Partial<Record<'ctrlKey' | 'shiftKey' | 'metaKey' | 'altKey', boolean>> = {},
+) => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods,
+});
+
+describe('grid keys', () => {
+  it('grows a range with Shift+arrows and leaves plain arrows to the grid', () => {
+    expect(gridCommandOf(key('ArrowDown', { shiftKey: true }))).toBe('rangeDown');
+    expect(gridCommandOf(key('ArrowUp', { shiftKey: true }))).toBe('rangeUp');
+    expect(gridCommandOf(key('ArrowLeft', { shiftKey: true }))).toBe('rangeLeft');
+    expect(gridCommandOf(key('ArrowRight', { shiftKey: true }))).toBe('rangeRight');
+    expect(gridCommandOf(key('ArrowDown'))).toBe(null);
+    expect(gridCommandOf(key('ArrowDown', { shiftKey: true, altKey: true }))).toBe(null);
+    expect(isGridShortcut(key('ArrowDown', { shiftKey: true }))).toBe(true);
+    expect(isGridShortcut(key('ArrowDown'))).toBe(false);
+  });
+
+  it('fills down with Ctrl+D and right with Ctrl+R (Cmd on a Mac)', () => {
+    expect(gridCommandOf(key('d', { ctrlKey: true }))).toBe('fillDown');
+    expect(gridCommandOf(key('r', { ctrlKey: true }))).toBe('fillRight');
+    expect(gridCommandOf(key('r', { metaKey: true }))).toBe('fillRight');
+    expect(gridCommandOf(key('r', { ctrlKey: true, shiftKey: true }))).toBe(null);
+    expect(gridCommandOf(key('r'))).toBe(null);
+  });
+});
