@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
-import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
+import { pasteInPage, screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
 import { startTestApp } from '../support/test-app';
 
 describe('the grid as an analyst works in it', () => {
@@ -216,6 +216,12 @@ describe('the grid as an analyst works in it', () => {
     await cellOf(y1, 'en_abs_we').click();
     await cellOf(y2, 'en_abs_we').click({ modifiers: ['Shift'] });
     await expect.poll(() => status.textContent()).toMatch(/^2 cells/);
+    // One value pasted over the range goes into each of its cells, as one undo step.
+    await pasteInPage(page, '4321');
+    await expect.poll(() => value(y2, 'en_abs_we')).toBe(4321);
+    expect(await value(y1, 'en_abs_we')).toBe(4321);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => value(y2, 'en_abs_we')).not.toBe(4321);
     await page.keyboard.press('Delete');
     await expect.poll(() => value(y2, 'en_abs_we')).toBe(null);
     expect(await value(y1, 'en_abs_we')).toBe(null);

@@ -11,6 +11,7 @@ import type { AssetView } from '../../shared/sync/types';
 import { launchChromium } from '../support/chromium';
 import {
   gridCell,
+  pasteInPage,
   screenshot,
   screenshotIfFailed,
   watchPageErrors,
@@ -33,8 +34,6 @@ declare const document: {
   body: PageElement;
   elementFromPoint(x: number, y: number): PageElement | null;
 };
-declare const DataTransfer: new () => { setData(type: string, data: string): void };
-declare const ClipboardEvent: new (type: string, init: Record<string, unknown>) => unknown;
 
 describe('desktop UI in Chromium', () => {
   let app: App;
@@ -49,15 +48,7 @@ describe('desktop UI in Chromium', () => {
   const assetOf = (localId: string) => probe().assetOf(localId);
   const valueAt = (localId: string, path: string) => probe().valueAt(localId, path);
   const cell = (grid: string, rowId: string, colId: string) => gridCell(page, grid, rowId, colId);
-  const paste = (text: string) =>
-    page.evaluate((tsv) => {
-      const data = new DataTransfer();
-      data.setData('text/plain', tsv);
-      const target = document.activeElement ?? document.body;
-      target.dispatchEvent(
-        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-      );
-    }, text);
+  const paste = (text: string) => pasteInPage(page, text);
   const typeInto = async (grid: string, rowId: string, colId: string, text: string) => {
     await focusCell(page, rowId, colId, grid);
     await page.keyboard.type(text);

@@ -54,3 +54,23 @@ export function workspaceProbe(app: Awaited<ReturnType<typeof startTestApp>>) {
   };
   return { snapshot, assetOf, valueAt };
 }
+
+// What pasteInPage runs in the page (this tsconfig has no DOM library).
+declare const document: {
+  activeElement: { dispatchEvent(event: unknown): boolean } | null;
+  body: { dispatchEvent(event: unknown): boolean };
+};
+declare const DataTransfer: new () => { setData(type: string, data: string): void };
+declare const ClipboardEvent: new (type: string, init: Record<string, unknown>) => unknown;
+
+/** A paste of text, as Excel's clipboard gives it, on the focused element (headless has no clipboard). */
+export function pasteInPage(page: Page, text: string): Promise<void> {
+  return page.evaluate((tsv) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', tsv);
+    const target = document.activeElement ?? document.body;
+    target.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, text);
+}

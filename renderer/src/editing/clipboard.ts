@@ -14,6 +14,7 @@ import { createAssetsWithEdits, currentValue, editCells, type Edit } from './com
 import { dataColumns, rowAt, selectedIndexes } from './grid-cells';
 import { planPaste, type PasteColumn } from './paste-plan';
 import { formatTsv, parseTsv } from './tsv';
+import { rangeBounds } from './cell-range';
 
 /** How a grid grows when a paste runs past its last row. */
 export interface GrowSpec {
@@ -73,6 +74,7 @@ export function pasteText(api: GridApi<GridRow>, text: string, grow: GrowSpec | 
     rowCount,
     columns: pasteColumns,
     selectedRows: selectedIndexes(api),
+    range: rangeBounds(api),
     allowGrow: grow !== undefined,
     rowEditable: (i) => isRowEditable(rowAt(api, i)),
   });

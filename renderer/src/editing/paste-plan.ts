@@ -3,6 +3,7 @@
  * displayed columns and rows. Read-only columns are stepped over (their cells are skipped, never
  * shifted). Rows past the end are "new rows" the caller creates when the grid may grow. A single
  * value pasted while several rows are selected goes into every selected row of the focused column.
+ * Over a range of cells the block lands at the range's top-left, and a single value fills the range.
  * Pure: indexes in, target cells out.
  */
 import type { Scalar } from '../../../shared/sync/asset-doc';
@@ -22,6 +23,8 @@ export interface PasteInput {
   columns: readonly PasteColumn[];
   /** Display indexes of selected rows (used for a single value). */
   selectedRows?: readonly number[];
+  /** A selected range of cells (display indexes): the block starts at its top-left corner. */
+  range?: { top: number; bottom: number; left: number; right: number } | null;
   /** Whether rows past the end may be created; when false they are dropped. */
   allowGrow: boolean;
   /** Refuses a row (e.g. a deleted asset's row): its cells are skipped. */
@@ -42,12 +45,24 @@ export interface PastePlan {
 }
 
 export function planPaste(input: PasteInput): PastePlan {
-  const { block, startRow, startCol, rowCount, columns } = input;
+  const { block, rowCount, columns, range } = input;
+  const startRow = range ? range.top : input.startRow;
+  const startCol = range ? range.left : input.startCol;
   const cells: PlannedCell[] = [];
   let skipped = 0;
   if (block.length === 0 || startCol < 0 || startCol >= columns.length) return { cells, newRows: 0, skipped };
 
   const single = block.length === 1 && block[0]!.length === 1;
+  if (single && range) {
+    for (let row = range.top; row <= Math.min(range.bottom, rowCount - 1); row++) {
+      for (let c = range.left; c <= range.right; c++) {
+        const col = columns[c];
+        if (!col || !col.editable || input.rowEditable?.(row) === false) skipped++;
+        else cells.push({ row, col: col.id, value: col.parse(block[0]![0]!) });
+      }
+    }
+    return { cells, newRows: 0, skipped };
+  }
   const selected = [...new Set(input.selectedRows ?? [])].sort((a, b) => a - b);
   if (single && selected.length > 1 && selected.includes(startRow)) {
     const col = columns[startCol]!;

@@ -33,6 +33,39 @@ describe('paste planning', () => {
     expect(plan.cells).toHaveLength(9);
   });
 
+  it('fills a range of cells with a single value and starts a block at its top-left', () => {
+    const range = { top: 1, bottom: 3, left: 1, right: 3 };
+    const fill = planPaste({
+      block: [['7']],
+      startRow: 3,
+      startCol: 3,
+      range,
+      rowCount: 10,
+      columns,
+      allowGrow: false,
+      rowEditable: (row) => row !== 2,
+    });
+    // 3 rows x 3 columns: the read-only column and the refused row are skipped, never shifted.
+    expect(fill.cells).toEqual([
+      { row: 1, col: 'b', value: 7 },
+      { row: 1, col: 'c', value: 7 },
+      { row: 3, col: 'b', value: 7 },
+      { row: 3, col: 'c', value: 7 },
+    ]);
+    expect(fill.skipped).toBe(5);
+    const block = planPaste({
+      block: [['1', '2']],
+      startRow: 3,
+      startCol: 3,
+      range,
+      rowCount: 10,
+      columns,
+      allowGrow: false,
+    });
+    expect(block.cells).toEqual([{ row: 1, col: 'b', value: 1 }]);
+    expect(block.skipped).toBe(1);
+  });
+
   it('drops columns past the last one', () => {
     const plan = planPaste({
       block: [['1', '2', '3']],
