@@ -8,7 +8,6 @@ import {
   replaceMessage,
   stepMatch,
 } from '../../../../renderer/src/editing/find-replace';
-import { gridCommandOf } from '../../../../renderer/src/editing/keyboard';
 import { parseInput } from '../../../../renderer/src/grid-model/values';
 
 const grid = [
@@ -17,17 +16,6 @@ const grid = [
   ['Berlin Depot', '1,250', 'DE'],
 ];
 const textAt = (r: number, c: number) => grid[r]![c]!;
-const key = (
-  k: string,
-  mods: Partial<Record<'ctrlKey' | 'shiftKey' | 'metaKey' | 'altKey', boolean>> = {},
-) => ({
-  key: k,
-  ctrlKey: false,
-  metaKey: false,
-  shiftKey: false,
-  altKey: false,
-  ...mods,
-});
 
 describe('find and replace', () => {
   it('matches the shown text ignoring case, row by row and left to right', () => {
@@ -94,12 +82,5 @@ describe('find and replace', () => {
     expect(replaceMessage(9, 0)).toBe('Replaced 9 cells');
     expect(replaceMessage(1, 2)).toBe('Replaced 1 cell (2 cells read-only, skipped)');
     expect(replaceMessage(0, 1)).toBe('Nothing replaced (1 cell read-only, skipped)');
-  });
-
-  it('takes Ctrl+F, F3 and Shift+F3 as the find keys', () => {
-    expect(gridCommandOf(key('f', { ctrlKey: true }))).toBe('find');
-    expect(gridCommandOf(key('F3'))).toBe('findNext');
-    expect(gridCommandOf(key('F3', { shiftKey: true }))).toBe('findPrevious');
-    expect(gridCommandOf(key('f'))).toBe(null);
   });
 });

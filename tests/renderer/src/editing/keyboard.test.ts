@@ -1,4 +1,4 @@
-/** The spreadsheet keys the grids take from AG Grid: ranges by Shift+arrows, fill down and right. */
+/** The spreadsheet keys the grids take from AG Grid: find, ranges by Shift+arrows, fill down and right. */
 import { describe, expect, it } from 'vitest';
 import { gridCommandOf, isGridShortcut } from '../../../../renderer/src/editing/keyboard';
 
@@ -24,6 +24,13 @@ describe('grid keys', () => {
     expect(gridCommandOf(key('ArrowDown', { shiftKey: true, altKey: true }))).toBe(null);
     expect(isGridShortcut(key('ArrowDown', { shiftKey: true }))).toBe(true);
     expect(isGridShortcut(key('ArrowDown'))).toBe(false);
+  });
+
+  it('takes Ctrl+F, F3 and Shift+F3 as the find keys', () => {
+    expect(gridCommandOf(key('f', { ctrlKey: true }))).toBe('find');
+    expect(gridCommandOf(key('F3'))).toBe('findNext');
+    expect(gridCommandOf(key('F3', { shiftKey: true }))).toBe('findPrevious');
+    expect(gridCommandOf(key('f'))).toBe(null);
   });
 
   it('fills down with Ctrl+D and right with Ctrl+R (Cmd on a Mac)', () => {
