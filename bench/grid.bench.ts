@@ -1,7 +1,9 @@
 /**
  * The annual grid with 100,000 rows (16,667 assets x 6 years) in Debian's Chromium through the browser
- * host: time to first render, one edit from keypress to saved (through the bridge into SQLite and back
- * into the grid), and frame times over 5 s of scrolling.
+ * host: a restart to an interactive assets grid (from the app core's start, its sandbox not running;
+ * Chromium is launched before the clock starts, as a window would be), first render of the annual
+ * grid, one edit from keypress to saved (through the bridge into SQLite and back into the grid), and
+ * frame times over 5 s of scrolling.
  * Goals (issue 9): first render < 1.5 s, edit < 50 ms, 95th-percentile frame < 20 ms.
  * The peer, measured in the same browser in the same run: a bare AG Grid (the vanilla bundle, no
  * app code) with the same rows and the same columns, so the ratio shows what our cells cost.
@@ -83,33 +85,45 @@ const percentile = (values: number[], p: number): number => {
 const ms = (n: number): string => `${n.toFixed(1)} ms`;
 
 export default async function run(): Promise<void> {
-  const app = await startTestApp();
-  const browser = await launchChromium();
+  // A first run fills the workspace; the measured run is a restart on the same data, as an analyst
+  // opens the app in the morning: the sandbox is not running yet.
+  const seeding = await startTestApp();
+  const seedStart = performance.now();
   try {
     // Seed the open workspace through a second connection to its SQLite file (WAL allows it).
-    const session = app.core.handlers['session.get']({});
-    const entityId = (await session).activeEntityId!;
-    const file = join(connectionFolder(app.dataDir, localSandboxId), `entity-${entityId}.sqlite`);
+    const entityId = (await seeding.core.handlers['session.get']({})).activeEntityId!;
+    const file = join(connectionFolder(seeding.dataDir, localSandboxId), `entity-${entityId}.sqlite`);
     const store = WorkspaceStore.open(file);
-    const seedStart = performance.now();
     store.transaction(() => {
       for (let i = 0; i < ASSETS; i++) store.createAsset(seedDoc(i));
     });
     store.close();
-    const total = (await app.core.handlers['workspace.snapshot']({})).assets.length;
-    console.log(
-      `seeded ${ASSETS} assets x ${YEARS} years in ${ms(performance.now() - seedStart)}; workspace: ${total} assets, ${total * YEARS} annual rows`,
-    );
+  } finally {
+    await seeding.close();
+  }
+  console.log(`seeded ${ASSETS} assets x ${YEARS} years in ${ms(performance.now() - seedStart)}`);
 
-    const page = await browser.context.newPage();
-    if (process.env['BENCH_DEBUG']) page.on('console', (m) => console.log('page:', m.text()));
-    page.setDefaultTimeout(120_000);
-    // tsx keeps function names by wrapping them in `__name(...)`, which the page does not define.
-    await page.addInitScript('globalThis.__name = (f) => f;');
-    const navStart = Date.now();
+  const browser = await launchChromium();
+  const page = await browser.context.newPage();
+  if (process.env['BENCH_DEBUG']) page.on('console', (m) => console.log('page:', m.text()));
+  page.setDefaultTimeout(120_000);
+  // tsx keeps function names by wrapping them in `__name(...)`, which the page does not define.
+  await page.addInitScript('globalThis.__name = (f) => f;');
+  const start = Date.now();
+  const app = await startTestApp({ dataDir: seeding.dataDir, waitForSession: false });
+  try {
     await page.goto(app.host.launchUrl);
     await page.locator('[data-testid="assets-grid"] .ag-row').first().waitFor();
-    const loadMs = Date.now() - navStart;
+    const loadMs = Date.now() - start;
+    if (process.env['BENCH_DEBUG'])
+      console.log(
+        await page.evaluate(
+          `JSON.stringify(performance.getEntries().map((e) => [e.entryType, e.name.slice(-40), Math.round(e.startTime), Math.round(e.duration)]))`,
+        ),
+      );
+    await app.core.connected;
+    const connectedMs = Date.now() - start;
+    const total = (await app.core.handlers['workspace.snapshot']({})).assets.length;
 
     // First render of the annual grid: from the tab click (data already in memory) to painted rows.
     const firstRender = await page.evaluate(
@@ -134,12 +148,12 @@ export default async function run(): Promise<void> {
       () => document.querySelector('[data-testid="annual-grid"] .ag-grid-viewport')!.scrollHeight,
     );
     console.log(
-      `page load to assets grid: ${loadMs} ms (snapshot to grid ready ${ms(firstRender.snapshotToAssets)})`,
+      `start (app core, sandbox not running) to an interactive assets grid of ${total} assets, ${total * YEARS} annual rows: ${loadMs} ms (snapshot to grid ready ${ms(firstRender.snapshotToAssets)}); the session was up after ${connectedMs} ms`,
     );
     console.log(
       `annual grid first render (100k rows): ${ms(firstRender.render)} (goal < ${FIRST_RENDER_GOAL_MS} ms; scroll height ${rowCount}px)`,
     );
-    goal('page load to an interactive assets grid, 100k rows', loadMs, 'ms', '<=', START_GOAL_MS);
+    goal('start to an interactive assets grid, 100k rows', loadMs, 'ms', '<=', START_GOAL_MS);
     goal('annual grid first render, 100k rows', firstRender.render, 'ms', '<', FIRST_RENDER_GOAL_MS);
     await page.waitForTimeout(1_500); // let the background validation finish
 

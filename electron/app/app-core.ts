@@ -36,20 +36,26 @@ export interface AppCoreOptions {
 }
 
 export interface AppCore {
-  /** Every call waits for `ready`: a window may load and call before the session is up. */
+  /**
+   * A window may load and call before the session is up: calls on the workspace wait for `ready`,
+   * calls that need the service for `connected`.
+   */
   handlers: BridgeHandlers;
   events: EventRelay;
   sandbox: EmbeddedSandbox;
   /** The browser host without injected dialogs: uploads and downloads (its routes serve them). */
   transfers?: BrowserTransfers;
-  /** The active connection entered (for the local sandbox: its process started). */
+  /** The workspace last worked on is open from disk (no network yet). */
   ready: Promise<void>;
+  /** The active connection entered (for the local sandbox: its process started), lists refreshed. */
+  connected: Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * Builds the services and starts entering the active connection without waiting for it, so a host
- * can open its window at once; `ready` says when the session is up.
+ * can open its window at once; `ready` says when the workspace is open, `connected` when the
+ * session is up.
  */
 export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   const events = new EventRelay();
@@ -105,14 +111,26 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
 
   session.activeEntityId = () => workspaces.current?.entityId ?? null;
   session.listen({
+    restored: (entities) => workspaces.restore(entities),
     activated: (entities) => workspaces.reopen(entities),
     signedOut: () => workspaces.close(),
   });
   workspaces.listen({ closing: () => responses.release() });
 
-  const ready = session.activate(session.activeConnection);
+  // The workspace opens from disk first, so the window draws its grid while the sandbox starts and
+  // the service answers; calls that need the service wait for that second part.
+  const ready = session.restore();
+  // And the window's first snapshot goes before the session: the sandbox's process, the lists and
+  // a first pull would share this machine's cores with drawing the grid (a window that never asks
+  // waits no longer than `connectAfterMs`).
+  let windowServed: () => void = () => undefined;
+  const served = new Promise<void>((resolve) => (windowServed = resolve));
+  const connected = ready
+    .then(() => (workspaces.current ? Promise.race([served, delay(connectAfterMs)]) : undefined))
+    .then(() => session.activate(session.activeConnection))
+    .then(() => events.emit('session.changed', { connectionId: session.activeConnection.id }));
 
-  const handlers: BridgeHandlers = afterReady(ready, {
+  const handlers: BridgeHandlers = afterReady(ready, connected, {
     'app.info': () => ({
       name: 'Asset Desk',
       version: opts.version,
@@ -122,6 +140,13 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     ...session.handlers,
     ...connections.handlers,
     ...workspaces.handlers,
+    'workspace.snapshot': (args) => {
+      try {
+        return workspaces.handlers['workspace.snapshot'](args);
+      } finally {
+        windowServed();
+      }
+    },
     ...sync.handlers,
     ...workbook.handlers,
     ...responses.handlers,
@@ -135,8 +160,9 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     sandbox,
     ...(transfers ? { transfers } : {}),
     ready,
+    connected,
     async close() {
-      await ready.catch(() => undefined);
+      await connected.catch(() => undefined);
       session.close();
       workspaces.close();
       await sandbox.close();
@@ -144,12 +170,29 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   };
 }
 
-/** Each handler, run once the session is up. */
-function afterReady(ready: Promise<void>, handlers: BridgeHandlers): BridgeHandlers {
+const connectAfterMs = 2_000;
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** What works from disk alone, while the session connects: the grids, edits, undo, the workbook. */
+function fromDisk(method: string): boolean {
+  return (
+    ['app.info', 'session.get', 'sync.review', 'portfolio.export', 'files.pick'].includes(method) ||
+    method.startsWith('workspace.') ||
+    method.startsWith('workbook.')
+  );
+}
+
+/** Each handler, run once the workspace is open (`ready`) or, when it needs the service, connected. */
+function afterReady(
+  ready: Promise<void>,
+  connected: Promise<void>,
+  handlers: BridgeHandlers,
+): BridgeHandlers {
   const wrapped: Record<string, (args: unknown) => Promise<unknown>> = {};
   for (const [name, handler] of Object.entries(handlers) as [string, (args: unknown) => unknown][]) {
+    const gate = fromDisk(name) ? ready : connected;
     wrapped[name] = async (args) => {
-      await ready;
+      await gate;
       return handler(args);
     };
   }

@@ -41,6 +41,8 @@ export interface SessionDeps {
 
 /** What the other services hear from the session. */
 export interface SessionListener {
+  /** At start, before any network: the entities this machine last saw for the active connection. */
+  restored?(entities: readonly Entity[]): void;
   /** A connection became active (or was re-entered after a sign-in): its entities are known. */
   activated?(entities: readonly Entity[]): Promise<void>;
   /** The active connection was signed out: nothing may use its token any more. */
@@ -68,6 +70,8 @@ export class SessionService {
   private entityList: Entity[] = [];
   private isOnline = true;
   private isPaused = false;
+  /** Between `restore` and the end of `activate`: the sandbox, the token and the service are on their way. */
+  private isConnecting = false;
   private problem: string | undefined;
   /** The local sandbox was signed out of in this run: its own token is not used until a sign-in. */
   private sandboxSignedOut = false;
@@ -131,6 +135,26 @@ export class SessionService {
    * The local sandbox's process starts here, on its connection's first use.
    */
   async activate(chosen: Connection): Promise<void> {
+    this.isConnecting = true;
+    try {
+      await this.connect(chosen);
+    } finally {
+      this.isConnecting = false;
+    }
+  }
+
+  /**
+   * At start, before any network: the active connection's entities as this machine last saw them,
+   * so the workspace (and the window's grid) open from disk at once. `activate` follows, in the
+   * background: the sandbox's process, the token, the service's entities, the lists, a first pull.
+   */
+  async restore(): Promise<void> {
+    this.isConnecting = true;
+    this.entityList = await readEntityCache(this.deps.dataDir, this.connection.id);
+    for (const listener of this.listeners) listener.restored?.(this.entityList);
+  }
+
+  private async connect(chosen: Connection): Promise<void> {
     let target = chosen;
     let startProblem: string | undefined;
     if (target.id === localSandboxId) {
@@ -191,6 +215,7 @@ export class SessionService {
       entities: this.entityList.map(summarizeEntity),
       activeEntityId: this.activeEntityId(),
       online: this.isOnline,
+      connecting: this.isConnecting,
       problem: this.problem,
     };
   }

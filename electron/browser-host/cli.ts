@@ -35,7 +35,7 @@ core.events.attach(host.events);
 console.log(`Asset Desk browser host (data in ${dataDir})`);
 console.log(`Open ${host.launchUrl}`);
 // The local sandbox starts in its own process as the app enters its connection.
-void core.ready.then(() => {
+void core.connected.then(() => {
   if (core.sandbox.info) console.log(`Local sandbox at ${core.sandbox.info.baseUrl}`);
 });
 

@@ -47,10 +47,12 @@ export class SyncService {
     deps.workspaces.listen({
       // A first open fills the workspace so the analyst starts from what the service holds.
       opened: async (workspace) => {
-        if (workspace.store.listAssets().length > 0) return;
+        if (workspace.store.assetCount() > 0) return;
         try {
           await this.engine(workspace).pull();
           workspace.store.setMeta('last_sync_at', new Date().toISOString());
+          // The window may already show the workspace (opened from disk at start): it reloads.
+          deps.events.emit('workspace.changed', { reason: 'pull' });
         } catch (error) {
           deps.session.noteFailure(error);
         }

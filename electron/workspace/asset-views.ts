@@ -1,29 +1,57 @@
-import { changedPaths, flattenDoc, type AssetDoc } from '../../shared/sync/asset-doc';
+import { changedPaths, flattenDoc, type AssetDoc, type FieldConflict } from '../../shared/sync/asset-doc';
 import type { AssetStatus, AssetView, PendingReview } from '../../shared/sync/types';
 import type { AssetRecord } from './asset-record';
 import type { PendingWork } from './pending-work';
 import type { WorkspaceStore } from './workspace-store';
 
-/** An asset as the grids show it: the copy, its staged changes, conflicts and the service's word. */
-export function toAssetView(record: AssetRecord, store: WorkspaceStore): AssetView {
+/**
+ * An asset as the grids show it: the copy, its staged changes, conflicts and the service's word.
+ * A new asset's changes are all of its values: they are not listed (the renderer derives them from
+ * the copy, `shared/sync/asset-doc.ts` `changedPaths(null, doc)`), which keeps a snapshot of a
+ * workspace of new assets a third of the size.
+ */
+export function toAssetView(record: AssetRecord, conflicts: readonly FieldConflict[]): AssetView {
   const doc = record.current ?? record.base ?? {};
+  const unsent = record.current !== null && record.serviceAssetId === null;
   const changed =
-    record.inStep === true || record.current === null ? [] : changedPaths(record.base, record.current);
+    record.inStep === true || record.current === null || unsent
+      ? []
+      : changedPaths(record.base, record.current);
+  const status = statusOf(record, changed);
   return {
     localId: record.localId,
     serviceAssetId: record.serviceAssetId,
     partnersId: record.partnersId,
     doc,
-    status: statusOf(record, changed),
+    status,
     changedPaths: changed,
-    conflicts: store
-      .conflicts(record.localId)
-      .map(({ path, base, mine, theirs }) => ({ path, base, mine, theirs })),
+    conflicts: conflicts.map(({ path, base, mine, theirs }) => ({ path, base, mine, theirs })),
     remoteDeleted: record.remoteDeleted,
     notFound: record.notFound,
     serverValidations: record.serverValidations,
     outliers: record.outliers,
   };
+}
+
+/** One asset's view, read now. */
+export function assetView(store: WorkspaceStore, localId: string): AssetView | null {
+  const record = store.asset(localId);
+  return record ? toAssetView(record, store.conflicts(localId)) : null;
+}
+
+/**
+ * The assets' views after the row `after`, at most `limit` (all: -1), for a snapshot and its pages:
+ * one read of the assets, one of the conflicts. `next`: where the following page starts, or null.
+ */
+export function assetViewPage(
+  store: WorkspaceStore,
+  after = 0,
+  limit = -1,
+): { assets: AssetView[]; next: number | null } {
+  const conflicts = store.conflictsByAsset();
+  const { records, last } = store.listForViews(after, limit);
+  const assets = records.map((record) => toAssetView(record, conflicts.get(record.localId) ?? []));
+  return { assets, next: limit > 0 && records.length === limit ? last : null };
 }
 
 function statusOf(record: AssetRecord, changed: string[]): AssetStatus {

@@ -12,7 +12,7 @@ import type { SessionService } from '../auth/session-service';
 import { badRequest, notFound } from '../bridge/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { workspaceFile } from '../storage/paths';
-import { toAssetView } from './asset-views';
+import { assetView, assetViewPage } from './asset-views';
 import { readReference, referenceKey, refreshReference } from './reference-lists';
 import { WorkspaceStore } from './workspace-store';
 
@@ -35,6 +35,7 @@ export type WorkspaceHandlers = Pick<
   BridgeHandlers,
   | 'session.selectEntity'
   | 'workspace.snapshot'
+  | 'workspace.assets'
   | 'workspace.edit'
   | 'workspace.createAsset'
   | 'workspace.createAssets'
@@ -82,15 +83,52 @@ export class WorkspaceService {
     return this.open;
   }
 
+  /** At start, before the network: the first cached entity's workspace, from disk (no first pull). */
+  restore(entities: readonly Entity[]): void {
+    const entityId = entities[0]?.id;
+    if (entityId !== undefined) this.openFile(entityId);
+  }
+
   /** After the session (re)activates: the entity worked on before if still reachable, else the first. */
   async reopen(entities: readonly Entity[]): Promise<void> {
-    const preferred = this.open?.entityId;
+    const before = this.open;
+    const preferred = before?.entityId;
     const entityId = entities.find((entity) => entity.id === preferred)?.id ?? entities[0]?.id;
+    const { session, events } = this.deps;
+    if (before && entityId === preferred && before.connectionId === session.activeConnection.id) {
+      // Open already (from disk at start, or before a new sign-in): the file stays open, so edits
+      // typed meanwhile go on; what belonged to the old session (a sync run, its client) is
+      // dropped with the old handle. The window reloads only if what it shows changed.
+      const shown = shownOf(before.store);
+      for (const listener of this.listeners) listener.closing?.(before);
+      this.open = { ...before };
+      const entity = session.entities.find((candidate) => candidate.id === entityId);
+      if (entity) before.store.saveEntity(entity);
+      await this.connected(this.open);
+      if (this.open?.store === before.store && shownOf(before.store) !== shown)
+        events.emit('workspace.changed', { reason: 'entity' });
+      return;
+    }
     this.close();
     if (entityId !== undefined) await this.openEntity(entityId);
+    // Another workspace now: a window showing the old one reloads (with none, its session says so).
+    if (before && this.open) events.emit('workspace.changed', { reason: 'entity' });
   }
 
   async openEntity(entityId: number): Promise<void> {
+    await this.connected(this.openFile(entityId));
+  }
+
+  /** What needs the service once a workspace is open: the lists, then its listeners (a first pull). */
+  private async connected(open: OpenWorkspace): Promise<void> {
+    const { session } = this.deps;
+    if (!session.signedIn || !session.online) return;
+    await this.refreshLists(open.store);
+    for (const listener of this.listeners) await listener.opened?.(open);
+  }
+
+  /** The entity's SQLite file, opened: everything that needs no network. */
+  private openFile(entityId: number): OpenWorkspace {
     this.close();
     const { session } = this.deps;
     const connectionId = session.activeConnection.id;
@@ -99,9 +137,7 @@ export class WorkspaceService {
     const entity = session.entities.find((candidate) => candidate.id === entityId);
     if (entity) store.saveEntity(entity);
     this.open = { connectionId, entityId, file, store };
-    if (!session.signedIn || !session.online) return;
-    await this.refreshLists(store);
-    for (const listener of this.listeners) await listener.opened?.(this.open);
+    return this.open;
   }
 
   close(): void {
@@ -152,8 +188,7 @@ export class WorkspaceService {
   }
 
   private view(store: WorkspaceStore, localId: string) {
-    const record = store.asset(localId);
-    return record ? toAssetView(record, store) : null;
+    return assetView(store, localId);
   }
 
   private mustView(store: WorkspaceStore, localId: string) {
@@ -189,7 +224,7 @@ export class WorkspaceService {
       events.emit('workspace.changed', { reason: 'entity' });
       return session.state();
     },
-    'workspace.snapshot': (): WorkspaceSnapshot => {
+    'workspace.snapshot': ({ limit }): WorkspaceSnapshot => {
       const { store, connectionId } = this.require();
       const entity = store.entity();
       if (!entity) throw badRequest('The entity has not been loaded yet.');
@@ -198,10 +233,12 @@ export class WorkspaceService {
         entity,
         assessmentYear: this.deps.assessmentYear,
         reference: readReference(store.reference(referenceKey)),
-        assets: store.listAssets().map((record) => toAssetView(record, store)),
+        ...assetViewPage(store, 0, limit),
+        total: store.assetCount(),
         lastSyncAt: store.getMeta('last_sync_at') ?? null,
       };
     },
+    'workspace.assets': ({ after, limit }) => assetViewPage(this.require().store, after, limit),
     'workspace.edit': ({ edits, label }) => {
       const { store } = this.require();
       store.step(label ?? cellsLabel('edit', edits.length), () => store.setValues(edits));
@@ -267,6 +304,12 @@ export class WorkspaceService {
 }
 
 /** "paste of 9 cells", "edit of 1 cell". */
+/** What a snapshot shows besides the assets: the entity and its lists (not when they were fetched). */
+function shownOf(store: WorkspaceStore): string {
+  const { fetchedAt: _at, problem: _problem, ...lists } = readReference(store.reference(referenceKey));
+  return JSON.stringify([store.entity(), lists]);
+}
+
 function cellsLabel(verb: string, count: number): string {
   return `${verb} of ${count} ${count === 1 ? 'cell' : 'cells'}`;
 }

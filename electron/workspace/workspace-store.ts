@@ -96,6 +96,37 @@ export class WorkspaceStore {
     return (this.sql('SELECT * FROM assets ORDER BY rowid').all() as AssetRow[]).map(toRecord);
   }
 
+  /**
+   * The assets as the grids need them, in order, after the row `after` (at most `limit`): an asset
+   * whose copy is the service's (most of a pulled workspace) is read and parsed once, not twice;
+   * its `base` stays unread (null, with `inStep`). `last`: the row to go on after.
+   */
+  listForViews(after = 0, limit = -1): { records: AssetRecord[]; last: number | null } {
+    const rows = this.sql(
+      'SELECT rowid AS row, local_id, service_asset_id, partners_id, server_validations, outliers, remote_deleted, not_found, in_flight, updated_at, current, CASE WHEN base IS current THEN NULL ELSE base END AS base, base IS current AS in_step FROM assets WHERE rowid > ? ORDER BY rowid LIMIT ?',
+    ).all(after, limit) as Array<AssetRow & { row: number; in_step: number }>;
+    return {
+      records: rows.map((row) => ({ ...toRecord(row), inStep: row.in_step === 1 })),
+      last: rows.at(-1)?.row ?? null,
+    };
+  }
+
+  /** How many assets the workspace holds, without reading them. */
+  assetCount(): number {
+    return (this.sql('SELECT COUNT(*) AS n FROM assets').get() as { n: number }).n;
+  }
+
+  /** Every open conflict, by asset (one query for a whole snapshot). */
+  conflictsByAsset(): Map<string, FieldConflict[]> {
+    const out = new Map<string, FieldConflict[]>();
+    for (const { localId, ...conflict } of this.conflicts()) {
+      const list = out.get(localId);
+      if (list) list.push(conflict);
+      else out.set(localId, [conflict]);
+    }
+    return out;
+  }
+
   asset(localId: string): AssetRecord | undefined {
     const row = this.sql('SELECT * FROM assets WHERE local_id = ?').get(localId) as AssetRow | undefined;
     return row ? toRecord(row) : undefined;

@@ -15,7 +15,7 @@ import { StatusBar } from './shell/StatusBar';
 import { Toolbar } from './shell/Toolbar';
 import { SignInDialog } from './sign-in/SignInDialog';
 import { notify, useUi } from './store/ui';
-import { loadAll, refreshSession, reloadSnapshot, useWorkspace } from './store/workspace';
+import { loadAll, loadSettled, refreshSession, reloadSnapshot, useWorkspace } from './store/workspace';
 import { ReviewDialog } from './sync/ReviewDialog';
 import { SyncPanel } from './sync/SyncPanel';
 import { connectSyncEvents, useSync } from './sync/sync-store';
@@ -43,6 +43,17 @@ function useAppWiring(): void {
         useUi.setState({ dialog: 'signIn' });
       }),
       bridge.on('app.notice', (n) => notify(n.level, n.message)),
+      // The session came up after the window drew the workspace from disk: its sign-in and
+      // entities are known now; a first start (nothing on disk yet) loads its workspace here.
+      bridge.on('session.changed', () => {
+        void loadSettled()
+          .then(refreshSession)
+          .then((session) => {
+            const { status, meta } = useWorkspace.getState();
+            if (status !== 'ready' || meta?.entity.id !== session.activeEntityId) return loadAll();
+          })
+          .catch(() => undefined);
+      }),
     );
     const onKey = (e: KeyboardEvent) => {
       if (isTextInput(e.target) || useUi.getState().dialog) return;
@@ -123,6 +134,13 @@ function WorkspaceView() {
 function Welcome() {
   const session = useWorkspace((s) => s.session);
   const signedIn = session?.auth.signedIn ?? false;
+  if (session?.connecting && !signedIn)
+    return (
+      <div className="welcome" role="status">
+        <h2>Connecting…</h2>
+        <p>Reaching the service (or starting the built-in sandbox) for the first time on this machine.</p>
+      </div>
+    );
   return (
     <div className="welcome">
       <h2>{signedIn ? 'Choose a reporting entity' : 'Sign in to start'}</h2>

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type {
   AppInfo,
+  AssetPage,
   OAuthFinished,
   OAuthStart,
   PickedFile,
@@ -144,7 +145,17 @@ export const bridgeMethods = {
     z.object({ flowId: z.string().min(1).max(64), code: z.string().min(1).max(500) }).strict(),
   ),
   'auth.cancelOAuth': method<boolean>()(z.object({ flowId: z.string().min(1).max(64) }).strict()),
-  'workspace.snapshot': method<WorkspaceSnapshot>()(noArgs),
+  /**
+   * The open workspace. With `limit`, its first assets only: the window draws them while it reads
+   * the rest with `workspace.assets` (a 100k-row workspace is 30 MB of views).
+   */
+  'workspace.snapshot': method<WorkspaceSnapshot>()(
+    z.object({ limit: z.number().int().min(1).max(1_000_000).optional() }).strict(),
+  ),
+  /** The assets after a snapshot's (or page's) `next`, at most `limit` of them. */
+  'workspace.assets': method<AssetPage>()(
+    z.object({ after: z.number().int().min(0), limit: z.number().int().min(1).max(1_000_000) }).strict(),
+  ),
   'workspace.edit': method<AssetView[]>()(
     z
       .object({
@@ -289,6 +300,8 @@ export const bridgeMethods = {
 export const bridgeEvents = {
   'app.notice': event<{ level: 'info' | 'warning' | 'error'; message: string }>(),
   'sync.progress': event<SyncProgress>(),
+  /** The session was (re)established at start: its sign-in, entities and online state are known. */
+  'session.changed': event<{ connectionId: string }>(),
   /** The service answered again after being unreachable (the header shows online). */
   'session.online': event<{ online: boolean }>(),
   /** Assets changed by something other than the renderer's own call (a pull, an import). */

@@ -55,6 +55,8 @@ export interface SessionState {
   activeEntityId: number | null;
   /** False when the last call to the service could not reach it; the workspace still works. */
   online: boolean;
+  /** At start, while the sandbox, the token and the service are on their way (the workspace is open). */
+  connecting: boolean;
   /** Set when the session could not be established (service unreachable, refused token). */
   problem?: string | undefined;
 }
@@ -85,8 +87,19 @@ export interface WorkspaceSnapshot {
   entity: Entity;
   assessmentYear: number;
   reference: ReferenceData;
+  /** The workspace's assets in order, or the first `limit` of them. */
   assets: AssetView[];
+  /** How many assets the workspace holds. */
+  total: number;
+  /** Where `workspace.assets` goes on when the snapshot holds only the first `limit`; null: all here. */
+  next: number | null;
   lastSyncAt: string | null;
+}
+
+/** The next page of a snapshot's assets. */
+export interface AssetPage {
+  assets: AssetView[];
+  next: number | null;
 }
 
 export interface OAuthStart {

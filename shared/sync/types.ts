@@ -77,7 +77,10 @@ export interface AssetView {
   /** The analyst's copy; for a deleted asset, the last copy before deletion. */
   doc: AssetDoc;
   status: AssetStatus;
-  /** Paths that differ from the service's copy (staged changes). */
+  /**
+   * Paths that differ from the service's copy (staged changes). Empty for a new asset, all of whose
+   * values are unsent (`changedPaths(null, doc)`): not listed, a snapshot stays small.
+   */
   changedPaths: string[];
   conflicts: FieldConflictView[];
   remoteDeleted: boolean;

@@ -19,6 +19,10 @@ export async function startTestApp(
     openBrowser?: (url: string) => Promise<void>;
     /** As `npm run start:browser` runs: no injected dialogs, files go through browser uploads and downloads. */
     browserFiles?: boolean;
+    /** An earlier run's data (a restart); a new folder by default. */
+    dataDir?: string;
+    /** False: return once the workspace is open from disk, as a window would load (the session follows). */
+    waitForSession?: boolean;
   } = {},
 ): Promise<{
   core: AppCore;
@@ -28,7 +32,7 @@ export async function startTestApp(
   picker: { next: string | undefined; saveNext: string | undefined };
   close(): Promise<void>;
 }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'asset-desk-app-'));
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'asset-desk-app-'));
   const picker: { next: string | undefined; saveNext: string | undefined } = {
     next: undefined,
     saveNext: undefined,
@@ -51,7 +55,8 @@ export async function startTestApp(
         }
       : {}),
   });
-  await core.ready;
+  // Tests start from a session that is up (tests/electron/app/start-order.test.ts checks the order).
+  await (opts.waitForSession === false ? core.ready : core.connected);
   const host = await startBrowserHost({
     rendererDir: builtRendererDir(),
     handlers: core.handlers,

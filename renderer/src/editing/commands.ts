@@ -21,10 +21,16 @@ export interface Edit {
 }
 
 let queue: Promise<unknown> = Promise.resolve();
+let queued = 0;
 
+/**
+ * Main's calls one after another, in the order the analyst acted. An idle queue starts the call at
+ * once: a typed value leaves before the grid's own work on the key (stop editing, move, redraw).
+ */
 function serial<T>(task: () => Promise<T>): Promise<T> {
-  const run = queue.then(task, task);
-  queue = run.catch(() => undefined);
+  const run = queued === 0 ? task() : queue.then(task, task);
+  queued++;
+  queue = run.catch(() => undefined).finally(() => queued--);
   return run;
 }
 
@@ -92,10 +98,8 @@ export function editCells(edits: readonly Edit[], label: string): Promise<boolea
   const sent = [...latest.values()].map((e) => ({ localId: e.localId, path: e.path, value: e.value }));
   if (sent.length === 0) return Promise.resolve(true);
   const token = pending.set(sent);
-  const ids = [...new Set(sent.map((e) => e.localId))];
-  pending.notify(ids);
   const step = stepLabel(label, sent.length);
-  return serial(async () => {
+  const saved = serial(async () => {
     try {
       performance.mark('edit:sent');
       const views = await bridge.methods['workspace.edit']({ edits: sent, label: step });
@@ -107,11 +111,14 @@ export function editCells(edits: readonly Edit[], label: string): Promise<boolea
       return true;
     } catch (error) {
       pending.clear(sent, token);
-      pending.notify(ids);
+      pending.notify(sent);
       notify('error', `Not saved: ${errorMessage(error)}`);
       return false;
     }
   });
+  // The cells show the typed value as "saving" while main writes it.
+  pending.notify(sent);
+  return saved;
 }
 
 /** Creates an asset (optionally with fields and cell edits): one undo step. */

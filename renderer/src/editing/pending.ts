@@ -4,7 +4,8 @@
  */
 import type { Scalar } from '../../../shared/sync/asset-doc';
 
-type Listener = (localIds: readonly string[]) => void;
+type Cell = { localId: string; path: string };
+type Listener = (cells: readonly Cell[]) => void;
 
 const values = new Map<string, { value: Scalar; seq: number }>();
 const listeners = new Set<Listener>();
@@ -45,7 +46,8 @@ export const pending = {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   },
-  notify(localIds: readonly string[]): void {
-    for (const listener of listeners) listener(localIds);
+  /** The cells whose pending value came or went (their grids redraw just them). */
+  notify(cells: readonly Cell[]): void {
+    for (const listener of listeners) listener(cells);
   },
 };

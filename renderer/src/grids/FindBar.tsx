@@ -113,11 +113,16 @@ export function FindBar({ api, handle, testId }: FindBarProps) {
     },
   }));
 
-  // Opened: the find field has the keyboard, its text selected so typing replaces it.
+  // Opened: the find field has the keyboard, its text selected so typing replaces it. The grid is
+  // marked as finding (its current match stays lit): a class, as `:has(.find-bar)` made Chromium
+  // re-check the grid's styles on every cell it drew.
   useEffect(() => {
     if (!open) return;
     findInput.current?.focus();
     findInput.current?.select();
+    const host = bar.current?.closest('.grid-host');
+    host?.classList.add('finding');
+    return () => host?.classList.remove('finding');
   }, [open]);
 
   // As the query is typed: the first match from where the analyst stands.

@@ -15,7 +15,7 @@ import type {
   ValueGetterParams,
   ValueSetterParams,
 } from 'ag-grid-community';
-import type { Scalar } from '../../../shared/sync/asset-doc';
+import { changedPaths, type Scalar } from '../../../shared/sync/asset-doc';
 import type { AssetView } from '../../../shared/sync/types';
 import { editCells } from '../editing/commands';
 import { isGridShortcut } from '../editing/keyboard';
@@ -38,7 +38,8 @@ const conflictMaps = new WeakMap<AssetView, Map<string, AssetView['conflicts'][n
 export function changedSet(view: AssetView): Set<string> {
   let set = changedSets.get(view);
   if (!set) {
-    set = new Set(view.changedPaths);
+    // A new asset's every value is unsent; main does not list them (electron/workspace/asset-views.ts).
+    set = new Set(view.status === 'new' ? changedPaths(null, view.doc) : view.changedPaths);
     changedSets.set(view, set);
   }
   return set;
@@ -105,7 +106,7 @@ function stateOf(p: CellClassParams<GridRow>, field: string): CellState {
   const path = pathOf(row, field);
   const issues = validation.cell(view, path);
   const saving = pending.size > 0 && pending.has(row.localId, path);
-  const changed = view.changedPaths.length > 0 && changedSet(view).has(path);
+  const changed = (view.status === 'new' || view.changedPaths.length > 0) && changedSet(view).has(path);
   const conflict = view.conflicts.length > 0 && conflictAt(view, path) !== undefined;
   state =
     !issues && !saving && !changed && !conflict

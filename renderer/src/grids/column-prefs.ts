@@ -41,8 +41,13 @@ export function applyPrefs(api: GridApi<GridRow>, prefs: ColumnPrefs): void {
   if (prefs.hidden.length > 0) api.setColumnsVisible(prefs.hidden, false);
   if (prefs.closedGroups.length > 0)
     api.setColumnGroupState(prefs.closedGroups.map((groupId) => ({ groupId, open: false })));
-  api.setGridOption('rowHeight', prefs.compact ? compactRowHeight : normalRowHeight);
-  api.resetRowHeights();
+  const height = prefs.compact ? compactRowHeight : normalRowHeight;
+  if (api.getGridOption('rowHeight') === height) return;
+  api.setGridOption('rowHeight', height);
+  // Each row is given its height: `resetRowHeights()` marks every row "estimated", and AG Grid then
+  // re-positions all 100k rows on each scroll frame that brings one into view (twice the frame time).
+  api.forEachNode((node) => node.setRowHeight(height));
+  api.onRowHeightChanged();
 }
 
 /** The layout a grid has now, to remember. */

@@ -122,7 +122,14 @@ export function OnlineIndicator() {
 function SignInState() {
   const auth = useWorkspace((s) => s.session?.auth);
   const connectionId = useWorkspace((s) => s.session?.activeConnectionId);
+  const connecting = useWorkspace((s) => s.session?.connecting ?? false);
   if (!auth) return null;
+  if (connecting && !auth.signedIn)
+    return (
+      <span className="signed-in" role="status" data-testid="connecting">
+        Connecting…
+      </span>
+    );
   if (!auth.signedIn || auth.paused) {
     return (
       <button type="button" onClick={() => useUi.setState({ dialog: 'signIn' })}>

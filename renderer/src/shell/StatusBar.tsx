@@ -1,7 +1,7 @@
 /** Counts the analyst checks at a glance: assets, pending changes, errors, warnings, outliers, last sync. */
 import type { ReferenceData } from '../../../shared/bridge/types';
 import { setPanel, setTab, useUi } from '../store/ui';
-import { useWorkspace, workspaceCounts } from '../store/workspace';
+import { loadAll, useWorkspace, workspaceCounts } from '../store/workspace';
 import { useValidation } from '../validation/validation-store';
 
 function ago(iso: string | null | undefined): string {
@@ -35,10 +35,37 @@ function ListsState({ reference }: { reference: ReferenceData }) {
   );
 }
 
+/** A large workspace is drawn from its first page; the rest is read meanwhile (or why it stopped). */
+function PartialLoad({
+  loaded,
+  total,
+  problem,
+}: {
+  loaded: number;
+  total: number;
+  problem?: string | undefined;
+}) {
+  if (!problem)
+    return (
+      <span data-testid="status-loading" role="status">
+        Reading assets: {loaded} of {total}
+      </span>
+    );
+  return (
+    <span data-testid="status-loading" className="status-lists-stale" role="alert">
+      Only {loaded} of {total} assets could be read ({problem}).{' '}
+      <button type="button" className="link-button" onClick={() => void loadAll()}>
+        Read again
+      </button>
+    </span>
+  );
+}
+
 export function StatusBar() {
   const status = useWorkspace((s) => s.status);
   const counts = useWorkspace((s) => workspaceCounts(s));
   const lastSync = useWorkspace((s) => s.meta?.lastSyncAt);
+  const partial = useWorkspace((s) => s.partial);
   const reference = useWorkspace((s) => s.meta?.reference);
   const { errors, warnings, complete } = useValidation();
   const canUndo = useUi((s) => s.canUndo);
@@ -49,6 +76,7 @@ export function StatusBar() {
   return (
     <footer className="status-bar" aria-live="polite" data-testid="status-bar">
       <span data-testid="status-assets">{counts.assets} assets</span>
+      {partial && <PartialLoad {...partial} />}
       {shownRows && shownRows.grid === tab && (
         <span data-testid="status-shown" className="has-pending">
           {shownRows.shown} of {shownRows.total} rows shown (filtered)

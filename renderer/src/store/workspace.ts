@@ -29,6 +29,8 @@ export interface WorkspaceState {
   order: readonly string[];
   revision: number;
   change: AssetChange;
+  /** While the rest of a snapshot is being read after its first page was drawn (or why it stopped). */
+  partial: { loaded: number; total: number; problem?: string } | null;
 }
 
 export const useWorkspace = create<WorkspaceState>(() => ({
@@ -37,10 +39,27 @@ export const useWorkspace = create<WorkspaceState>(() => ({
   order: [],
   revision: 0,
   change: { kind: 'reset' },
+  partial: null,
 }));
 
+let loading: Promise<void> | undefined;
+
 /** Session first, then the workspace of the active entity (when there is one). */
-export async function loadAll(): Promise<void> {
+export function loadAll(): Promise<void> {
+  const load = loadSessionAndWorkspace();
+  loading = load;
+  void load.finally(() => {
+    if (loading === load) loading = undefined;
+  });
+  return load;
+}
+
+/** The load under way, if any, has ended (it never rejects: a failure is the store's `error`). */
+export async function loadSettled(): Promise<void> {
+  while (loading) await loading;
+}
+
+async function loadSessionAndWorkspace(): Promise<void> {
   useWorkspace.setState({ status: 'loading' });
   try {
     const session = await bridge.methods['session.get']({});
@@ -53,6 +72,7 @@ export async function loadAll(): Promise<void> {
         order: [],
         revision: useWorkspace.getState().revision + 1,
         change: { kind: 'reset' },
+        partial: null,
       });
       return;
     }
@@ -68,9 +88,20 @@ export async function refreshSession(): Promise<SessionState> {
   return session;
 }
 
+/**
+ * The first page is what the grid needs to draw (a screenful and some scrolling); the rest of a
+ * large workspace follows in pages between frames, so a 100k-row workspace is interactive at once.
+ */
+const firstPage = 1_000;
+const laterPage = 5_000;
+let loadGeneration = 0;
+
+/** Resolves once the first page is shown; the other pages follow in the background. */
 export async function reloadSnapshot(): Promise<void> {
-  const snapshot = await bridge.methods['workspace.snapshot']({});
+  const generation = ++loadGeneration;
+  const snapshot = await bridge.methods['workspace.snapshot']({ limit: firstPage });
   performance.mark('snapshot:received');
+  if (generation !== loadGeneration) return;
   const assets = new Map<string, AssetView>();
   for (const view of snapshot.assets) assets.set(view.localId, view);
   useWorkspace.setState((state) => ({
@@ -87,7 +118,57 @@ export async function reloadSnapshot(): Promise<void> {
     order: snapshot.assets.map((view) => view.localId),
     revision: state.revision + 1,
     change: { kind: 'reset' },
+    partial: snapshot.next === null ? null : { loaded: assets.size, total: snapshot.total },
   }));
+  if (snapshot.next !== null) void readRest(snapshot.next, generation);
+}
+
+async function readRest(after: number, generation: number): Promise<void> {
+  let next: number | null = after;
+  try {
+    while (next !== null) {
+      // A frame between pages: the grid paints and takes keys while the rest arrives.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (generation !== loadGeneration) return;
+      const page = await bridge.methods['workspace.assets']({ after: next, limit: laterPage });
+      if (generation !== loadGeneration) return;
+      appendViews(page.assets);
+      next = page.next;
+    }
+    useWorkspace.setState({ partial: null });
+  } catch (error) {
+    if (generation !== loadGeneration) return;
+    useWorkspace.setState((state) => ({
+      partial: {
+        loaded: state.assets.size,
+        total: state.partial?.total ?? state.assets.size,
+        problem: errorMessage(error),
+      },
+    }));
+  }
+}
+
+/**
+ * A later page of the snapshot: its assets go after those shown. One the analyst's own calls
+ * already brought (an undo of yesterday's step) keeps that newer view.
+ */
+function appendViews(views: readonly AssetView[]): void {
+  useWorkspace.setState((state) => {
+    const assets = new Map(state.assets);
+    const added: string[] = [];
+    for (const view of views) {
+      if (assets.has(view.localId)) continue;
+      assets.set(view.localId, view);
+      added.push(view.localId);
+    }
+    return {
+      assets,
+      order: [...state.order, ...added],
+      revision: state.revision + 1,
+      change: { kind: 'assets', localIds: added },
+      partial: state.partial && { ...state.partial, loaded: assets.size },
+    };
+  });
 }
 
 /** Takes the views the bridge answered after the renderer's own call (no full reload). */

@@ -138,6 +138,7 @@ describe('sign-in lifecycle in the app', () => {
       secrets: await openSecretStore({ keychain: failing }),
     });
     try {
+      await core.connected;
       const session = await core.handlers['session.get']({});
       expect(session.keychain.available).toBe(false);
       expect(session.keychain.message).toMatch(/keychain is unavailable.*memory for this session only/s);
