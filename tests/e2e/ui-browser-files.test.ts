@@ -15,13 +15,13 @@ import { localSandboxId } from '../../electron/auth/connections';
 import { bridgeSecretHeader, secretFromFragment } from '../../shared/bridge/browser-host-secret';
 import { downloadRoute, uploadLimitBytes, uploadRoute } from '../../shared/bridge/browser-host-files';
 import type { AssetView } from '../../shared/sync/types';
-import { launchChromium } from '../support/chromium';
-import { startTestApp } from '../support/test-app';
+import type { startTestApp } from '../support/test-app';
 import {
   gridCell,
+  openUiPage,
   screenshot,
   screenshotIfFailed,
-  watchPageErrors,
+  type UiPage,
   workspaceProbe,
 } from '../support/ui-page';
 
@@ -34,7 +34,7 @@ const NEW_CITY = 'Deventer';
 
 describe('files in the browser host, in Chromium', () => {
   let app: App;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
   const folder = mkdtempSync(join(tmpdir(), 'asset-desk-ui-browser-files-'));
@@ -47,11 +47,8 @@ describe('files in the browser host, in Chromium', () => {
   const transfersIn = (kind: 'uploads' | 'downloads') => readdirSync(join(app.dataDir, 'transfers', kind));
 
   beforeAll(async () => {
-    app = await startTestApp({ browserFiles: true });
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(10_000);
-    pageErrors = watchPageErrors(page);
+    ui = await openUiPage({ app: { browserFiles: true } });
+    ({ app, page, pageErrors } = ui);
     first = (await probe().snapshot()).assets[0]!;
     originalCity = await probe().valueAt(first.localId, 'city');
     expect(originalCity).not.toBe(NEW_CITY);
@@ -59,10 +56,7 @@ describe('files in the browser host, in Chromium', () => {
 
   afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-browser-files'));
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => ui?.close());
 
   it('exports as a download, and imports the edited file through the file input', async () => {
     await page.goto(app.host.launchUrl);

@@ -4,28 +4,21 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
-import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
-import { startTestApp } from '../support/test-app';
+import { openUiPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
+import type { startTestApp } from '../support/test-app';
 
 describe('columns: chooser, collapsible groups, density', () => {
   let app: Awaited<ReturnType<typeof startTestApp>>;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(10_000);
-    pageErrors = watchPageErrors(page);
+    ui = await openUiPage();
+    ({ app, page, pageErrors } = ui);
   });
   afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-columns'));
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => ui?.close());
 
   const header = (grid: string, colId: string) =>
     page.locator(`[data-testid="${grid}"] .ag-header-cell[col-id="${colId}"]`);

@@ -7,15 +7,21 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
-import { launchChromium } from '../support/chromium';
-import { gridCell, screenshot, screenshotIfFailed, workspaceProbe } from '../support/ui-page';
-import { startTestApp } from '../support/test-app';
+import {
+  gridCell,
+  openUiPage,
+  screenshot,
+  screenshotIfFailed,
+  type UiPage,
+  workspaceProbe,
+} from '../support/ui-page';
+import type { startTestApp } from '../support/test-app';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 
 describe('delete, undo and the sync confirmation', () => {
   let app: App;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let ui: UiPage | undefined;
   let page: Page;
   let first: AssetView;
   let second: AssetView;
@@ -25,19 +31,14 @@ describe('delete, undo and the sync confirmation', () => {
     page.locator(`[data-testid="assets-grid"] .ag-row[row-id="${localId}"]`).first();
 
   beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(10_000);
+    ui = await openUiPage();
+    ({ app, page } = ui);
     const assets = (await probe().snapshot()).assets.filter((a) => a.serviceAssetId !== null);
     first = assets[0]!;
     second = assets[1]!;
   });
   afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-delete'));
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => ui?.close());
 
   it('deletes the focused row only, strikes it through, and undoes and redoes the delete', async () => {
     await page.goto(app.host.launchUrl);

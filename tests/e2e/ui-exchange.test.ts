@@ -13,15 +13,15 @@ import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
-import { launchChromium } from '../support/chromium';
 import {
   gridCell,
+  openUiPage,
   screenshot,
   screenshotIfFailed,
-  watchPageErrors,
+  type UiPage,
   workspaceProbe,
 } from '../support/ui-page';
-import { startTestApp } from '../support/test-app';
+import type { startTestApp } from '../support/test-app';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 
@@ -36,7 +36,7 @@ const BAD_SIZE = 'about 12000';
 
 describe('Import / Export dialog in Chromium', () => {
   let app: App;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
   const folder = mkdtempSync(join(tmpdir(), 'asset-desk-ui-exchange-'));
@@ -64,11 +64,8 @@ describe('Import / Export dialog in Chromium', () => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(10_000);
-    pageErrors = watchPageErrors(page);
+    ui = await openUiPage();
+    ({ app, page, pageErrors } = ui);
     const assets = (await snapshot()).assets;
     first = assets[0]!;
     second = assets[1]!;
@@ -85,10 +82,7 @@ describe('Import / Export dialog in Chromium', () => {
 
   afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-exchange'));
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => ui?.close());
 
   it('exports the workspace to an XLSX the user names in the save dialog', async () => {
     await page.goto(app.host.launchUrl);

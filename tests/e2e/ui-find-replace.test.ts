@@ -7,15 +7,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
-import { launchChromium } from '../support/chromium';
 import {
   gridCell,
+  openUiPage,
   screenshot,
   screenshotIfFailed,
-  watchPageErrors,
+  type UiPage,
   workspaceProbe,
 } from '../support/ui-page';
-import { startTestApp } from '../support/test-app';
+import type { startTestApp } from '../support/test-app';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 
@@ -32,7 +32,7 @@ declare const document: {
 
 describe('find and replace in a grid', () => {
   let app: App;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
   let assets: AssetView[] = [];
@@ -69,11 +69,8 @@ describe('find and replace in a grid', () => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(10_000);
-    pageErrors = watchPageErrors(page);
+    ui = await openUiPage();
+    ({ app, page, pageErrors } = ui);
     assets = (await probe().snapshot()).assets;
     // A city several assets share, so the find has more than one match to step through.
     const byCity = new Map<string, AssetView[]>();
@@ -84,10 +81,7 @@ describe('find and replace in a grid', () => {
     [city, inCity] = [...byCity.entries()].sort((a, b) => b[1].length - a[1].length)[0]!;
   });
   afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-find'));
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => ui?.close());
 
   it('opens with Ctrl+F, counts the matches and moves the grid focus with Enter, Shift+Enter and F3', async () => {
     expect(inCity.length).toBeGreaterThan(1);

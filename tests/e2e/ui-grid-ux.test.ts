@@ -6,27 +6,20 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
-import { pasteInPage, screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
-import { startTestApp } from '../support/test-app';
+import { openUiPage, pasteInPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
+import type { startTestApp } from '../support/test-app';
 
 describe('the grid as an analyst works in it', () => {
   let app: Awaited<ReturnType<typeof startTestApp>>;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let ui: UiPage | undefined;
   let page: Page;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(10_000);
-    watchPageErrors(page);
+    ui = await openUiPage();
+    ({ app, page } = ui);
   });
   afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-grid-ux'));
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => ui?.close());
 
   it('groups the errors of one mistyped floor area and narrows the grid to the assets with problems', async () => {
     const { assets } = await app.core.handlers['workspace.snapshot']({});

@@ -1,25 +1,20 @@
 /** The window at the smallest size the app allows (1024x640): nothing scrolls sideways, Sync and the status bar stay in view. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
-import { screenshot } from '../support/ui-page';
-import { startTestApp } from '../support/test-app';
+import { openUiPage, screenshot, type UiPage } from '../support/ui-page';
+import type { startTestApp } from '../support/test-app';
 
 describe('layout at 1024x640', () => {
   let app: Awaited<ReturnType<typeof startTestApp>>;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let ui: UiPage | undefined;
   let page: Page;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
+    ui = await openUiPage();
+    ({ app, page } = ui);
     await page.setViewportSize({ width: 1024, height: 640 });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => ui?.close());
 
   it('fits: no sideways scroll, the Sync button and the status bar in view', async () => {
     await page.goto(app.host.launchUrl);

@@ -8,28 +8,21 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
-import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
-import { startTestApp } from '../support/test-app';
+import { openUiPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
+import type { startTestApp } from '../support/test-app';
 
 describe('portfolio preview in Chromium', () => {
   let app: Awaited<ReturnType<typeof startTestApp>>;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(10_000);
-    pageErrors = watchPageErrors(page);
+    ui = await openUiPage();
+    ({ app, page, pageErrors } = ui);
   });
   afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-portfolio'));
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => ui?.close());
 
   const floorAreaShown = async (): Promise<number> => {
     const cells = page.locator('[data-testid="portfolio-totals-propertyType"] tbody tr td:nth-child(3)');

@@ -10,9 +10,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { IndicatorValue } from '../../shared/responses/types';
 import { demoUserEmail } from '../../sandbox/demo-user';
-import { artifactPath, launchChromium } from '../support/chromium';
-import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
-import { startTestApp, testAssessmentYear } from '../support/test-app';
+import { artifactPath } from '../support/chromium';
+import { openUiPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
+import { testAssessmentYear, type startTestApp } from '../support/test-app';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 
@@ -24,7 +24,8 @@ interface RemoteValue {
 
 describe('portfolio responses UI in Chromium', () => {
   let app: App;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let ui: UiPage | undefined;
+  let browser: UiPage['browser'];
   let page: Page;
   let entityId = 0;
   let openId = 0;
@@ -74,20 +75,14 @@ describe('portfolio responses UI in Chromium', () => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp();
+    ui = await openUiPage({ onConsoleError: (message) => consoleErrors.push(message.text()) });
+    ({ app, browser, page, pageErrors } = ui);
     entityId = (await app.core.handlers['session.get']({})).activeEntityId ?? 0;
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(10_000);
-    pageErrors = watchPageErrors(page, (message) => consoleErrors.push(message.text()));
   });
 
   afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-responses'));
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => ui?.close());
 
   it('lists this year’s response in progress and last year’s read-only one', async () => {
     await page.goto(app.host.launchUrl);

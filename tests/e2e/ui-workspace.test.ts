@@ -8,16 +8,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
-import { launchChromium } from '../support/chromium';
 import {
   gridCell,
+  openUiPage,
   pasteInPage,
   screenshot,
   screenshotIfFailed,
-  watchPageErrors,
+  type UiPage,
   workspaceProbe,
 } from '../support/ui-page';
-import { startTestApp } from '../support/test-app';
+import type { startTestApp } from '../support/test-app';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 
@@ -37,7 +37,7 @@ declare const document: {
 
 describe('desktop UI in Chromium', () => {
   let app: App;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
   let first: AssetView;
@@ -56,11 +56,8 @@ describe('desktop UI in Chromium', () => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(10_000);
-    pageErrors = watchPageErrors(page);
+    ui = await openUiPage();
+    ({ app, page, pageErrors } = ui);
     const assets = (await snapshot()).assets;
     first = assets[0]!;
     second = assets[1]!;
@@ -68,10 +65,7 @@ describe('desktop UI in Chromium', () => {
 
   afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui'));
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  afterAll(() => ui?.close());
 
   it('starts on the demo entity with its units, grids and status bar', async () => {
     await page.goto(app.host.launchUrl);

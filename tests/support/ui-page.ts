@@ -1,8 +1,39 @@
 /** What the UI tests in Chromium share: the errors a page reports, and screenshots to test-results/. */
 import type { ConsoleMessage, Locator, Page } from 'playwright-core';
 import type { TestContext } from 'vitest';
-import { artifactPath } from './chromium';
-import type { startTestApp } from './test-app';
+import { artifactPath, launchChromium } from './chromium';
+import { startTestApp } from './test-app';
+
+/** The app, Chromium and one page of it whose errors are watched: what a UI test opens first. */
+export interface UiPage {
+  app: Awaited<ReturnType<typeof startTestApp>>;
+  browser: Awaited<ReturnType<typeof launchChromium>>;
+  page: Page;
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function openUiPage(
+  opts: {
+    app?: Parameters<typeof startTestApp>[0];
+    onConsoleError?: Parameters<typeof watchPageErrors>[1];
+  } = {},
+): Promise<UiPage> {
+  const app = await startTestApp(opts.app);
+  const browser = await launchChromium();
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(10_000);
+  return {
+    app,
+    browser,
+    page,
+    pageErrors: watchPageErrors(page, opts.onConsoleError),
+    async close() {
+      await browser.close();
+      await app.close();
+    },
+  };
+}
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: await artifactPath(name) });
