@@ -1,3 +1,4 @@
+import { goal } from './support/goal';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -95,10 +96,11 @@ export default async function run(): Promise<void> {
     const lines = [
       `sandbox batch: ${assetCount} creates x ${years} years in ${seconds.toFixed(2)} s ` +
         `(${Math.round(assetCount / seconds)} assets/s; request ${(body.length / 1e6).toFixed(1)} MB)`,
-      `  goal < ${goalSeconds} s: ratio ${(seconds / goalSeconds).toFixed(2)} ${seconds < goalSeconds ? 'OK' : 'OVER'}`,
       `sandbox listing: 100 pages x ${perPage} in ${listSeconds.toFixed(2)} s (${((listSeconds / 100) * 1000).toFixed(1)} ms/page)`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
+    goal(`sandbox batch of ${assetCount} creates x ${years} years`, seconds, 's', '<', goalSeconds);
+    goal('sandbox listing of 100 pages', listSeconds, 's', '<', goalSeconds);
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
