@@ -6,13 +6,15 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // The embedded sandbox is its own entry: main starts it as a utility process. So is the
-      // workbook's worker thread (electron/workbook/workbook-jobs.ts looks for it beside main).
+      // The embedded sandbox is its own entry: main starts it as a utility process. So are the
+      // workbook's and the sync's worker threads (electron/workbook/workbook-jobs.ts and
+      // electron/sync/sync-local.ts look for them beside main).
       rollupOptions: {
         input: {
           index: resolve('electron/main.ts'),
           sandbox: resolve('sandbox/embedded.ts'),
           'workbook-worker': resolve('electron/workbook/workbook-worker.ts'),
+          'sync-worker': resolve('electron/sync/sync-worker.ts'),
         },
       },
     },

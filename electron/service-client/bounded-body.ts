@@ -33,12 +33,20 @@ export function describeBytes(bytes: number): string {
 
 /** The body as text, or BodyTooLargeError as soon as the limit is passed (the rest is not read). */
 export async function readBoundedText(response: Response, limit: number): Promise<string> {
+  return new TextDecoder().decode(await readBoundedBytes(response, limit));
+}
+
+/**
+ * The body's bytes in a buffer of their own (so it can be transferred to a worker thread without a
+ * copy), or BodyTooLargeError as soon as the limit is passed (the rest is not read).
+ */
+export async function readBoundedBytes(response: Response, limit: number): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel().catch(() => undefined);
     throw new BodyTooLargeError(limit);
   }
-  if (!response.body) return '';
+  if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -52,5 +60,11 @@ export async function readBoundedText(response: Response, limit: number): Promis
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }

@@ -24,7 +24,8 @@ import {
 } from '../../shared/domain';
 import { ApiError, errorForStatus } from './errors';
 import { BatchPacer, realClock, type PacerClock } from './pacer';
-import { answerLimits, BodyTooLargeError, describeBytes, readBoundedText } from './bounded-body';
+import { answerLimits } from './bounded-body';
+import { asTransportError, parseAnswer, parseBody, readAnswerBytes, readJson } from './answer-parse';
 
 export { answerLimits };
 import { boundedPageMeta, lastPageOf } from './page-plan';
@@ -59,6 +60,8 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 interface CallOptions {
   body?: unknown;
+  /** A JSON body already serialized (the sync's worker builds batch bodies). */
+  json?: string | Uint8Array;
   form?: Record<string, string>;
   query?: Record<string, string | number>;
   signal?: AbortSignal | undefined;
@@ -141,14 +144,28 @@ export class SubmissionApiClient {
     perPage = MAX_PER_PAGE,
     signal?: AbortSignal,
   ): Promise<{ assets: Asset[]; meta: PageMeta }> {
-    const what = `page ${page} of the assets`;
+    const { bytes, meta, status } = await this.listAssetsPageBytes(entityId, page, perPage, signal);
+    return { assets: parseAssetPage(bytes, page, status), meta };
+  }
+
+  /**
+   * One page of the listing, its body unparsed (`parseAssetPage` reads it): the
+   * sync parses and merges pages in its worker thread.
+   */
+  async listAssetsPageBytes(
+    entityId: number,
+    page: number,
+    perPage = MAX_PER_PAGE,
+    signal?: AbortSignal,
+  ): Promise<{ bytes: Uint8Array; meta: PageMeta; status: number }> {
+    const what = pageWhat(page);
     const call = { query: { page, per_page: perPage }, what, signal, limit: answerLimits.page };
     const response = await this.send('GET', `/api/v1/entities/${entityId}/assets`, call);
-    const assets = await parseBody(response, z.array(assetSchema), what, answerLimits.page);
+    const bytes = await readAnswerBytes(response, what, answerLimits.page);
     const meta = pageMetaFromHeaders((name) => response.headers.get(name), page);
     // Links may be relative (resolved against this request) and may claim more pages than exist.
     const requestUrl = response.url || this.url(`/api/v1/entities/${entityId}/assets`, call).href;
-    return { assets, meta: boundedPageMeta(meta, requestUrl) };
+    return { bytes, meta: boundedPageMeta(meta, requestUrl), status: response.status };
   }
 
   /**
@@ -202,13 +219,27 @@ export class SubmissionApiClient {
    * when the batch may have been applied.
    */
   async postBatch(entityId: number, body: BatchRequest, signal?: AbortSignal): Promise<BatchResponse> {
-    const what = 'the batch';
+    const { bytes, status } = await this.postBatchBytes(entityId, JSON.stringify(body), signal);
+    return parseBatchAnswer(bytes, status);
+  }
+
+  /**
+   * `postBatch` with the body already serialized and the answer's bytes unparsed (`parseBatchAnswer`
+   * reads them): the sync builds and parses batches in its worker thread. Paced and retried on 429
+   * the same way; an answer that cannot be read after a 2xx is ambiguous (the batch was applied).
+   */
+  async postBatchBytes(
+    entityId: number,
+    json: string | Uint8Array,
+    signal?: AbortSignal,
+  ): Promise<{ bytes: Uint8Array; status: number }> {
+    const what = batchWhat;
     for (;;) {
       await this.pacer.acquire(this.opts.onRateLimitWait, signal);
       let response: Response;
       try {
         response = await this.request('POST', `/api/v1/entities/${entityId}/assets/batches`, {
-          body,
+          json,
           what,
           signal,
         });
@@ -224,7 +255,7 @@ export class SubmissionApiClient {
       }
       if (!response.ok) throw errorForStatus(response.status, await readJson(response), what);
       try {
-        return await parseBody(response, batchResponseSchema, what, answerLimits.batch);
+        return { bytes: await readAnswerBytes(response, what, answerLimits.batch), status: response.status };
       } catch (error) {
         // The service answered 2xx: the batch was applied even if its answer is unreadable.
         if (error instanceof ApiError) error.details.ambiguous = true;
@@ -310,8 +341,11 @@ export class SubmissionApiClient {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const token = await this.opts.getToken();
     if (token) headers['Authorization'] = `Bearer ${token}`;
-    let body: string | undefined;
-    if (call.form) {
+    let body: string | Uint8Array | undefined;
+    if (call.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = call.json;
+    } else if (call.form) {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(call.form).toString();
     } else if (call.body !== undefined) {
@@ -326,69 +360,22 @@ export class SubmissionApiClient {
   }
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  const text = await readBoundedText(response, answerLimits.error).catch(() => '');
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return { message: text.slice(0, 200) };
-  }
+const batchWhat = 'the batch';
+const pageWhat = (page: number) => `page ${page} of the assets`;
+
+const assetPageSchema = z.array(assetSchema);
+
+/** A listing page's bytes as `listAssetsPage` parses them. */
+export function parseAssetPage(bytes: Uint8Array, page: number, status: number): Asset[] {
+  return parseAnswer(bytes, assetPageSchema, pageWhat(page), status);
 }
 
-async function parseBody<T>(
-  response: Response,
-  schema: z.ZodType<T>,
-  what: string,
-  limit: number,
-): Promise<T> {
-  let json: unknown;
+/** A batch answer's bytes as `postBatch` parses them; unreadable after a 2xx is ambiguous. */
+export function parseBatchAnswer(bytes: Uint8Array, status: number): BatchResponse {
   try {
-    json = JSON.parse(await readBoundedText(response, limit)) as unknown;
+    return parseAnswer(bytes, batchResponseSchema, batchWhat, status);
   } catch (error) {
-    if (error instanceof BodyTooLargeError)
-      throw new ApiError(
-        'bad_response',
-        `The service's answer for ${what} is larger than ${describeBytes(limit)}, more than such an answer can hold; it was not read.`,
-        { status: response.status, cause: error },
-      );
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-      throw asTransportError(error, what, false);
-    throw new ApiError('bad_response', `The service sent an unreadable answer for ${what}`, {
-      status: response.status,
-      cause: error,
-    });
+    if (error instanceof ApiError) error.details.ambiguous = true;
+    throw error;
   }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'unexpected shape';
-    throw new ApiError('bad_response', `The service sent an unexpected answer for ${what} (${where})`, {
-      status: response.status,
-      body: json,
-    });
-  }
-  return parsed.data;
-}
-
-function asTransportError(error: unknown, what: string, mayHaveApplied: boolean): ApiError {
-  if (error instanceof ApiError) return error;
-  const name = error instanceof Error ? error.name : '';
-  if (name === 'TimeoutError') {
-    return new ApiError('timeout', `The service did not answer in time for ${what}`, {
-      ambiguous: mayHaveApplied,
-      cause: error,
-    });
-  }
-  if (name === 'AbortError') return new ApiError('cancelled', `Cancelled: ${what}`, { cause: error });
-  return new ApiError('network', `Could not reach the service for ${what}: ${causeMessage(error)}`, {
-    ambiguous: mayHaveApplied,
-    cause: error,
-  });
-}
-
-function causeMessage(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as Error & { cause?: unknown }).cause;
-  return cause instanceof Error ? cause.message : error.message;
 }

@@ -3,7 +3,16 @@ import type { PushSummary } from '../../shared/sync/types';
 import { verdictOf } from '../../shared/sync/server-verdict';
 import type { AssetRecord } from '../workspace/asset-record';
 import type { BatchSettlement } from '../workspace/batch-settlement';
-import type { PlannedBatch } from './batch-planner';
+
+/** What settling needs of an asset that was sent: how its answer is traced back to it. */
+export type SentAsset = Pick<AssetRecord, 'localId' | 'partnersId' | 'serviceAssetId'>;
+
+/** A batch as settling needs it (a planned batch, or its lean copy kept while it is out). */
+export interface SentBatch {
+  creates: ReadonlyArray<{ record: SentAsset }>;
+  updates: ReadonlyArray<{ record: SentAsset }>;
+  deletes: ReadonlyArray<{ record: SentAsset }>;
+}
 
 /**
  * Applies the service's answer to a batch, inside its settlement: each asset in the answer is traced
@@ -11,7 +20,7 @@ import type { PlannedBatch } from './batch-planner';
  */
 export function applyBatchAnswer(
   tx: BatchSettlement,
-  batch: PlannedBatch,
+  batch: SentBatch,
   answer: BatchResponse,
   summary: PushSummary,
 ): void {
@@ -54,11 +63,11 @@ export function applyBatchAnswer(
   }
 }
 
-export function indexBy<K>(
-  records: AssetRecord[],
-  key: (record: AssetRecord) => K | null,
-): Map<K, AssetRecord> {
-  const map = new Map<K, AssetRecord>();
+export function indexBy<K, R extends SentAsset>(
+  records: readonly R[],
+  key: (record: R) => K | null,
+): Map<K, R> {
+  const map = new Map<K, R>();
   for (const record of records) {
     const value = key(record);
     if (value !== null) map.set(value, record);
@@ -70,11 +79,11 @@ export function indexBy<K>(
  * The record an answered asset came from: by service id, else by partners_id (a create's answer is
  * the first place its service id appears).
  */
-export function findRecord(
+export function findRecord<R extends SentAsset>(
   asset: { service_asset_id?: unknown; partners_id?: unknown },
-  byPartner: Map<number | null, AssetRecord>,
-  byService: Map<number | null, AssetRecord>,
-): AssetRecord | undefined {
+  byPartner: Map<number | null, R>,
+  byService: Map<number | null, R>,
+): R | undefined {
   if (typeof asset.service_asset_id === 'number') {
     const record = byService.get(asset.service_asset_id);
     if (record) return record;

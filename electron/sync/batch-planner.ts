@@ -5,15 +5,17 @@ import {
   type ValidationContext,
   type Validations,
 } from '../../shared/domain';
-import type { AssetDoc } from '../../shared/sync/asset-doc';
+import { changedPaths, updatePayload, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { PushMode, PushSummary } from '../../shared/sync/types';
 import type { AssetRecord } from '../workspace/asset-record';
-import type { PendingWork } from '../workspace/pending-work';
+import { candidateKind, candidateOf, type PendingWork } from '../workspace/pending-work';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 
 export interface PlannedItem {
   record: AssetRecord;
   payload: AssetInput | AssetDoc;
+  /** The local copy as it was read to be sent (JSON text): edits made meanwhile rebase on it. */
+  sent?: string | null;
   /** Sent with its errors (always_create / always_update): the analyst chose "send anyway". */
   anyway?: boolean;
 }
@@ -24,39 +26,79 @@ export interface PlannedBatch {
   deletes: PlannedItem[];
 }
 
+export interface PlanOptions {
+  mode: PushMode;
+  size: number;
+  createCtx: ValidationContext;
+  updateCtx: ValidationContext;
+  /** Service ids whose deletion the analyst confirmed; absent: every pending delete. */
+  deletes?: ReadonlySet<number> | undefined;
+  /** Assets the analyst chose to send with their errors, through always_create / always_update. */
+  sendAnyway?: ReadonlySet<string> | undefined;
+}
+
+type Queue = 'creates' | 'updates' | 'deletes';
+
 /**
- * Fills batches from the pending queues, validating each candidate only when its batch is packed:
- * the first batch leaves as soon as it is full, and the rest are validated while it is in flight.
- * Greedy packing in queue order gives the fewest requests the per-field limit allows.
+ * Fills batches from the pending queues. The queues are built from the rows alone, without reading
+ * a document; each candidate's documents are read, diffed and validated only when its batch is
+ * filled, so the first batch leaves after 5,000 assets' work, not the whole workspace's, and the
+ * rest are planned while it is in flight. Reading at fill time also sends the latest copy: an edit
+ * made after the sync started, before its batch was filled, goes out with it. Greedy packing in
+ * queue order gives the fewest requests the per-field limit allows.
  */
 export class BatchPlanner {
-  private readonly cursor = { creates: 0, updates: 0, deletes: 0 };
+  /** Pending assets held back by their conflicts. */
+  readonly conflicted: number;
+  /** Pending deletes the analyst did not confirm (they stay pending). */
+  readonly unconfirmedDeletes: number;
+  private readonly queues: Record<Queue, string[]> = { creates: [], updates: [], deletes: [] };
+  private readonly cursor: Record<Queue, number> = { creates: 0, updates: 0, deletes: 0 };
+  private readonly conflictedIds: ReadonlySet<string>;
+  private blocked: PushSummary['blocked'] = [];
 
   constructor(
-    private readonly work: PendingWork,
-    private readonly opts: {
-      mode: PushMode;
-      size: number;
-      store: WorkspaceStore;
-      createCtx: ValidationContext;
-      updateCtx: ValidationContext;
-      blocked: PushSummary['blocked'];
-      /** Assets the analyst chose to send with their errors, through always_create / always_update. */
-      sendAnyway?: ReadonlySet<string>;
-    },
-  ) {}
+    private readonly store: WorkspaceStore,
+    private readonly opts: PlanOptions,
+  ) {
+    this.conflictedIds = store.conflictedIds();
+    let conflicted = 0;
+    let deletes = 0;
+    for (const row of store.pendingCandidates()) {
+      const kind = candidateKind(row, this.conflictedIds);
+      if (kind === 'conflicted') {
+        // Only these few are read now: a conflict resolved back to the base is no longer pending.
+        const record = row.remoteDeleted ? undefined : store.asset(row.localId);
+        if (row.remoteDeleted || (record && changedPaths(record.base, record.current).length > 0))
+          conflicted++;
+      } else if (kind === 'delete') {
+        deletes++;
+        const id = row.serviceAssetId;
+        if (!opts.deletes || (id !== null && opts.deletes.has(id))) this.queues.deletes.push(row.localId);
+      } else if (kind) this.queues[kind === 'create' ? 'creates' : 'updates'].push(row.localId);
+    }
+    this.conflicted = conflicted;
+    this.unconfirmedDeletes = deletes - this.queues.deletes.length;
+  }
 
-  /** Batches needed if nothing is blocked: the progress total. */
+  /**
+   * Batches needed if nothing is blocked: the progress total. An update is counted from its row, so
+   * a copy that differs from the base in text only (not in substance) counts until it is read.
+   */
   estimate(): number {
-    const { creates, updates, deletes } = this.work;
+    const { creates, updates, deletes } = this.queues;
     return Math.ceil(Math.max(creates.length, updates.length, deletes.length) / this.opts.size);
   }
 
+  /**
+   * The next batch, its documents read now; undefined when nothing is left. Run it in the same
+   * transaction as the batch's outbox entry, so no edit slips between reading and marking in flight.
+   */
   next(): PlannedBatch | undefined {
     const batch: PlannedBatch = {
-      creates: this.take(this.work.creates, 'creates', (record) => this.createItem(record)),
-      updates: this.take(this.work.updates, 'updates', (entry) => this.updateItem(entry)),
-      deletes: this.take(this.work.deletes, 'deletes', (record) => ({
+      creates: this.take('creates', (record) => this.createItem(record)),
+      updates: this.take('updates', (record) => this.updateItem(record)),
+      deletes: this.take('deletes', (record) => ({
         record,
         payload: { service_asset_id: record.serviceAssetId },
       })),
@@ -64,26 +106,50 @@ export class BatchPlanner {
     return batch.creates.length + batch.updates.length + batch.deletes.length > 0 ? batch : undefined;
   }
 
-  private take<T>(
-    queue: T[],
-    key: keyof BatchPlanner['cursor'],
-    toItem: (entry: T) => PlannedItem | undefined,
-  ) {
+  /** What strict mode held back since the last call. */
+  takeBlocked(): PushSummary['blocked'] {
+    const out = this.blocked;
+    this.blocked = [];
+    return out;
+  }
+
+  private take(queue: Queue, toItem: (record: AssetRecord) => PlannedItem | undefined): PlannedItem[] {
     const items: PlannedItem[] = [];
-    while (items.length < this.opts.size && this.cursor[key] < queue.length) {
-      const item = toItem(queue[this.cursor[key]++] as T);
-      if (item) items.push(item);
+    const ids = this.queues[queue];
+    while (items.length < this.opts.size && this.cursor[queue] < ids.length) {
+      // As many as the batch still has room for, read in one statement; more if some drop out.
+      const chunk = ids.slice(this.cursor[queue], this.cursor[queue] + this.opts.size - items.length);
+      this.cursor[queue] += chunk.length;
+      const read = this.store.assetDocs(chunk);
+      for (const localId of chunk) {
+        const found = read.get(localId);
+        // Changed since the queues were built (reverted, deleted, restored): the next sync sees it.
+        if (!found || this.kindOf(found.record) !== queue) continue;
+        const item = toItem(found.record);
+        if (item) {
+          item.sent = found.currentJson;
+          items.push(item);
+        }
+      }
     }
     return items;
   }
 
+  private kindOf(record: AssetRecord): Queue | undefined {
+    if (record.inStep && !record.remoteDeleted) return undefined;
+    const kind = candidateKind(candidateOf(record), this.conflictedIds);
+    return kind === 'conflicted' || kind === undefined ? undefined : `${kind}s`;
+  }
+
   private createItem(record: AssetRecord): PlannedItem | undefined {
-    const payload = this.opts.store.createPayloadOf(record);
+    const payload = this.store.createPayloadOf(record);
     return this.checked(record, payload, payload, this.opts.createCtx);
   }
 
-  private updateItem({ record, patch }: PendingWork['updates'][number]): PlannedItem | undefined {
-    return this.checked(record, record.current ?? {}, patch, this.opts.updateCtx);
+  private updateItem(record: AssetRecord): PlannedItem | undefined {
+    if (record.serviceAssetId === null || !record.base || !record.current) return undefined;
+    const patch = updatePayload(record.serviceAssetId, record.base, record.current);
+    return patch ? this.checked(record, record.current, patch, this.opts.updateCtx) : undefined;
   }
 
   /** Strict mode holds back what the shared rules reject: the service would refuse it anyway. */
@@ -92,7 +158,7 @@ export class BatchPlanner {
       const errors = heldBackErrors(whole, ctx);
       if (errors) {
         if (this.opts.sendAnyway?.has(record.localId)) return { record, payload, anyway: true };
-        this.opts.blocked.push({ localId: record.localId, errors });
+        this.blocked.push({ localId: record.localId, errors });
         return undefined;
       }
     }

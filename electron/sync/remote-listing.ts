@@ -33,20 +33,25 @@ export interface ListingOptions {
   /** Pages in flight at once. */
   concurrency?: number;
   onPage?: (done: number, total: number) => void;
-  /** Each page's assets as they arrive; merging is idempotent, so a re-read page is harmless. */
-  onAssets: (assets: Asset[]) => void;
+  /**
+   * Fetches one page and hands its assets on to be checked with `checkedIds` against the listing's
+   * last page (from the page's own meta for page 1) and taken in (merging is idempotent, so a
+   * re-read page is harmless). Resolves once the page is fetched, with its meta and, as a promise
+   * of its own, its checked ids: the next page is asked for without waiting for the merge.
+   */
+  readPage: (
+    page: number,
+    perPage: number,
+    lastPage: (meta: PageMeta) => number,
+  ) => Promise<{ meta: PageMeta; ids: Promise<number[]> }>;
 }
 
-export async function readListing(
-  client: SubmissionApiClient,
-  entityId: number,
-  opts: ListingOptions,
-): Promise<ListingResult> {
+export async function readListing(opts: ListingOptions): Promise<ListingResult> {
   const everSeen = new Set<number>();
   const maxReadings = Math.max(1, opts.maxReadings ?? 3);
   for (let reading = 1; ; reading++) {
     const seen = new Set<number>();
-    const consistent = await readOnce(client, entityId, opts, seen);
+    const consistent = await readOnce(opts, seen);
     for (const id of seen) everSeen.add(id);
     if (consistent) return { seen, readings: reading, consistent };
     if (reading >= maxReadings) return { seen: everSeen, readings: reading, consistent };
@@ -54,40 +59,48 @@ export async function readListing(
 }
 
 /** One full pass over the pages; true when the pages agree with each other and with the total. */
-async function readOnce(
-  client: SubmissionApiClient,
-  entityId: number,
-  opts: ListingOptions,
-  seen: Set<number>,
-): Promise<boolean> {
+async function readOnce(opts: ListingOptions, seen: Set<number>): Promise<boolean> {
   const perPage = opts.perPage ?? MAX_PER_PAGE;
-  const first = await client.listAssetsPage(entityId, 1, perPage, opts.signal);
-  const lastPage = lastPageOf(first.meta);
   const pages = new Map<number, { ids: number[]; total: number }>();
-  const take = (page: number, assets: Asset[], meta: PageMeta) => {
-    const ids = checkedIds(page, assets, meta, lastPage);
-    for (const id of ids) seen.add(id);
-    pages.set(page, { ids, total: meta.total });
-    opts.onAssets(assets);
+  const taken: Array<Promise<void>> = [];
+  // The first page whose ids were refused: no further page is asked for, and the pass fails.
+  let failure: { error: unknown } | undefined;
+  let done = 0;
+  let lastPage = 1;
+  const take = (page: number, meta: PageMeta, ids: Promise<number[]>) => {
+    taken.push(
+      ids.then(
+        (list) => {
+          for (const id of list) seen.add(id);
+          pages.set(page, { ids: list, total: meta.total });
+          opts.onPage?.(++done, lastPage);
+        },
+        (error: unknown) => {
+          failure ??= { error };
+        },
+      ),
+    );
   };
-  take(1, first.assets, first.meta);
-  opts.onPage?.(1, lastPage);
+  const first = await opts.readPage(1, perPage, lastPageOf);
+  lastPage = lastPageOf(first.meta);
+  take(1, first.meta, first.ids);
   let next = 2;
-  let done = 1;
   const worker = async () => {
-    while (next <= lastPage) {
+    while (next <= lastPage && !failure) {
       const page = next++;
-      const { assets, meta } = await client.listAssetsPage(entityId, page, perPage, opts.signal);
-      take(page, assets, meta);
-      opts.onPage?.(++done, lastPage);
+      const { meta, ids } = await opts.readPage(page, perPage, () => lastPage);
+      take(page, meta, ids);
     }
   };
   const concurrency = Math.min(opts.concurrency ?? 4, lastPage - 1);
   await Promise.all(Array.from({ length: Math.max(0, concurrency) }, worker));
+  await Promise.all(taken);
+  if (failure) throw failure.error;
   return agrees(pages, first.meta.total, perPage, lastPage);
 }
 
-function lastPageOf(meta: PageMeta): number {
+/** The listing's last page, from the first page's `last` link or its total. */
+export function lastPageOf(meta: PageMeta): number {
   const fromLink = meta.links.last ? Number(new URL(meta.links.last).searchParams.get('page')) : NaN;
   if (Number.isInteger(fromLink) && fromLink >= 1) return fromLink;
   if (meta.total > 0 && meta.perPage > 0) return Math.ceil(meta.total / meta.perPage);
@@ -95,7 +108,7 @@ function lastPageOf(meta: PageMeta): number {
 }
 
 /** The page's ids; an id-less asset or an empty page that should have had assets is an error. */
-function checkedIds(page: number, assets: Asset[], meta: PageMeta, lastPage: number): number[] {
+export function checkedIds(page: number, assets: Asset[], meta: PageMeta, lastPage: number): number[] {
   const ids: number[] = [];
   for (const asset of assets) {
     if (asset.service_asset_id === null) {

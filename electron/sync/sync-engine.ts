@@ -1,11 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import {
-  BATCH_MAX_PER_FIELD,
-  type Asset,
-  type BatchRequest,
-  type BatchResponse,
-  type ValidationContext,
-} from '../../shared/domain';
+import { BATCH_MAX_PER_FIELD, type Asset, type ValidationContext } from '../../shared/domain';
 import { verdictOf } from '../../shared/sync/server-verdict';
 import type {
   DryRunRow,
@@ -19,11 +12,12 @@ import type {
 } from '../../shared/sync/types';
 import { ApiError } from '../service-client/errors';
 import type { SubmissionApiClient } from '../service-client/service-client';
-import type { AssetRecord } from '../workspace/asset-record';
 import type { WorkspaceStore } from '../workspace/workspace-store';
-import { applyBatchAnswer, findRecord, indexBy } from './batch-answer';
-import { BatchPlanner, type PlannedBatch, type PlannedItem } from './batch-planner';
+import { findRecord, indexBy } from './batch-answer';
 import { confirmGone, readListing } from './remote-listing';
+import { localWorkFor, openSyncLocal, prewarmSyncWorker, type LocalWork, type SyncLocal } from './sync-local';
+import type { ContextData } from './sync-session';
+import { sendBatches } from './send-batches';
 import { emptyPull, emptyPush, stopReason, summarize } from './sync-report';
 
 export type { SyncPhase, SyncProgress, PushMode, PullSummary, PushSummary, SyncReport };
@@ -41,6 +35,13 @@ export interface SyncEngineOptions {
   maxPerField?: number;
   /** Batches in flight at once (default 2). */
   inFlight?: number;
+  /** Where the local part runs (see sync-local.ts); by default the worker thread when it can. */
+  localWork?: LocalWork;
+}
+
+interface PushChoices {
+  deletes?: ReadonlySet<number> | undefined;
+  sendAnyway?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -48,12 +49,18 @@ export interface SyncEngineOptions {
  * creates, updates and deletes in the fewest batches the per-field limit allows, at the pace the
  * rate limit allows. A batch whose answer is lost is reconciled by a pull (matching new assets by
  * partners_id) before anything is resent, so each asset reaches the service exactly once.
+ *
+ * This side sends and receives; the local part (planning, diffs, validation, JSON, SQLite) runs in
+ * the sync's worker thread (sync-local.ts), so main's event loop stays free for the window.
  */
 export class SyncEngine {
   private readonly inFlight: number;
+  private readonly localWork: LocalWork;
 
   constructor(private readonly opts: SyncEngineOptions) {
     this.inFlight = Math.max(1, opts.inFlight ?? 2);
+    this.localWork = opts.localWork ?? localWorkFor(opts.store);
+    if (this.localWork === 'worker') prewarmSyncWorker();
   }
 
   /**
@@ -72,8 +79,10 @@ export class SyncEngine {
   ): Promise<SyncReport> {
     const report: SyncReport = { pull: emptyPull(), push: emptyPush() };
     try {
-      report.pull = await this.pull(options.signal);
-      await this.pushInto(report.push, options.mode ?? 'strict', options.signal, options);
+      await this.withLocal(async (local) => {
+        report.pull = await this.pullWith(local, options.signal);
+        await this.pushWith(local, report.push, options.mode ?? 'strict', options.signal, options);
+      });
       this.progress({ phase: 'done', done: 1, total: 1, message: summarize(report) });
     } catch (error) {
       report.stopped = stopReason(error);
@@ -93,40 +102,16 @@ export class SyncEngine {
   }
 
   /**
-   * Fetches every asset of the entity and merges it into the workspace, a page at a time as pages
-   * arrive (each page one transaction, each merge idempotent); then settles lost batches and marks
-   * what the service no longer has.
+   * Fetches every asset of the entity and merges it into the workspace as pages arrive (merges are
+   * idempotent); then settles lost batches and marks what the service no longer has.
    */
   async pull(signal?: AbortSignal): Promise<PullSummary> {
-    const { client, store, entityId } = this.opts;
-    this.progress({ phase: 'pull', done: 0, total: 1 });
-    const summary = emptyPull();
-    const newByPartner = new Map<number, AssetRecord>();
-    for (const record of store.pending().creates) {
-      if (record.partnersId !== null) newByPartner.set(record.partnersId, record);
-    }
-    const merge = (assets: Asset[]) =>
-      store.transaction(() => applyPage(store, assets, newByPartner, summary));
-    const listing = await readListing(client, entityId, {
-      signal,
-      onPage: (done, total) => this.progress({ phase: 'pull', done, total }),
-      onAssets: merge,
-    });
-    // An asset the listing lacked is asked for by itself: only a 404 says it is gone.
-    const missing = store.serviceIds().filter((id) => !listing.seen.has(id));
-    const gone = await confirmGone(client, entityId, missing, (asset) => merge([asset]), signal);
-    store.transaction(() => {
-      for (const { batchId } of store.unsettledBatches()) store.abandonBatch(batchId);
-      const marked = store.markMissingRemote(gone);
-      summary.removed = marked.removed;
-      summary.remoteDeletedConflicts = marked.conflicts;
-    });
-    return summary;
+    return this.withLocal((local) => this.pullWith(local, signal));
   }
 
   async push(options: { mode?: PushMode; signal?: AbortSignal } = {}): Promise<PushSummary> {
     const summary = emptyPush();
-    await this.pushInto(summary, options.mode ?? 'strict', options.signal);
+    await this.withLocal((local) => this.pushWith(local, summary, options.mode ?? 'strict', options.signal));
     return summary;
   }
 
@@ -165,11 +150,42 @@ export class SyncEngine {
     return results;
   }
 
-  private async pushInto(
+  private async withLocal<T>(fn: (local: SyncLocal) => Promise<T>): Promise<T> {
+    const local = await openSyncLocal(this.opts.store, this.localWork);
+    try {
+      return await fn(local);
+    } finally {
+      // A worker that stopped has closed its connection with it: the run's own error says why.
+      await local.close().catch(() => undefined);
+    }
+  }
+
+  private async pullWith(local: SyncLocal, signal?: AbortSignal): Promise<PullSummary> {
+    const { client, entityId } = this.opts;
+    this.progress({ phase: 'pull', done: 0, total: 1 });
+    await local.run('pullStart', null);
+    const listing = await readListing({
+      signal,
+      onPage: (done, total) => this.progress({ phase: 'pull', done, total }),
+      readPage: async (page, perPage, lastPageFor) => {
+        const { bytes, meta, status } = await client.listAssetsPageBytes(entityId, page, perPage, signal);
+        const lastPage = lastPageFor(meta);
+        return { meta, ids: local.run('pullPage', { bytes, status, page, meta, lastPage }) };
+      },
+    });
+    // An asset the listing lacked is asked for by itself: only a 404 says it is gone.
+    const missing = await local.run('pullLacking', { seen: [...listing.seen] });
+    const found: Asset[] = [];
+    const gone = await confirmGone(client, entityId, missing, (asset) => found.push(asset), signal);
+    return local.run('pullFinish', { found, gone: [...gone] });
+  }
+
+  private async pushWith(
+    local: SyncLocal,
     summary: PushSummary,
     mode: PushMode,
     signal?: AbortSignal,
-    choices: { deletes?: ReadonlySet<number>; sendAnyway?: ReadonlySet<string> } = {},
+    choices: PushChoices = {},
   ): Promise<void> {
     const { store } = this.opts;
     const rounds = this.opts.maxReconcileRounds ?? 5;
@@ -183,139 +199,60 @@ export class SyncEngine {
           total: 1,
           message: 'Checking what the service received',
         });
-        await this.pull(signal);
+        await this.pullWith(local, signal);
       }
-      const planner = this.plan(summary, mode, choices);
-      const total = planner.estimate();
-      if (total === 0) return;
-      // Two batches in flight: the service works on one while this side settles the other and
-      // validates the next. Each batch has its own outbox entry, so a lost answer is reconciled per
-      // batch as before.
-      let lost = false;
-      let done = 0;
-      const worker = async () => {
-        for (;;) {
-          signal?.throwIfAborted();
-          if (lost) return;
-          const batch = planner.next();
-          if (!batch) return;
-          this.progress({ phase: 'push', done, total, nextSendAt: this.opts.client.pacer.nextSendAt() });
-          const outcome = await this.sendBatch(batch, mode, summary, signal);
-          if (outcome === 'lost') lost = true;
-          else done++;
-        }
-      };
-      await settleAll(Array.from({ length: Math.min(this.inFlight, total) }, worker));
-      this.progress({ phase: 'push', done, total: Math.max(done, total) });
-      if (!lost) return;
+      if ((await this.pushRound(local, summary, mode, signal, choices)) === 'done') return;
     }
   }
 
-  /** Pending work as a planner that fills batches lazily (see BatchPlanner). */
-  private plan(
+  /** One pass over the pending work: 'lost' when an answer was lost (a reconcile comes next). */
+  private async pushRound(
+    local: SyncLocal,
     summary: PushSummary,
     mode: PushMode,
-    { deletes, sendAnyway }: { deletes?: ReadonlySet<number>; sendAnyway?: ReadonlySet<string> },
-  ): BatchPlanner {
+    signal: AbortSignal | undefined,
+    { deletes, sendAnyway }: PushChoices,
+  ): Promise<'done' | 'lost'> {
     this.progress({ phase: 'validate', done: 0, total: 1 });
-    const work = this.opts.store.pending();
-    if (deletes) {
-      const confirmed = work.deletes.filter(
-        (record) => record.serviceAssetId !== null && deletes.has(record.serviceAssetId),
-      );
-      summary.unconfirmedDeletes = work.deletes.length - confirmed.length;
-      work.deletes = confirmed;
-    }
-    summary.conflicted = work.conflicted.length;
-    summary.blocked = [];
-    return new BatchPlanner(work, {
+    const start = await local.run('pushStart', {
       mode,
       size: this.opts.maxPerField ?? BATCH_MAX_PER_FIELD,
-      store: this.opts.store,
-      createCtx: this.opts.validationContext('create'),
-      updateCtx: this.opts.validationContext('update'),
-      blocked: summary.blocked,
-      ...(sendAnyway ? { sendAnyway } : {}),
+      ...this.contexts(),
+      deletes: deletes ? [...deletes] : undefined,
+      sendAnyway: sendAnyway ? [...sendAnyway] : undefined,
+    });
+    if (deletes) summary.unconfirmedDeletes = start.unconfirmedDeletes;
+    summary.conflicted = start.conflicted;
+    summary.blocked = [];
+    if (start.estimate === 0) return 'done';
+    return sendBatches({
+      local,
+      client: this.opts.client,
+      entityId: this.opts.entityId,
+      lanes: this.inFlight,
+      total: start.estimate,
+      summary,
+      signal,
+      onProgress: (progress) => this.progress(progress),
     });
   }
 
-  private async sendBatch(
-    batch: PlannedBatch,
-    mode: PushMode,
-    summary: PushSummary,
-    signal?: AbortSignal,
-  ): Promise<'settled' | 'lost'> {
-    const { store, client, entityId } = this.opts;
-    const batchId = randomUUID();
-    const body: BatchRequest = {};
-    // "Send anyway" items go through always_*: the service saves them with their errors.
-    const always = (item: PlannedItem) => mode === 'always' || item.anyway === true;
-    const creates = batch.creates.filter((i) => !always(i)).map((i) => i.payload);
-    const alwaysCreates = batch.creates.filter(always).map((i) => i.payload);
-    const updates = batch.updates.filter((i) => !always(i)).map((i) => i.payload);
-    const alwaysUpdates = batch.updates.filter(always).map((i) => i.payload);
-    if (creates.length > 0) body.create = creates;
-    if (alwaysCreates.length > 0) body.always_create = alwaysCreates;
-    if (updates.length > 0) body.update = updates;
-    if (alwaysUpdates.length > 0) body.always_update = alwaysUpdates;
-    if (batch.deletes.length > 0) body.delete = batch.deletes.map((i) => i.payload);
-    const items = [...batch.creates, ...batch.updates, ...batch.deletes];
-    // Recorded before sending: a crash from here on leaves a batch to reconcile, never a guess.
-    store.beginBatch(
-      batchId,
-      items.map((item) => item.record.localId),
-    );
-    let answer: BatchResponse;
-    try {
-      summary.requests++;
-      answer = await client.postBatch(entityId, body, signal);
-    } catch (error) {
-      if (error instanceof ApiError && (error.ambiguous || error.kind === 'cancelled')) {
-        store.markBatchAmbiguous(batchId);
-        if (error.kind === 'cancelled') throw error;
-        return 'lost';
-      }
-      // Refused whole (401, 403, 400...): nothing was applied.
-      store.abandonBatch(batchId);
-      throw error;
-    }
-    store.settleBatch(batchId, (tx) => applyBatchAnswer(tx, batch, answer, summary));
-    return 'settled';
+  /** The rules' contexts as data for the local part (see ContextData). */
+  private contexts(): { createCtx: ContextData; updateCtx: ContextData; checkNames: boolean } {
+    const data = (ctx: ValidationContext): ContextData => {
+      const { isNameTaken: _names, ...rest } = ctx;
+      return rest;
+    };
+    const createCtx = this.opts.validationContext('create');
+    const updateCtx = this.opts.validationContext('update');
+    return {
+      createCtx: data(createCtx),
+      updateCtx: data(updateCtx),
+      checkNames: createCtx.isNameTaken !== undefined || updateCtx.isNameTaken !== undefined,
+    };
   }
 
   private progress(progress: SyncProgress): void {
     this.opts.onProgress?.(progress);
   }
-}
-
-/** Merges one page of remote assets; a new asset whose create answer was lost is adopted, not added. */
-function applyPage(
-  store: WorkspaceStore,
-  remote: Asset[],
-  newByPartner: Map<number, AssetRecord>,
-  summary: PullSummary,
-): void {
-  for (const asset of remote) {
-    if (asset.service_asset_id === null) continue;
-    // Our creates carry integer partners ids; a string one (older answers) is someone else's.
-    const pending = typeof asset.partners_id === 'number' ? newByPartner.get(asset.partners_id) : undefined;
-    if (pending && !store.assetByServiceId(asset.service_asset_id)) {
-      // A create whose answer was lost: the service has it, so it is not sent again.
-      store.acknowledge(pending.localId, asset);
-      newByPartner.delete(pending.partnersId as number);
-      summary.adopted++;
-      continue;
-    }
-    const outcome = store.applyRemote(asset);
-    if (outcome === 'added') summary.added++;
-    else if (outcome === 'updated') summary.updated++;
-    else if (outcome === 'conflict') summary.conflicts++;
-  }
-}
-
-/** Like Promise.all, but waits for every task before rethrowing the first failure. */
-async function settleAll(tasks: Promise<void>[]): Promise<void> {
-  const results = await Promise.allSettled(tasks);
-  const failure = results.find((result) => result.status === 'rejected');
-  if (failure) throw failure.reason;
 }

@@ -4,11 +4,15 @@ import type { WorkspaceStore } from './workspace-store';
 
 /** The operations a batch answer may apply, inside the settlement's transaction. */
 export class BatchSettlement {
-  constructor(private readonly store: WorkspaceStore) {}
+  /** `sent`: the copy each asset carried, as the push kept it (see `WorkspaceStore.settleBatch`). */
+  constructor(
+    private readonly store: WorkspaceStore,
+    private readonly sent?: ReadonlyMap<string, string>,
+  ) {}
 
   /** `created`, `always_created`, `updated`, `always_updated`: the service now holds this. */
   acknowledged(localId: string, asset: Asset): void {
-    this.store.acknowledge(localId, asset);
+    this.store.acknowledge(localId, asset, this.sent?.get(localId));
   }
 
   deleted(localId: string): void {

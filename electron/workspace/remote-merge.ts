@@ -42,63 +42,93 @@ export class RemoteMerge {
     const id = asset.service_asset_id;
     if (id === null) return 'unchanged';
     const theirs = docFromRemote(asset);
-    const known = this.store.sql('SELECT local_id FROM assets WHERE service_asset_id = ?').get(id) as
-      { local_id: string } | undefined;
-    const existing = known ? this.store.mustGet(known.local_id) : undefined;
-    if (!existing) {
-      const json = JSON.stringify(theirs);
+    const theirsJson = JSON.stringify(theirs);
+    const outliers = JSON.stringify(asset._outliers);
+    const verdict = verdictJson(asset);
+    const known = this.store
+      .sql(
+        'SELECT local_id, base, outliers, server_validations, remote_deleted, not_found FROM assets WHERE service_asset_id = ?',
+      )
+      .get(id) as
+      | {
+          local_id: string;
+          base: string | null;
+          outliers: string | null;
+          server_validations: string | null;
+          remote_deleted: number;
+          not_found: number;
+        }
+      | undefined;
+    if (!known) {
       this.store
         .sql(
           'INSERT INTO assets (local_id, service_asset_id, partners_id, base, current, outliers, server_validations, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
-          randomUUID(),
+          timeOrderedId(),
           id,
           typeof asset.partners_id === 'number' ? asset.partners_id : null,
-          json,
-          json,
-          JSON.stringify(asset._outliers),
-          verdictJson(asset),
+          theirsJson,
+          theirsJson,
+          outliers,
+          verdict,
           this.store.now(),
         );
       return 'added';
     }
-    return this.mergeInto(existing, theirs, asset);
+    // Exactly the copy already taken in (most assets of most pulls): nothing to merge or write.
+    const same =
+      known.base === theirsJson &&
+      known.outliers === outliers &&
+      (verdict === null || verdict === known.server_validations) &&
+      known.remote_deleted === 0 &&
+      known.not_found === 0;
+    if (same) return 'unchanged';
+    return this.mergeInto(this.store.mustGet(known.local_id), theirs, asset);
   }
 
   /**
    * Takes the service's answer for an asset it created or updated from what we sent: the answer
-   * becomes the base, and edits the analyst made while the batch was in flight stay pending.
+   * becomes the base, and edits the analyst made while the batch was in flight stay pending, rebased
+   * on the copy that was sent (`sent`, as the push kept it, or the row's own `sent` column). The
+   * asset's batch is done with it: it leaves the batch in the same write (one row rewrite, not two).
    */
-  acknowledge(localId: string, asset: Asset): void {
+  acknowledge(localId: string, asset: Asset, sent?: string): void {
+    const theirs = docFromRemote(asset);
+    const theirsJson = JSON.stringify(theirs);
+    const outliers = JSON.stringify(asset._outliers);
+    const verdict = verdictJson(asset);
+    const write = (currentJson: string | null, where: string, ...params: unknown[]) =>
+      this.store
+        .sql(
+          `UPDATE assets SET service_asset_id = ?, base = ?, current = ?, outliers = ?, server_validations = ?, not_found = 0, in_flight = NULL, sent = NULL, updated_at = ? WHERE local_id = ?${where}`,
+        )
+        .run(
+          asset.service_asset_id,
+          theirsJson,
+          currentJson,
+          outliers,
+          verdict,
+          this.store.now(),
+          localId,
+          ...params,
+        ).changes;
+    // The local copy is still the one sent (nothing edited while the batch was out): the service's
+    // copy is the new local copy too, written without reading the row (the common case: a batch).
+    if (sent !== undefined && write(theirsJson, ' AND sent IS NULL AND current = ?', sent) > 0) return;
     const row = this.store.sql('SELECT current, sent FROM assets WHERE local_id = ?').get(localId) as
       { current: string | null; sent: string | null } | undefined;
     if (!row) throw new WorkspaceEditError(`No asset ${localId} in the workspace`);
-    const theirs = docFromRemote(asset);
-    const theirsJson = JSON.stringify(theirs);
+    // Deleted or edited while the batch was out: the edits stay on top of the answer.
+    const sentJson = row.sent ?? sent ?? null;
     let currentJson: string | null;
     if (row.current === null) currentJson = null;
-    else if (row.sent === null || row.current === row.sent) {
-      // Nothing was edited while the batch was out (no copy was kept): the service's copy is the
-      // new local copy.
-      currentJson = theirsJson;
-    } else {
-      const sent = parseDoc(row.sent) ?? theirs;
-      currentJson = JSON.stringify(mergeThreeWay(sent, parseDoc(row.current) ?? {}, theirs).merged);
+    else if (sentJson === null || row.current === sentJson) currentJson = theirsJson;
+    else {
+      const base = parseDoc(sentJson) ?? theirs;
+      currentJson = JSON.stringify(mergeThreeWay(base, parseDoc(row.current) ?? {}, theirs).merged);
     }
-    this.store
-      .sql(
-        'UPDATE assets SET service_asset_id = ?, base = ?, current = ?, outliers = ?, server_validations = ?, not_found = 0, updated_at = ? WHERE local_id = ?',
-      )
-      .run(
-        asset.service_asset_id,
-        theirsJson,
-        currentJson,
-        JSON.stringify(asset._outliers),
-        verdictJson(asset),
-        this.store.now(),
-        localId,
-      );
+    write(currentJson, '');
   }
 
   /**
@@ -166,4 +196,16 @@ export class RemoteMerge {
       );
     return result;
   }
+}
+
+/**
+ * A local id for an asset a pull brings in: a UUID (version 7) whose first 48 bits are the time, so
+ * the 20,000 ids of a first pull land at the end of the local-id index instead of all over it (a
+ * quarter of each insert's cost). The other 74 bits are a random UUID's (its pool of random bytes
+ * is refilled in bulk: a call for 16 bytes each would cost more than the insert saves).
+ */
+function timeOrderedId(): string {
+  const time = Date.now().toString(16).padStart(12, '0');
+  const random = randomUUID();
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15, 18)}-${random.slice(19)}`;
 }

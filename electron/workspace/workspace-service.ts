@@ -153,7 +153,8 @@ export class WorkspaceService {
    * the workspace uses (push refuses a duplicate name as the grid shows it).
    */
   validationContext(store: WorkspaceStore, mode: 'create' | 'update'): ValidationContext {
-    const names = countNames(store.listAssets().map((record) => record.current?.['name']));
+    // The names alone, read by SQLite: parsing 20k documents to count them stalled main ~300 ms.
+    const names = countNames(store.currentNames());
     return workspaceContexts({
       assessmentYear: this.deps.assessmentYear,
       areaUnitsName: store.entity()?.reporting_preferences.area_units_name,

@@ -8,7 +8,7 @@ import { toRecord, type AssetRecord, type AssetRow } from './asset-record';
 import { BatchSettlement } from './batch-settlement';
 import { History, type StepOutcome } from './history';
 import { migrate } from './migrations';
-import { pendingWork, type PendingWork } from './pending-work';
+import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
 import { RemoteMerge } from './remote-merge';
 import type { StoreAccess } from './store-access';
 import { WorkspaceEditError } from './workspace-edit-error';
@@ -220,16 +220,23 @@ export class WorkspaceStore {
 
   // --- the outbox: which assets rode in a batch whose outcome is not applied yet
 
-  beginBatch(batchId: string, localIds: readonly string[]): void {
-    this.db.transaction(() => {
-      this.sql("INSERT INTO outbox (batch_id, created_at, state, local_ids) VALUES (?, ?, 'sending', ?)").run(
-        batchId,
-        this.now(),
-        JSON.stringify(localIds),
-      );
-      const mark = this.sql('UPDATE assets SET in_flight = ?, sent = NULL WHERE local_id = ?');
-      for (const localId of localIds) mark.run(batchId, localId);
-    })();
+  /**
+   * Records a batch before it is sent. `marked`: the assets whose rows say they are in flight (by
+   * default all): deleting a new asset whose create is out keeps its row for the answer, and an edit
+   * keeps the copy that was sent (`sent`). The sync marks only its creates: an asset the service
+   * already has is rebased at settlement on the copy the push kept (`settleBatch`'s `sent`), which
+   * spares rewriting every row of a 5,000-update batch just to mark it.
+   */
+  beginBatch(batchId: string, localIds: readonly string[], marked: readonly string[] = localIds): void {
+    this.db
+      .transaction(() => {
+        this.sql(
+          "INSERT INTO outbox (batch_id, created_at, state, local_ids) VALUES (?, ?, 'sending', ?)",
+        ).run(batchId, this.now(), JSON.stringify(localIds));
+        const mark = this.sql('UPDATE assets SET in_flight = ?, sent = NULL WHERE local_id = ?');
+        for (const localId of marked) mark.run(batchId, localId);
+      })
+      .immediate();
   }
 
   markBatchAmbiguous(batchId: string): void {
@@ -246,13 +253,23 @@ export class WorkspaceStore {
     ).map((row) => ({ batchId: row.batch_id, localIds: JSON.parse(row.local_ids) as string[] }));
   }
 
-  /** Applies a whole batch answer in one transaction, then forgets the batch. */
-  settleBatch(batchId: string, apply: (tx: BatchSettlement) => void): void {
-    this.db.transaction(() => {
-      apply(new BatchSettlement(this));
-      this.sql('UPDATE assets SET in_flight = NULL, sent = NULL WHERE in_flight = ?').run(batchId);
-      this.sql('DELETE FROM outbox WHERE batch_id = ?').run(batchId);
-    })();
+  /**
+   * Applies a whole batch answer in one transaction, then forgets the batch. `sent`: the copy each
+   * asset carried (JSON text), as the push kept it: edits made while the batch was out are rebased
+   * on it (an unmarked asset has no `sent` column of its own, see `beginBatch`).
+   */
+  settleBatch(
+    batchId: string,
+    apply: (tx: BatchSettlement) => void,
+    sent?: ReadonlyMap<string, string>,
+  ): void {
+    this.db
+      .transaction(() => {
+        apply(new BatchSettlement(this, sent));
+        this.sql('UPDATE assets SET in_flight = NULL, sent = NULL WHERE in_flight = ?').run(batchId);
+        this.sql('DELETE FROM outbox WHERE batch_id = ?').run(batchId);
+      })
+      .immediate();
   }
 
   /** Forgets a batch the service refused whole (nothing applied). */
@@ -274,14 +291,14 @@ export class WorkspaceStore {
    * Takes the service's answer for an asset it created or updated from what we sent: the answer
    * becomes the base, and edits the analyst made while the batch was in flight stay pending.
    */
-  acknowledge(localId: string, asset: Asset): void {
-    this.remote.acknowledge(localId, asset);
+  acknowledge(localId: string, asset: Asset, sent?: string): void {
+    this.remote.acknowledge(localId, asset, sent);
   }
 
   /** Marks the assets the service confirmed gone (by a 404 on each, see `confirmGone`). */
   markMissingRemote(confirmedGone: ReadonlySet<number>): { removed: number; conflicts: number } {
     if (confirmedGone.size === 0) return { removed: 0, conflicts: 0 };
-    return this.db.transaction(() => this.remote.markMissing(this.listAssets(), confirmedGone))();
+    return this.db.transaction(() => this.remote.markMissing(this.listAssets(), confirmedGone)).immediate();
   }
 
   /** Every service id the workspace knows, without reading the documents. */
@@ -295,8 +312,13 @@ export class WorkspaceStore {
     ).map((row) => row.id);
   }
 
+  /**
+   * IMMEDIATE: the write lock is taken up front. The sync's worker thread writes this file through
+   * its own connection; a deferred transaction that read first could not then write after the
+   * worker committed (SQLITE_BUSY_SNAPSHOT), where an immediate one waits its turn.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   // --- history (electron/workspace/history.ts): one step per user action, undone in one transaction
@@ -340,5 +362,74 @@ export class WorkspaceStore {
       this.statements.set(text, statement);
     }
     return statement;
+  }
+
+  // --- for the sync's worker thread (electron/sync/sync-worker.ts): its own connection to this
+  // file, and reads that leave the documents unparsed until a batch needs them
+
+  /** The SQLite file, for another thread's connection (':memory:' has none to share). */
+  get file(): string {
+    return this.db.name;
+  }
+
+  /** The rows not in step with the service, in order, without their documents (see pending-work). */
+  pendingCandidates(): PendingCandidate[] {
+    const rows = this.sql(
+      'SELECT local_id, service_asset_id, remote_deleted, not_found, base IS NOT NULL AS has_base, current IS NOT NULL AS has_current FROM assets WHERE NOT (base IS NOT NULL AND base IS current AND remote_deleted = 0) ORDER BY rowid',
+    ).all() as Array<{
+      local_id: string;
+      service_asset_id: number | null;
+      remote_deleted: number;
+      not_found: number;
+      has_base: number;
+      has_current: number;
+    }>;
+    return rows.map((row) => ({
+      localId: row.local_id,
+      serviceAssetId: row.service_asset_id,
+      remoteDeleted: row.remote_deleted === 1,
+      notFound: row.not_found === 1,
+      hasBase: row.has_base === 1,
+      hasCurrent: row.has_current === 1,
+    }));
+  }
+
+  /**
+   * Assets with their two copies only (no verdicts, no outliers), by local id, read in one
+   * statement, with the local copy's text as stored: what a push plans a batch from.
+   */
+  assetDocs(localIds: readonly string[]): Map<string, { record: AssetRecord; currentJson: string | null }> {
+    const rows = this.sql(
+      'SELECT local_id, service_asset_id, partners_id, base, current, remote_deleted, not_found, in_flight, updated_at, NULL AS server_validations, NULL AS outliers FROM assets WHERE local_id IN (SELECT value FROM json_each(?))',
+    ).all(JSON.stringify(localIds)) as AssetRow[];
+    return new Map(rows.map((row) => [row.local_id, { record: toRecord(row), currentJson: row.current }]));
+  }
+
+  /** For a connection that reads the whole file in bulk (the sync's worker): more cache, a map. */
+  tuneForBulk(): void {
+    this.db.pragma('cache_size = -65536');
+    this.db.pragma('mmap_size = 268435456');
+  }
+
+  /** The assets with an open conflict. */
+  conflictedIds(): Set<string> {
+    const rows = this.sql('SELECT DISTINCT local_id FROM conflicts').all() as Array<{ local_id: string }>;
+    return new Set(rows.map((row) => row.local_id));
+  }
+
+  /** The name in every local copy (SQLite reads it out of the JSON), for the duplicate-name rule. */
+  currentNames(): unknown[] {
+    const rows = this.sql(
+      "SELECT json_extract(current, '$.name') AS name FROM assets WHERE current IS NOT NULL",
+    ).all() as Array<{ name: unknown }>;
+    return rows.map((row) => row.name);
+  }
+
+  /** Pending creates that carry a partners_id: a pull adopts them if a lost answer had created them. */
+  createsByPartner(): Map<number, string> {
+    const rows = this.sql(
+      'SELECT local_id, partners_id FROM assets WHERE service_asset_id IS NULL AND current IS NOT NULL AND partners_id IS NOT NULL AND remote_deleted = 0 AND local_id NOT IN (SELECT local_id FROM conflicts)',
+    ).all() as Array<{ local_id: string; partners_id: number }>;
+    return new Map(rows.map((row) => [row.partners_id, row.local_id]));
   }
 }

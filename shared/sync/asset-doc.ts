@@ -17,6 +17,7 @@ const serviceOwned = new Set([
 ]);
 const collections = ['annual_data', 'certifications', 'energy_ratings'] as const;
 type Collection = (typeof collections)[number];
+const collectionSet: ReadonlySet<string> = new Set(collections);
 const entryOwned = new Set(['_validations', 'name', '_key', 'id', 'year', '_destroy']);
 
 /** An edit addressed to a path the document does not have (an entry removed meanwhile). */
@@ -51,7 +52,7 @@ export function flattenDoc(doc: AssetDoc | null | undefined): Map<string, Scalar
   const out = new Map<string, Scalar>();
   if (!doc) return out;
   for (const [field, value] of Object.entries(doc)) {
-    if (serviceOwned.has(field) || (collections as readonly string[]).includes(field)) continue;
+    if (serviceOwned.has(field) || collectionSet.has(field)) continue;
     if (value !== undefined && value !== null) out.set(field, asScalar(value));
   }
   for (const collection of collections) {
@@ -69,15 +70,87 @@ export function flattenDoc(doc: AssetDoc | null | undefined): Map<string, Scalar
   return out;
 }
 
-/** Paths whose values differ between two documents. */
+/**
+ * Paths whose values differ between two documents: the paths where `flattenDoc` of each would
+ * differ, found by walking both documents side by side rather than flattening them (the push diffs
+ * every pending asset, the views every changed one); a path string is made only for a difference.
+ */
 export function changedPaths(
   base: AssetDoc | null | undefined,
   current: AssetDoc | null | undefined,
 ): string[] {
-  const a = flattenDoc(base);
-  const b = flattenDoc(current);
-  const paths = new Set([...a.keys(), ...b.keys()]);
-  return [...paths].filter((path) => (a.get(path) ?? null) !== (b.get(path) ?? null)).sort();
+  const paths: string[] = [];
+  diffFields(base, current, '', isDocField, paths);
+  for (const collection of collections) {
+    const before = entriesByKey(base, collection);
+    const after = entriesByKey(current, collection);
+    for (const [key, entry] of before ?? []) {
+      const other = after?.get(key);
+      const path = `${collection}/${key}`;
+      if (!other) paths.push(path);
+      diffFields(entry, other, `${path}/`, isEntryField, paths);
+    }
+    for (const [key, entry] of after ?? []) {
+      if (before?.has(key)) continue;
+      const path = `${collection}/${key}`;
+      paths.push(path);
+      diffFields(undefined, entry, `${path}/`, isEntryField, paths);
+    }
+  }
+  return paths.sort();
+}
+
+const isDocField = (field: string) => !serviceOwned.has(field) && !collectionSet.has(field);
+const isEntryField = (field: string) => !entryOwned.has(field);
+const isAbsent = (value: unknown) => value === undefined || value === null;
+
+/** Appends `prefix + field` for each field whose value (as `flattenDoc` holds it) differs. */
+function diffFields(
+  a: Record<string, unknown> | null | undefined,
+  b: Record<string, unknown> | null | undefined,
+  prefix: string,
+  counts: (field: string) => boolean,
+  out: string[],
+): void {
+  if (a) {
+    for (const field of Object.keys(a)) {
+      const value = a[field];
+      if (isAbsent(value) || !counts(field)) continue;
+      const other = b?.[field];
+      if (isAbsent(other) || asScalar(value) !== asScalar(other)) out.push(prefix + field);
+    }
+  }
+  if (b) {
+    for (const field of Object.keys(b)) {
+      if (isAbsent(b[field]) || !counts(field)) continue;
+      if (isAbsent(a?.[field])) out.push(prefix + field);
+    }
+  }
+}
+
+/**
+ * A collection's entries by key. Entries sharing a key merge as `flattenDoc` merges them: the last
+ * value given for a field wins, a missing or null one does not erase an earlier one.
+ */
+function entriesByKey(
+  doc: AssetDoc | null | undefined,
+  collection: Collection,
+): Map<string, Record<string, unknown>> | undefined {
+  const entries = doc?.[collection];
+  if (!Array.isArray(entries)) return undefined;
+  const out = new Map<string, Record<string, unknown>>();
+  for (const entry of entries as Record<string, unknown>[]) {
+    const key = entryKey(collection, entry);
+    const earlier = out.get(key);
+    if (!earlier) {
+      out.set(key, entry);
+      continue;
+    }
+    const merged: Record<string, unknown> = { ...earlier };
+    for (const [field, value] of Object.entries(entry)) if (!isAbsent(value)) merged[field] = value;
+    out.set(key, merged);
+  }
+  return out;
 }
 
 /** What a create sends: the local document without service-owned and local-only keys. */

@@ -163,17 +163,25 @@ describe('sync under faults', () => {
       expiresAt: Date.now() + 3_600_000,
     });
     let token = first.token;
+    let batches = 0;
     const { store } = tempWorkspace();
     const { engine } = makeEngine(
       store,
-      new SubmissionApiClient({ baseUrl: h.baseUrl, getToken: () => token, retryBaseDelayMs: 20 }),
-      h.entityId,
-      {
-        maxPerField: 2,
-        onProgress: (p) => {
-          if (p.phase === 'push' && p.done === 1) h.admin.deleteAccessToken(first.id);
+      new SubmissionApiClient({
+        baseUrl: h.baseUrl,
+        getToken: () => token,
+        retryBaseDelayMs: 20,
+        // Revoked as the first batch's answer arrives: the next request meets the revocation.
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          if (init?.method === 'POST' && ++batches === 1) h.admin.deleteAccessToken(first.id);
+          return response;
         },
-      },
+      }),
+      h.entityId,
+      // One batch in flight, so the revocation falls between two batches (with two, the second is
+      // already out when the first answer arrives, and may be accepted before the revocation).
+      { maxPerField: 2, inFlight: 1 },
     );
     for (let i = 0; i < 6; i++) store.createAsset(newAsset(serial++));
     const paused = await engine.sync();

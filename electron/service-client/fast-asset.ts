@@ -1,0 +1,281 @@
+/**
+ * `assetSchema`'s parse (shared/domain/schemas.ts) for assets already in the service's usual form:
+ * numbers as numbers, ids as integers, the current field names. It builds the very object zod
+ * builds (same values, same key order) without zod's per-field machinery, which is a fifth of the
+ * sync's local work on a 5,000-asset answer. Anything else (a decimal as a string, an older field
+ * name to read, a value zod would refuse) is `undefined`, and zod reads the whole answer: its
+ * coercions and its errors stay the only ones. tests/electron/service-client/fast-asset.test.ts
+ * holds this to zod's output.
+ */
+import { batchResponseSchema, type Asset, type BatchResponse } from '../../shared/domain';
+import { parseAssetPage, parseBatchAnswer } from './service-client';
+
+/** A batch answer's bytes as `parseBatchAnswer` reads them (the same result, the same errors). */
+export function readBatchAnswer(bytes: Uint8Array, status: number): BatchResponse {
+  return fastBatchResponse(jsonOf(bytes)) ?? parseBatchAnswer(bytes, status);
+}
+
+/** A listing page's bytes as `parseAssetPage` reads them (the same result, the same errors). */
+export function readAssetPage(bytes: Uint8Array, page: number, status: number): Asset[] {
+  return fastAssets(jsonOf(bytes)) ?? parseAssetPage(bytes, page, status);
+}
+
+/** The bytes as JSON, or undefined (zod's path then says why it cannot read them). */
+function jsonOf(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Thrown inside: this value needs zod. */
+const unfit = Symbol('needs zod');
+type Json = Record<string, unknown>;
+
+/** The asset as `assetSchema.parse` would return it, or undefined when zod has to read it. */
+export function fastAsset(raw: unknown): Asset | undefined {
+  try {
+    return asset(raw);
+  } catch (error) {
+    if (error === unfit) return undefined;
+    throw error;
+  }
+}
+
+/** A batch answer as `batchResponseSchema.parse` would return it, or undefined (see fastAsset). */
+export function fastBatchResponse(json: unknown): BatchResponse | undefined {
+  if (!isObject(json)) return undefined;
+  const lists = ['created', 'always_created', 'updated', 'always_updated', 'deleted'] as const;
+  const assets: Partial<Record<(typeof lists)[number], Asset[]>> = {};
+  for (const key of lists) {
+    const parsed = fastAssets(json[key] === undefined ? [] : json[key]);
+    if (!parsed) return undefined;
+    assets[key] = parsed;
+  }
+  // The rest (refusals, counts) is small: the schema reads it, its assets' lists left empty.
+  const { invalid, not_found, counts } = json;
+  const rest = batchResponseSchema.safeParse({ invalid, not_found, counts });
+  return rest.success ? { ...rest.data, ...assets } : undefined;
+}
+
+/** Assets as `z.array(assetSchema).parse` would return them, or undefined (see fastAsset). */
+export function fastAssets(json: unknown): Asset[] | undefined {
+  if (!Array.isArray(json)) return undefined;
+  const out: Asset[] = [];
+  for (const item of json) {
+    const parsed = fastAsset(item);
+    if (!parsed) return undefined;
+    out.push(parsed);
+  }
+  return out;
+}
+
+/** assetSchema's keys in its order (the loose rest follows in the input's order). */
+const assetKeys = new Set([
+  'service_asset_id',
+  'partners_id',
+  'name',
+  'country',
+  'state_province',
+  'city',
+  'address',
+  'lat',
+  'lng',
+  'construction_year',
+  'ownership',
+  'ownership_from',
+  'ownership_to',
+  'property_type_code',
+  'gav',
+  'size',
+  'asset_size',
+  'certifications',
+  'energy_ratings',
+  'annual_data',
+  '_outliers',
+  'created_at',
+  'updated_at',
+  '_validations',
+]);
+const certificationKeys = new Set([
+  'id',
+  'certification_id',
+  'name',
+  'level',
+  'size',
+  'year',
+  'energy_rating_id',
+  '_validations',
+]);
+const ratingKeys = new Set(['id', 'energy_rating_id', 'name', 'level', 'size', '_validations']);
+
+function asset(raw: unknown): Asset {
+  if (!isObject(raw)) throw unfit;
+  const out: Json = {};
+  out['service_asset_id'] = orNull(raw['service_asset_id'], int);
+  optional(out, raw, 'partners_id', numberOrString);
+  for (const key of ['name', 'country', 'state_province', 'city']) out[key] = orNull(raw[key], string);
+  optional(out, raw, 'address', string);
+  optional(out, raw, 'lat', number);
+  optional(out, raw, 'lng', number);
+  optional(out, raw, 'construction_year', int);
+  out['ownership'] = orNull(raw['ownership'], number);
+  optional(out, raw, 'ownership_from', string);
+  optional(out, raw, 'ownership_to', string);
+  optional(out, raw, 'property_type_code', string);
+  optional(out, raw, 'gav', number);
+  out['size'] = orNull(raw['size'], number);
+  optional(out, raw, 'asset_size', numberOrString);
+  out['certifications'] = list(
+    raw['certifications'] === undefined ? [] : raw['certifications'],
+    certification,
+  );
+  if (raw['energy_ratings'] !== undefined) out['energy_ratings'] = list(raw['energy_ratings'], rating);
+  out['annual_data'] = list(raw['annual_data'] === undefined ? [] : raw['annual_data'], annual);
+  out['_outliers'] = list(raw['_outliers'] === undefined ? [] : raw['_outliers'], outlier);
+  out['created_at'] = orNull(raw['created_at'], string);
+  out['updated_at'] = orNull(raw['updated_at'], string);
+  if (raw['_validations'] !== undefined) out['_validations'] = validations(raw['_validations']);
+  looseRest(out, raw, assetKeys);
+  olderNames(out);
+  return out as Asset;
+}
+
+/** assetSchema's transform: where our field is missing, the older one is read. */
+function olderNames(out: Json): void {
+  const annual = out['annual_data'] as Array<Json & { year: number }>;
+  const latest = [...annual].sort((a, b) => b.year - a.year)[0];
+  if (out['ownership'] === null) out['ownership'] = numericOrNull(out['asset_ownership']);
+  if (out['size'] === null) out['size'] = numericOrNull(out['asset_size']);
+  if (out['name'] === null && typeof latest?.['asset_name'] === 'string') out['name'] = latest['asset_name'];
+  if (out['property_type_code'] == null && typeof latest?.['property_type_code'] === 'string')
+    out['property_type_code'] = latest['property_type_code'];
+}
+
+function certification(raw: unknown): Json {
+  if (!isObject(raw)) throw unfit;
+  const out: Json = {};
+  out['id'] = orNull(raw['id'], int);
+  out['certification_id'] = orNull(raw['certification_id'], int);
+  optional(out, raw, 'name', string);
+  out['level'] = orNull(raw['level'], string);
+  out['size'] = orNull(raw['size'], number);
+  out['year'] = orNull(raw['year'], int);
+  optional(out, raw, 'energy_rating_id', int);
+  if (raw['_validations'] !== undefined) out['_validations'] = validations(raw['_validations']);
+  looseRest(out, raw, certificationKeys);
+  return out;
+}
+
+function rating(raw: unknown): Json {
+  if (!isObject(raw)) throw unfit;
+  const out: Json = {};
+  out['id'] = orNull(raw['id'], int);
+  out['energy_rating_id'] = orNull(raw['energy_rating_id'], int);
+  optional(out, raw, 'name', string);
+  optional(out, raw, 'level', string);
+  out['size'] = orNull(raw['size'], number);
+  if (raw['_validations'] !== undefined) out['_validations'] = validations(raw['_validations']);
+  looseRest(out, raw, ratingKeys);
+  return out;
+}
+
+/** An annual record: its year, its verdict, then every other field as sent (any JSON value). */
+function annual(raw: unknown): Json {
+  if (!isObject(raw)) throw unfit;
+  const out: Json = { year: int(raw['year']) };
+  if (raw['_validations'] !== undefined) out['_validations'] = validations(raw['_validations']);
+  for (const key of Object.keys(raw)) {
+    if (key === 'year' || key === '_validations') continue;
+    const value = raw[key];
+    // Objects and arrays zod copies through z.json() (rare in a record), and what JSON cannot hold.
+    if ((typeof value === 'object' && value !== null) || value === undefined) throw unfit;
+    out[key] = value;
+  }
+  return out;
+}
+
+const kpis = new Set(['en', 'ghg', 'was', 'wat']);
+const outlierTypes = new Set(['lfl', 'intensity']);
+
+function outlier(raw: unknown): Json {
+  if (!isObject(raw)) throw unfit;
+  const { kpi, type, accepted, value } = raw;
+  if (!kpis.has(kpi as string) || !outlierTypes.has(type as string) || typeof accepted !== 'boolean')
+    throw unfit;
+  if (typeof value === 'string') return { kpi, type, accepted, value };
+  return { kpi, type, accepted, value: String(number(value)) };
+}
+
+function validations(raw: unknown): Json {
+  if (!isObject(raw)) throw unfit;
+  const out: Json = { errors: messages(raw['errors']) };
+  if (raw['warnings'] !== undefined) out['warnings'] = messages(raw['warnings']);
+  return out;
+}
+
+function messages(raw: unknown): Record<string, string[]> {
+  if (!isObject(raw)) throw unfit;
+  const out: Record<string, string[]> = {};
+  for (const key of Object.keys(raw)) {
+    const list = raw[key];
+    if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) throw unfit;
+    out[key] = [...(list as string[])];
+  }
+  return out;
+}
+
+function looseRest(out: Json, raw: Json, known: ReadonlySet<string>): void {
+  for (const key of Object.keys(raw)) {
+    if (known.has(key)) continue;
+    if (raw[key] === undefined) throw unfit;
+    out[key] = raw[key];
+  }
+}
+
+function list(raw: unknown, item: (value: unknown) => Json): Json[] {
+  if (!Array.isArray(raw)) throw unfit;
+  return raw.map(item);
+}
+
+/** `.nullable().default(null)`: absent or null is null. */
+function orNull<T>(value: unknown, parse: (value: unknown) => T): T | null {
+  return value === undefined || value === null ? null : parse(value);
+}
+
+/** `.nullable().optional()`: absent stays absent. */
+function optional(out: Json, raw: Json, key: string, parse: (value: unknown) => unknown): void {
+  const value = raw[key];
+  if (value === undefined) return;
+  out[key] = value === null ? null : parse(value);
+}
+
+function number(value: unknown): number {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  throw unfit;
+}
+
+function int(value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  throw unfit;
+}
+
+function string(value: unknown): string {
+  if (typeof value === 'string') return value;
+  throw unfit;
+}
+
+function numberOrString(value: unknown): number | string {
+  return typeof value === 'string' ? value : number(value);
+}
+
+/** As the schema's `numeric` reads an older field; a string (maybe a decimal) is zod's to read. */
+function numericOrNull(value: unknown): number | null {
+  if (typeof value === 'string') throw unfit;
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { BatchRequest, BatchResponse } from '../../shared/domain';
+import type { PushMode, PushSummary } from '../../shared/sync/types';
+import { ApiError } from '../service-client/errors';
+import { readBatchAnswer } from '../service-client/fast-asset';
+import type { WorkspaceStore } from '../workspace/workspace-store';
+import { applyBatchAnswer, type SentBatch } from './batch-answer';
+import { BatchPlanner, type PlannedBatch, type PlannedItem, type PlanOptions } from './batch-planner';
+import { emptyPush } from './sync-report';
+
+/** What a push learns before its first batch: the progress total and what it will not send. */
+export interface PushStart {
+  estimate: number;
+  conflicted: number;
+  unconfirmedDeletes: number;
+}
+
+/** A batch recorded in the outbox, its body ready to send (JSON bytes). */
+export interface OutgoingBatch {
+  batchId: string;
+  body: Uint8Array;
+}
+
+/** The counts one settled answer adds to the push's summary. */
+export type SettledCounts = Pick<PushSummary, 'created' | 'updated' | 'deleted' | 'invalid' | 'notFound'>;
+
+/**
+ * The local part of one push round: batches planned and recorded in the outbox one at a time
+ * (`next`), and each answer parsed and settled (`settle`). It runs in the sync's worker thread (see
+ * sync-worker.ts), so none of this is main's work; the engine on main only sends.
+ */
+export class PushRun {
+  private readonly planner: BatchPlanner;
+  /**
+   * Batches out (or about to be), by id: the assets their answers are traced back to, and the copy
+   * each carried. Kept lean (ids only): the documents read to plan a batch are garbage once it is.
+   */
+  private readonly out = new Map<string, { batch: SentBatch; sent: Map<string, string> }>();
+
+  constructor(
+    private readonly store: WorkspaceStore,
+    private readonly opts: PlanOptions,
+  ) {
+    this.planner = new BatchPlanner(store, opts);
+  }
+
+  start(): PushStart {
+    const { conflicted, unconfirmedDeletes } = this.planner;
+    return { estimate: this.planner.estimate(), conflicted, unconfirmedDeletes };
+  }
+
+  /**
+   * The next batch, read and recorded in the outbox in one transaction (recorded before it is sent:
+   * a crash from here on leaves a batch to reconcile, never a guess); null when nothing is left.
+   * `blocked`: what strict mode held back while filling it.
+   */
+  next(): { batch: OutgoingBatch | null; blocked: PushSummary['blocked'] } {
+    const batchId = randomUUID();
+    const planned = this.store.transaction(() => {
+      const batch = this.planner.next();
+      if (batch) {
+        const items = [...batch.creates, ...batch.updates, ...batch.deletes];
+        this.store.beginBatch(
+          batchId,
+          items.map((item) => item.record.localId),
+          // Only new assets are marked in flight; the others are rebased on `sent` (see settle).
+          batch.creates.map((item) => item.record.localId),
+        );
+      }
+      return batch;
+    });
+    const blocked = this.planner.takeBlocked();
+    if (!planned) return { batch: null, blocked };
+    const lean = (items: PlannedItem[]) =>
+      items.map(({ record: { localId, partnersId, serviceAssetId } }) => ({
+        record: { localId, partnersId, serviceAssetId },
+      }));
+    const sent = new Map<string, string>();
+    for (const item of [...planned.creates, ...planned.updates])
+      if (typeof item.sent === 'string') sent.set(item.record.localId, item.sent);
+    this.out.set(batchId, {
+      batch: {
+        creates: lean(planned.creates),
+        updates: lean(planned.updates),
+        deletes: lean(planned.deletes),
+      },
+      sent,
+    });
+    const body = new TextEncoder().encode(JSON.stringify(requestBody(planned, this.opts.mode)));
+    return { batch: { batchId, body }, blocked };
+  }
+
+  /**
+   * Applies the service's answer (its bytes as received) in one transaction: what it acknowledged
+   * becomes the base. An answer that cannot be read after a 2xx leaves the batch ambiguous, to be
+   * reconciled: `lost`.
+   */
+  settle(batchId: string, bytes: Uint8Array, status: number): { counts: SettledCounts } | { lost: true } {
+    const out = this.out.get(batchId);
+    this.out.delete(batchId);
+    if (!out) throw new Error(`No batch ${batchId} in this push`);
+    let answer: BatchResponse;
+    try {
+      answer = readBatchAnswer(bytes, status);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.ambiguous)) throw error;
+      this.store.markBatchAmbiguous(batchId);
+      return { lost: true };
+    }
+    const summary = emptyPush();
+    this.store.settleBatch(batchId, (tx) => applyBatchAnswer(tx, out.batch, answer, summary), out.sent);
+    const { created, updated, deleted, invalid, notFound } = summary;
+    return { counts: { created, updated, deleted, invalid, notFound } };
+  }
+
+  /**
+   * A batch that got no answer: `ambiguous` (it may have been applied) stays in the outbox to be
+   * reconciled; otherwise (refused whole, or never sent) it is forgotten.
+   */
+  drop(batchId: string, ambiguous: boolean): void {
+    this.out.delete(batchId);
+    if (ambiguous) this.store.markBatchAmbiguous(batchId);
+    else this.store.abandonBatch(batchId);
+  }
+}
+
+/** The request: "send anyway" items go through always_*, which the service saves with their errors. */
+function requestBody(batch: PlannedBatch, mode: PushMode): BatchRequest {
+  const body: BatchRequest = {};
+  const always = (item: PlannedItem) => mode === 'always' || item.anyway === true;
+  const creates = batch.creates.filter((i) => !always(i)).map((i) => i.payload);
+  const alwaysCreates = batch.creates.filter(always).map((i) => i.payload);
+  const updates = batch.updates.filter((i) => !always(i)).map((i) => i.payload);
+  const alwaysUpdates = batch.updates.filter(always).map((i) => i.payload);
+  if (creates.length > 0) body.create = creates;
+  if (alwaysCreates.length > 0) body.always_create = alwaysCreates;
+  if (updates.length > 0) body.update = updates;
+  if (alwaysUpdates.length > 0) body.always_update = alwaysUpdates;
+  if (batch.deletes.length > 0) body.delete = batch.deletes.map((i) => i.payload);
+  return body;
+}

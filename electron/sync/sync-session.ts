@@ -1,0 +1,103 @@
+/**
+ * The sync's local part for one run, behind one table of operations (`SessionOps`): what the
+ * engine on main asks of it, whether it runs in the worker thread (sync-worker.ts, the usual case)
+ * or, for a workspace without a file to share, in main itself (sync-local.ts). Every argument and
+ * result is plain data, so it crosses a thread as it is.
+ */
+import { countNames, type Asset, type PageMeta, type ValidationContext } from '../../shared/domain';
+import type { PullSummary, PushMode, PushSummary } from '../../shared/sync/types';
+import type { WorkspaceStore } from '../workspace/workspace-store';
+import { PullRun } from './pull-run';
+import { PushRun, type OutgoingBatch, type PushStart, type SettledCounts } from './push-run';
+
+export type { OutgoingBatch, PushStart, SettledCounts };
+
+/** The rules' context as data: a function (the name check) cannot cross a thread. */
+export type ContextData = Omit<ValidationContext, 'isNameTaken'>;
+
+export interface PushStartOptions {
+  mode: PushMode;
+  size: number;
+  createCtx: ContextData;
+  updateCtx: ContextData;
+  /**
+   * The context the engine was given checks names against the workspace's: the same check is
+   * rebuilt here from the names the workspace holds now (the rule WorkspaceService applies).
+   */
+  checkNames: boolean;
+  deletes?: number[] | undefined;
+  sendAnyway?: string[] | undefined;
+}
+
+/** Each operation: [its argument, its result]. */
+export interface SessionOps {
+  pushStart: [PushStartOptions, PushStart];
+  pushNext: [null, { batch: OutgoingBatch | null; blocked: PushSummary['blocked'] }];
+  pushSettle: [
+    { batchId: string; bytes: Uint8Array; status: number },
+    { counts: SettledCounts } | { lost: true },
+  ];
+  pushDrop: [{ batchId: string; ambiguous: boolean }, null];
+  pullStart: [null, null];
+  pullPage: [{ bytes: Uint8Array; status: number; page: number; meta: PageMeta; lastPage: number }, number[]];
+  pullLacking: [{ seen: number[] }, number[]];
+  pullFinish: [{ found: Asset[]; gone: number[] }, PullSummary];
+}
+
+export type SessionOp = keyof SessionOps;
+
+export class SyncSession {
+  private push: PushRun | undefined;
+  private pull: PullRun | undefined;
+
+  constructor(readonly store: WorkspaceStore) {}
+
+  run<K extends SessionOp>(op: K, arg: SessionOps[K][0]): SessionOps[K][1] {
+    return (this.handlers[op] as (arg: SessionOps[K][0]) => SessionOps[K][1])(arg);
+  }
+
+  private readonly handlers: { [K in SessionOp]: (arg: SessionOps[K][0]) => SessionOps[K][1] } = {
+    pushStart: (opts) => {
+      const names = opts.checkNames ? countNames(this.store.currentNames()) : undefined;
+      const withNames = (ctx: ContextData): ValidationContext =>
+        names ? { ...ctx, isNameTaken: (name) => (names.get(name.trim()) ?? 0) > 1 } : ctx;
+      this.push = new PushRun(this.store, {
+        mode: opts.mode,
+        size: opts.size,
+        createCtx: withNames(opts.createCtx),
+        updateCtx: withNames(opts.updateCtx),
+        deletes: opts.deletes ? new Set(opts.deletes) : undefined,
+        sendAnyway: opts.sendAnyway ? new Set(opts.sendAnyway) : undefined,
+      });
+      return this.push.start();
+    },
+    pushNext: () => this.pushRun().next(),
+    pushSettle: ({ batchId, bytes, status }) => this.pushRun().settle(batchId, bytes, status),
+    pushDrop: ({ batchId, ambiguous }) => {
+      this.pushRun().drop(batchId, ambiguous);
+      return null;
+    },
+    pullStart: () => {
+      this.pull = new PullRun(this.store);
+      return null;
+    },
+    pullPage: ({ bytes, status, page, meta, lastPage }) =>
+      this.pullRun().page(bytes, status, page, meta, lastPage),
+    pullLacking: ({ seen }) => this.pullRun().lacking(seen),
+    pullFinish: ({ found, gone }) => {
+      const summary = this.pullRun().finish(found, gone);
+      this.pull = undefined;
+      return summary;
+    },
+  };
+
+  private pushRun(): PushRun {
+    if (!this.push) throw new Error('No push under way in this sync session');
+    return this.push;
+  }
+
+  private pullRun(): PullRun {
+    if (!this.pull) throw new Error('No pull under way in this sync session');
+    return this.pull;
+  }
+}
