@@ -120,9 +120,9 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   // The workspace opens from disk first, so the window draws its grid while the sandbox starts and
   // the service answers; calls that need the service wait for that second part.
   const ready = session.restore();
-  // And the window's first snapshot goes before the session: the sandbox's process, the lists and
-  // a first pull would share this machine's cores with drawing the grid (a window that never asks
-  // waits no longer than `connectAfterMs`).
+  // And the window's first drawing goes before the session: the sandbox's process, the lists and
+  // a first pull would share this machine's cores with it (a window that never asks waits no longer
+  // than `connectAfterMs`).
   let windowServed: () => void = () => undefined;
   const served = new Promise<void>((resolve) => (windowServed = resolve));
   const connected = ready
@@ -140,12 +140,16 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     ...session.handlers,
     ...connections.handlers,
     ...workspaces.handlers,
-    'workspace.snapshot': (args) => {
-      try {
-        return workspaces.handlers['workspace.snapshot'](args);
-      } finally {
-        windowServed();
-      }
+    // The window has drawn once it asks for the snapshot's second page (it asks after the first
+    // render), or when the snapshot was whole.
+    'workspace.snapshot': async (args) => {
+      const snapshot = await workspaces.handlers['workspace.snapshot'](args);
+      if (snapshot.next === null) windowServed();
+      return snapshot;
+    },
+    'workspace.assets': (args) => {
+      windowServed();
+      return workspaces.handlers['workspace.assets'](args);
     },
     ...sync.handlers,
     ...workbook.handlers,
