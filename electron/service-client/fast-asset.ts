@@ -7,7 +7,7 @@
  * coercions and its errors stay the only ones. tests/electron/service-client/fast-asset.test.ts
  * holds this to zod's output.
  */
-import { batchResponseSchema, type Asset, type BatchResponse } from '../../shared/domain';
+import { batchResponseSchema, schemaKeys, type Asset, type BatchResponse } from '../../shared/domain';
 import { parseAssetPage, parseBatchAnswer } from './service-client';
 
 /** A batch answer's bytes as `parseBatchAnswer` reads them (the same result, the same errors). */
@@ -71,44 +71,10 @@ export function fastAssets(json: unknown): Asset[] | undefined {
   return out;
 }
 
-/** assetSchema's keys in its order (the loose rest follows in the input's order). */
-const assetKeys = new Set([
-  'service_asset_id',
-  'partners_id',
-  'name',
-  'country',
-  'state_province',
-  'city',
-  'address',
-  'lat',
-  'lng',
-  'construction_year',
-  'ownership',
-  'ownership_from',
-  'ownership_to',
-  'property_type_code',
-  'gav',
-  'size',
-  'asset_size',
-  'certifications',
-  'energy_ratings',
-  'annual_data',
-  '_outliers',
-  'created_at',
-  'updated_at',
-  '_validations',
-]);
-const certificationKeys = new Set([
-  'id',
-  'certification_id',
-  'name',
-  'level',
-  'size',
-  'year',
-  'energy_rating_id',
-  '_validations',
-]);
-const ratingKeys = new Set(['id', 'energy_rating_id', 'name', 'level', 'size', '_validations']);
+/** The schemas' own keys (the loose rest follows in the input's order). */
+const assetKeys = new Set(schemaKeys.asset);
+const certificationKeys = new Set(schemaKeys.certification);
+const ratingKeys = new Set(schemaKeys.energyRating);
 
 function asset(raw: unknown): Asset {
   if (!isObject(raw)) throw unfit;

@@ -2,6 +2,7 @@ import type { CellIssue } from '../../shared/workbook/import-export-types';
 import type { Scalar } from '../../shared/sync/asset-doc';
 import { coerceCell, columnSpec, type ColumnSpec, type RawCell } from '../../shared/workbook/cells';
 import { columnKeyFromLabel, parseColumnKey, type ColumnSource } from '../../shared/workbook/layout';
+import { columnName } from '../../shared/workbook/xlsx-parts';
 
 /**
  * Turns the rows of one tab (from the XLSX reader or the CSV reader) into rows keyed by API variable
@@ -55,17 +56,6 @@ export const nestedFieldNames: Record<'certifications' | 'energy_ratings', Reado
   certifications: new Set(['id', 'certification_id', 'level', 'size', 'year']),
   energy_ratings: new Set(['id', 'energy_rating_id', 'level', 'size']),
 };
-
-export function columnLetter(index: number): string {
-  let n = index;
-  let out = '';
-  while (n > 0) {
-    const r = (n - 1) % 26;
-    out = String.fromCharCode(65 + r) + out;
-    n = Math.floor((n - 1) / 26);
-  }
-  return out;
-}
 
 function showRaw(raw: RawOrIssue | undefined): string {
   if (raw === null || raw === undefined) return '';
@@ -160,7 +150,7 @@ export class SheetParser {
     const seen = new Map<string, string>();
     for (let i = 0; i < width; i++) {
       const index = i + 1;
-      const letter = columnLetter(index);
+      const letter = columnName(index);
       const nameText = hasNames ? headerText(namesRow[i]) : '';
       const labelText = headerText(labelRow[i]);
       let key: string | undefined;

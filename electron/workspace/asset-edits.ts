@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { setPathFrom, setPathValue, type AssetDoc, type Scalar } from '../../shared/sync/asset-doc';
 import type { AssetRecord } from './asset-record';
 import type { History, RowImage } from './history';
-import type { StoreAccess } from './store-access';
+import { writeCurrent, type StoreAccess } from './store-access';
 import { WorkspaceEditError } from './workspace-edit-error';
 
 export interface Edit {
@@ -61,7 +61,7 @@ export class AssetEdits {
         const before = this.before(localId);
         let next = record.current;
         for (const edit of list) next = setPathValue(next, edit.path, edit.value);
-        this.writeCurrent(localId, next);
+        writeCurrent(this.store, localId, next);
         const cells = list.map(({ path, value }) => ({ path, value }));
         this.journal(localId, 'set', { edits: cells }, before);
       }
@@ -73,7 +73,7 @@ export class AssetEdits {
     this.store.transaction(() => {
       this.store.mustGet(localId);
       const before = this.before(localId);
-      this.writeCurrent(localId, doc);
+      writeCurrent(this.store, localId, doc);
       this.journal(localId, kind, {}, before);
     });
   }
@@ -86,7 +86,7 @@ export class AssetEdits {
       if (record.serviceAssetId === null && record.inFlight === null) {
         this.store.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
       } else {
-        this.writeCurrent(localId, null);
+        writeCurrent(this.store, localId, null);
       }
       this.journal(localId, 'delete', {}, before);
     });
@@ -98,7 +98,7 @@ export class AssetEdits {
       const record = this.store.mustGet(localId);
       const before = this.before(localId);
       if (record.base === null) this.store.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
-      else this.writeCurrent(localId, record.base);
+      else writeCurrent(this.store, localId, record.base);
       this.store.sql('DELETE FROM conflicts WHERE local_id = ?').run(localId);
       this.journal(localId, 'revert', {}, before);
     });
@@ -109,7 +109,7 @@ export class AssetEdits {
       const record = this.store.mustGet(localId);
       const before = this.before(localId);
       if (choice === 'theirs' && record.current && record.base) {
-        this.writeCurrent(localId, setPathFrom(record.current, record.base, path));
+        writeCurrent(this.store, localId, setPathFrom(record.current, record.base, path));
       }
       this.store.sql('DELETE FROM conflicts WHERE local_id = ? AND path = ?').run(localId, path);
       this.journal(localId, 'resolve', { path, choice }, before);
@@ -134,19 +134,6 @@ export class AssetEdits {
       }
       this.journal(localId, 'resolve-deletion', { choice }, before);
     });
-  }
-
-  /**
-   * The first edit of an asset whose batch is out keeps the copy that was sent (copy on write), so
-   * the answer can be merged under the edits; SET expressions read the row as it was.
-   */
-  private writeCurrent(localId: string, doc: AssetDoc | null): void {
-    this.store
-      .sql(
-        `UPDATE assets SET sent = CASE WHEN in_flight IS NOT NULL AND sent IS NULL THEN current ELSE sent END,
-       current = ?, updated_at = ? WHERE local_id = ?`,
-      )
-      .run(doc === null ? null : JSON.stringify(doc), this.store.now(), localId);
   }
 
   /** The row as it was, for undo; only inside a step (imports and merges outside one skip the read). */

@@ -1,7 +1,7 @@
 import { entryKey, setPathFrom, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { HistoryState } from '../../shared/sync/types';
 import { newPartnersId } from './asset-edits';
-import type { StoreAccess } from './store-access';
+import { writeCurrent, type StoreAccess } from './store-access';
 
 /**
  * Undo and redo, kept in the workspace's own SQLite file (so scoped to its connection and entity,
@@ -181,7 +181,7 @@ export class History {
     if (wanted === null) {
       if (existing.service_asset_id === null && existing.in_flight === null) {
         this.store.sql('DELETE FROM assets WHERE local_id = ?').run(row.local_id);
-      } else this.writeCurrent(row.local_id, null);
+      } else writeCurrent(this.store, row.local_id, null);
       return;
     }
     let next: AssetDoc = wanted;
@@ -190,17 +190,7 @@ export class History {
       next = JSON.parse(existing.current) as AssetDoc;
       for (const path of paths) next = setPathFrom(next, wanted, entryLevel(wanted, path));
     }
-    this.writeCurrent(row.local_id, next);
-  }
-
-  /** As AssetEdits writes: an asset whose batch is out keeps the copy that was sent. */
-  private writeCurrent(localId: string, doc: AssetDoc | null): void {
-    this.store
-      .sql(
-        `UPDATE assets SET sent = CASE WHEN in_flight IS NOT NULL AND sent IS NULL THEN current ELSE sent END,
-       current = ?, updated_at = ? WHERE local_id = ?`,
-      )
-      .run(doc === null ? null : JSON.stringify(doc), this.store.now(), localId);
+    writeCurrent(this.store, row.local_id, next);
   }
 }
 

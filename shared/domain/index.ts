@@ -121,6 +121,7 @@ export {
   parseValidationResponse,
   parseWith,
   reportingPreferencesSchema,
+  schemaKeys,
   validationRequestSchema,
   validationResponseSchema,
   validationsSchema,

@@ -122,7 +122,7 @@ export const outlierSchema: z.ZodType<Outlier> = z.object({
  * Entries and assets are loose objects: a field the app does not know is kept as the service sent
  * it (shown read-only, never dropped), so a new field on the service never fails a page.
  */
-export const certificationSchema: z.ZodType<Certification> = z.looseObject({
+const certificationObjectSchema = z.looseObject({
   id: recordId,
   certification_id: recordId,
   name: nullableString,
@@ -132,8 +132,9 @@ export const certificationSchema: z.ZodType<Certification> = z.looseObject({
   energy_rating_id: nullableInt,
   _validations: validationsSchema.optional(),
 });
+export const certificationSchema: z.ZodType<Certification> = certificationObjectSchema;
 
-export const energyRatingSchema: z.ZodType<EnergyRating> = z.looseObject({
+const energyRatingObjectSchema = z.looseObject({
   id: recordId,
   energy_rating_id: recordId,
   name: nullableString,
@@ -141,6 +142,7 @@ export const energyRatingSchema: z.ZodType<EnergyRating> = z.looseObject({
   size: numeric.nullable().default(null),
   _validations: validationsSchema.optional(),
 });
+export const energyRatingSchema: z.ZodType<EnergyRating> = energyRatingObjectSchema;
 
 /** Catalog fields are scalars; anything else the service sends in a record is kept as JSON. */
 const annualValue = z.union([z.number(), z.string(), z.boolean(), z.null()]);
@@ -175,6 +177,13 @@ const assetObjectSchema = z.looseObject({
   updated_at: z.string().nullable().default(null),
   _validations: validationsSchema.optional(),
 });
+
+/** Each loose schema's own keys in its order (a fast reader of the usual answers builds the same objects). */
+export const schemaKeys = {
+  asset: Object.keys(assetObjectSchema.shape),
+  certification: Object.keys(certificationObjectSchema.shape),
+  energyRating: Object.keys(energyRatingObjectSchema.shape),
+};
 
 /**
  * Older answers named some fields differently (`asset_ownership`, `asset_size` without `size`, the

@@ -24,6 +24,7 @@ export function escapeXml(text: string): string {
   return invalidXml.test(out) ? out.replace(invalidXml, '') : out;
 }
 
+/** A 1-based column index as the sheet names it (1 → A, 27 → AA). */
 export function columnName(index: number): string {
   let n = index;
   let out = '';

@@ -66,6 +66,7 @@ export function StatusBar() {
   const counts = useWorkspace((s) => workspaceCounts(s));
   const lastSync = useWorkspace((s) => s.meta?.lastSyncAt);
   const partial = useWorkspace((s) => s.partial);
+  const loaded = useWorkspace((s) => s.assets.size);
   const reference = useWorkspace((s) => s.meta?.reference);
   const { errors, warnings, complete } = useValidation();
   const canUndo = useUi((s) => s.canUndo);
@@ -76,7 +77,7 @@ export function StatusBar() {
   return (
     <footer className="status-bar" aria-live="polite" data-testid="status-bar">
       <span data-testid="status-assets">{counts.assets} assets</span>
-      {partial && <PartialLoad {...partial} />}
+      {partial && <PartialLoad loaded={loaded} {...partial} />}
       {shownRows && shownRows.grid === tab && (
         <span data-testid="status-shown" className="has-pending">
           {shownRows.shown} of {shownRows.total} rows shown (filtered)

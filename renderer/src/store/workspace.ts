@@ -30,7 +30,7 @@ export interface WorkspaceState {
   revision: number;
   change: AssetChange;
   /** While the rest of a snapshot is being read after its first page was drawn (or why it stopped). */
-  partial: { loaded: number; total: number; problem?: string } | null;
+  partial: { total: number; problem?: string } | null;
 }
 
 export const useWorkspace = create<WorkspaceState>(() => ({
@@ -118,7 +118,7 @@ export async function reloadSnapshot(): Promise<void> {
     order: snapshot.assets.map((view) => view.localId),
     revision: state.revision + 1,
     change: { kind: 'reset' },
-    partial: snapshot.next === null ? null : { loaded: assets.size, total: snapshot.total },
+    partial: snapshot.next === null ? null : { total: snapshot.total },
   }));
   if (snapshot.next !== null) void readRest(snapshot.next, generation);
 }
@@ -140,7 +140,6 @@ async function readRest(after: number, generation: number): Promise<void> {
     if (generation !== loadGeneration) return;
     useWorkspace.setState((state) => ({
       partial: {
-        loaded: state.assets.size,
         total: state.partial?.total ?? state.assets.size,
         problem: errorMessage(error),
       },
@@ -166,7 +165,6 @@ function appendViews(views: readonly AssetView[]): void {
       order: [...state.order, ...added],
       revision: state.revision + 1,
       change: { kind: 'assets', localIds: added },
-      partial: state.partial && { ...state.partial, loaded: assets.size },
     };
   });
 }
