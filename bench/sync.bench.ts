@@ -4,6 +4,7 @@
  *   floor (the rate limit's wait plus what the service itself takes for the same bodies, measured by
  *   posting them raw with another token in this run).
  * - pull: 20,000 assets at per_page 100 into an empty workspace; seconds and pages per second.
+ * Five rounds, each with its own tokens and entities; each goal is the median of its rounds.
  */
 import { eventLoopProbe, goal, percentile } from './support/goal';
 import { spawn } from 'node:child_process';
@@ -52,12 +53,23 @@ function rateLimitFloorMs(requests: number): number {
 
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-interface Sandbox {
-  baseUrl: string;
+interface Round {
   tokens: [string, string];
   entityIds: [number, number];
+}
+
+interface Sandbox {
+  baseUrl: string;
+  rounds: Round[];
   stop(): void;
 }
+
+/**
+ * Rounds: on this shared 2-core machine one run's figures move by a fifth from one run to the next
+ * (the service and the client share the cores), so each ratio is the median of its rounds, each
+ * round measuring the peer beside the engine.
+ */
+const rounds = 5;
 
 async function startSandboxProcess(): Promise<Sandbox> {
   const child = spawn(
@@ -67,6 +79,7 @@ async function startSandboxProcess(): Promise<Sandbox> {
       'tsx',
       fileURLToPath(new URL('./support/sandbox-child.ts', import.meta.url)),
       String(assessmentYear),
+      String(rounds),
     ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -84,20 +97,31 @@ async function startSandboxProcess(): Promise<Sandbox> {
   return { ...info, stop: () => child.kill('SIGTERM') };
 }
 
-export default async function run(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-sync-'));
-  const sandbox = await startSandboxProcess();
-  const { baseUrl } = sandbox;
-  const [engineToken, peerToken] = sandbox.tokens;
-  const [entityId, peerEntityId] = sandbox.entityIds;
+const validationContext = (mode: 'create' | 'update') => ({
+  mode,
+  assessmentYear,
+  areaUnit: 'm2' as const,
+  certifications: defaultCertificationSchemes,
+  propertyTypes: defaultPropertyTypeCodes,
+});
 
-  const validationContext = (mode: 'create' | 'update') => ({
-    mode,
-    assessmentYear,
-    areaUnit: 'm2' as const,
-    certifications: defaultCertificationSchemes,
-    propertyTypes: defaultPropertyTypeCodes,
-  });
+/** Main's answer to a bridge call while the engine pushes and pulls (issue 18: p99 <= 50 ms). */
+const delays: number[] = [];
+
+/** Runs `work` with main's event loop probed (the bench's own setup between runs is not). */
+async function probed<T>(work: () => Promise<T>): Promise<T> {
+  const probe = eventLoopProbe();
+  try {
+    return await work();
+  } finally {
+    delays.push(...(await probe.stop()));
+  }
+}
+
+/** One round's ratios: each push against its floor, the pull against fetching alone. */
+async function round(baseUrl: string, { tokens, entityIds }: Round, dir: string) {
+  const [engineToken, peerToken] = tokens;
+  const [entityId, peerEntityId] = entityIds;
   const store = WorkspaceStore.open(join(dir, 'ws.sqlite'));
   const client = new SubmissionApiClient({ baseUrl, getToken: () => engineToken });
   const engine = new SyncEngine({ store, client, entityId, validationContext });
@@ -124,19 +148,17 @@ export default async function run(): Promise<void> {
       if (created.service_asset_id !== null) peerIds.push(created.service_asset_id);
   }
 
-  // Main's answer to a bridge call while the engine pushes and pulls (issue 18: p99 <= 50 ms).
-  const probe = eventLoopProbe();
   let t = performance.now();
-  const created = await engine.push();
+  const created = await probed(() => engine.push());
   const createMs = performance.now() - t;
-  report('push 20,000 creates', created.requests, minimum, createMs, sum(peerCreate));
+  const create = report('push 20,000 creates', created.requests, minimum, createMs, sum(peerCreate));
 
   const records = store.listAssets();
   store.transaction(() => {
     for (const [i, record] of records.entries()) store.setValue(record.localId, 'address', `Street ${i}`);
   });
   t = performance.now();
-  const updated = await engine.push();
+  const updated = await probed(() => engine.push());
   const updateMs = performance.now() - t;
 
   const peerUpdate: number[] = [];
@@ -149,7 +171,14 @@ export default async function run(): Promise<void> {
     peerUpdate.push(performance.now() - started);
   }
   // Each token has spent 4 of its 10 requests this minute: the 4 updates still fit, so no wait.
-  report('push 20,000 updates', updated.requests, minimum, updateMs, sum(peerUpdate), created.requests);
+  const update = report(
+    'push 20,000 updates',
+    updated.requests,
+    minimum,
+    updateMs,
+    sum(peerUpdate),
+    created.requests,
+  );
 
   const fresh = WorkspaceStore.open(join(dir, 'fresh.sqlite'));
   const pullEngine = new SyncEngine({ store: fresh, client, entityId, validationContext });
@@ -158,24 +187,47 @@ export default async function run(): Promise<void> {
   const remote = await client.listAllAssets(entityId, { onPage: (done) => (pages = done) });
   const fetchMs = performance.now() - t;
   t = performance.now();
-  const pulled = await pullEngine.pull();
+  const pulled = await probed(() => pullEngine.pull());
   const pullMs = performance.now() - t;
-  const delays = await probe.stop();
   console.log(
     `pull ${remote.length} assets (per_page 100): ${pages} pages fetched alone in ${fmt(fetchMs)} (${Math.round((pages / fetchMs) * 1000)} pages/s); ` +
       `pulled into an empty workspace in ${fmt(pullMs)} (${pulled.added} added, ${Math.round((pages / pullMs) * 1000)} pages/s; ` +
       `ratio to fetching alone ${(pullMs / fetchMs).toFixed(2)})`,
   );
-  goal('sync pull of 20,000 assets against fetching alone', pullMs / fetchMs, 'x', '<=', 1.2);
+  fresh.close();
+  store.close();
+  return { create, update, pull: pullMs / fetchMs };
+}
+
+export default async function run(): Promise<void> {
+  delays.length = 0;
+  const sandbox = await startSandboxProcess();
+  const figures: Array<Awaited<ReturnType<typeof round>>> = [];
+  for (const [i, each] of sandbox.rounds.entries()) {
+    console.log(`round ${i + 1} of ${rounds}`);
+    const dir = mkdtempSync(join(tmpdir(), 'bench-sync-'));
+    figures.push(await round(sandbox.baseUrl, each, dir));
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const median = (key: 'create' | 'update' | 'pull') =>
+    percentile(
+      figures.map((f) => f[key]),
+      50,
+    );
+  goal(`sync push 20,000 creates against its floor, median of ${rounds}`, median('create'), 'x', '<=', 1.2);
+  goal(`sync push 20,000 updates against its floor, median of ${rounds}`, median('update'), 'x', '<=', 1.2);
+  goal(
+    `sync pull of 20,000 assets against fetching alone, median of ${rounds}`,
+    median('pull'),
+    'x',
+    '<=',
+    1.2,
+  );
   goal('main answers a bridge call during a 20k push and pull, p99', percentile(delays, 99), 'ms', '<=', 50);
   console.log(
     `  (${delays.length} calls, median ${percentile(delays, 50).toFixed(1)} ms, max ${Math.max(...delays).toFixed(0)} ms)`,
   );
-
-  fresh.close();
-  store.close();
   sandbox.stop();
-  rmSync(dir, { recursive: true, force: true });
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -187,12 +239,12 @@ function report(
   ms: number,
   serviceMs: number,
   spent = 0,
-): void {
+): number {
   const floor = rateLimitFloorMs(requests + spent) + serviceMs;
   console.log(
     `${label}: ${requests} requests (minimum ${minimum}, ratio ${(requests / minimum).toFixed(2)}); ` +
       `${fmt(ms)} vs floor ${fmt(floor)} (rate-limit waits ${fmt(rateLimitFloorMs(requests + spent))} + service time for the same bodies ${fmt(serviceMs)}); ` +
       `ratio ${(ms / floor).toFixed(2)} (goal ≤ 1.20)`,
   );
-  goal(`sync ${label} against its floor`, ms / floor, 'x', '<=', 1.2);
+  return ms / floor;
 }

@@ -1,6 +1,8 @@
 /**
  * A sandbox in its own process for benchmarks, so the service's CPU is not the client's (as with the
- * real service). Prints one JSON line: base URL, two tokens and two entity ids; stops on SIGTERM.
+ * real service). Prints one JSON line: base URL, and per round two tokens and two entity ids (the
+ * engine's and the peer's, so every round starts with a whole rate-limit budget and an empty
+ * entity); stops on SIGTERM.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,7 @@ import { grantableScopes } from '../../shared/auth/scopes';
 import { createSandboxServer } from '../../sandbox/server';
 
 const assessmentYear = Number(process.argv[2] ?? 2025);
+const rounds = Number(process.argv[3] ?? 1);
 const dir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));
 const server = createSandboxServer({
   dataDir: dir,
@@ -18,21 +21,27 @@ const server = createSandboxServer({
 const { baseUrl } = await server.listen(0);
 const admin = server.store.admin;
 const partner = admin.createDataPartner({ name: 'Bench partner' });
-const entities = [
-  admin.createEntity({ name: 'Bench entity', area_units_name: 'square metres' }),
-  admin.createEntity({ name: 'Peer entity', area_units_name: 'square metres' }),
-];
-const tokens = ['engine', 'peer'].map(
-  (name) =>
-    admin.createAccessToken({
+const perRound = Array.from({ length: rounds }, (_, round) => {
+  const pair = ['engine', 'peer'].map((name) => {
+    const entity = admin.createEntity({
+      name: `Bench ${name} ${round + 1}`,
+      area_units_name: 'square metres',
+    });
+    admin.grantEntityAccess(entity.id, partner.id);
+    const { token } = admin.createAccessToken({
       dataPartnerId: partner.id,
-      name,
+      name: `${name} ${round + 1}`,
       scopes: grantableScopes,
       expiresAt: Date.now() + 86_400_000,
-    }).token,
-);
-for (const entity of entities) admin.grantEntityAccess(entity.id, partner.id);
-process.stdout.write(`${JSON.stringify({ baseUrl, tokens, entityIds: entities.map((e) => e.id) })}\n`);
+    });
+    return { token, entityId: entity.id };
+  });
+  return {
+    tokens: pair.map((p) => p.token),
+    entityIds: pair.map((p) => p.entityId),
+  };
+});
+process.stdout.write(`${JSON.stringify({ baseUrl, rounds: perRound })}\n`);
 process.on('SIGTERM', () => {
   void server.close().then(() => {
     rmSync(dir, { recursive: true, force: true });

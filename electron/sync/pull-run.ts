@@ -97,25 +97,35 @@ export class PullRun {
   }
 }
 
-/** Merges remote assets; a new asset whose create answer was lost is adopted, not added. */
+/**
+ * Merges remote assets; a new asset whose create answer was lost is adopted, not added. The rows
+ * they are weighed against are read in one statement for the group.
+ */
 function applyPage(
   store: WorkspaceStore,
   remote: Asset[],
   newByPartner: Map<number, string>,
   summary: PullSummary,
 ): void {
+  const ids = remote.flatMap((asset) => (asset.service_asset_id === null ? [] : [asset.service_asset_id]));
+  const known = store.knownRemoteRows(ids);
+  /** Ids taken in this group: one listed twice is weighed, the second time, against the first. */
+  const taken = new Set<number>();
   for (const asset of remote) {
-    if (asset.service_asset_id === null) continue;
+    const id = asset.service_asset_id;
+    if (id === null) continue;
+    const row = taken.has(id) ? undefined : (known.get(id) ?? null);
+    taken.add(id);
     // Our creates carry integer partners ids; a string one (older answers) is someone else's.
     const pending = typeof asset.partners_id === 'number' ? newByPartner.get(asset.partners_id) : undefined;
-    if (pending !== undefined && !store.assetByServiceId(asset.service_asset_id)) {
+    if (pending !== undefined && !(row === undefined ? store.assetByServiceId(id) : row)) {
       // A create whose answer was lost: the service has it, so it is not sent again.
       store.acknowledge(pending, asset);
       newByPartner.delete(asset.partners_id as number);
       summary.adopted++;
       continue;
     }
-    const outcome = store.applyRemote(asset);
+    const outcome = store.applyRemote(asset, row);
     if (outcome === 'added') summary.added++;
     else if (outcome === 'updated') summary.updated++;
     else if (outcome === 'conflict') summary.conflicts++;

@@ -26,6 +26,17 @@ function verdictJson(asset: {
   return asset._validations ? JSON.stringify(verdictOf(asset)) : null;
 }
 
+/** What the workspace holds of an asset the service lists, to tell whether its copy is news. */
+export interface KnownRow {
+  local_id: string;
+  base: string | null;
+  outliers: string | null;
+  server_validations: string | null;
+  remote_deleted: number;
+  not_found: number;
+}
+const knownColumns = 'local_id, base, outliers, server_validations, remote_deleted, not_found';
+
 /**
  * The service's copy taken into the workspace: pulled assets merged three ways (conflicts kept for
  * the user), answers to what we sent acknowledged under the edits made meanwhile, and assets the
@@ -36,29 +47,17 @@ export class RemoteMerge {
 
   /**
    * Brings one remote asset in: a new asset is added; a known one is merged three ways, with
-   * conflicts kept for the user. Returns what happened, for the pull's summary.
+   * conflicts kept for the user. Returns what happened, for the pull's summary. `known`: its row as
+   * `knownRows` read it beforehand (null: none), or undefined to read it now.
    */
-  applyRemote(asset: Asset): 'added' | 'updated' | 'unchanged' | 'conflict' {
+  applyRemote(asset: Asset, known?: KnownRow | null): 'added' | 'updated' | 'unchanged' | 'conflict' {
     const id = asset.service_asset_id;
     if (id === null) return 'unchanged';
     const theirs = docFromRemote(asset);
     const theirsJson = JSON.stringify(theirs);
     const outliers = JSON.stringify(asset._outliers);
     const verdict = verdictJson(asset);
-    const known = this.store
-      .sql(
-        'SELECT local_id, base, outliers, server_validations, remote_deleted, not_found FROM assets WHERE service_asset_id = ?',
-      )
-      .get(id) as
-      | {
-          local_id: string;
-          base: string | null;
-          outliers: string | null;
-          server_validations: string | null;
-          remote_deleted: number;
-          not_found: number;
-        }
-      | undefined;
+    if (known === undefined) known = this.knownRow(id);
     if (!known) {
       this.store
         .sql(
@@ -85,6 +84,24 @@ export class RemoteMerge {
       known.not_found === 0;
     if (same) return 'unchanged';
     return this.mergeInto(this.store.mustGet(known.local_id), theirs, asset);
+  }
+
+  private knownRow(id: number): KnownRow | null {
+    const row = this.store.sql(`SELECT ${knownColumns} FROM assets WHERE service_asset_id = ?`).get(id);
+    return (row as KnownRow | undefined) ?? null;
+  }
+
+  /**
+   * The rows of these service ids that `applyRemote` weighs the service's copies against, read in
+   * one statement (a pull takes its pages in groups: one query per group, not one per asset).
+   */
+  knownRows(ids: readonly number[]): Map<number, KnownRow> {
+    const rows = this.store
+      .sql(
+        `SELECT service_asset_id, ${knownColumns} FROM assets WHERE service_asset_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(ids)) as Array<KnownRow & { service_asset_id: number }>;
+    return new Map(rows.map((row) => [row.service_asset_id, row]));
   }
 
   /**

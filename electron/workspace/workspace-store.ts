@@ -9,7 +9,7 @@ import { BatchSettlement } from './batch-settlement';
 import { History, type StepOutcome } from './history';
 import { migrate } from './migrations';
 import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
-import { RemoteMerge } from './remote-merge';
+import { RemoteMerge, type KnownRow } from './remote-merge';
 import type { StoreAccess } from './store-access';
 import { WorkspaceEditError } from './workspace-edit-error';
 
@@ -281,10 +281,16 @@ export class WorkspaceStore {
 
   /**
    * Brings one remote asset in: a new asset is added; a known one is merged three ways, with
-   * conflicts kept for the user. Returns what happened, for the pull's summary.
+   * conflicts kept for the user. Returns what happened, for the pull's summary. `known`: its row
+   * from `knownRemoteRows` (null: none), or undefined to read it now.
    */
-  applyRemote(asset: Asset): 'added' | 'updated' | 'unchanged' | 'conflict' {
-    return this.remote.applyRemote(asset);
+  applyRemote(asset: Asset, known?: KnownRow | null): 'added' | 'updated' | 'unchanged' | 'conflict' {
+    return this.remote.applyRemote(asset, known);
+  }
+
+  /** What the workspace holds of these service ids, read in one statement (see `applyRemote`). */
+  knownRemoteRows(ids: readonly number[]): Map<number, KnownRow> {
+    return this.remote.knownRows(ids);
   }
 
   /**
