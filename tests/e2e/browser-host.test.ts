@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserHost } from '../../electron/browser-host/server';
 import { bridgeSecretHeader, secretFromFragment } from '../../shared/bridge/browser-host-secret';
 import { artifactPath, launchChromium } from '../support/chromium';
-import { startTestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('browser host', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let app: TestApp;
   let host: BrowserHost;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
 

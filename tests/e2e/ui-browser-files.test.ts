@@ -15,7 +15,7 @@ import { localSandboxId } from '../../electron/auth/connections';
 import { bridgeSecretHeader, secretFromFragment } from '../../shared/bridge/browser-host-secret';
 import { downloadRoute, uploadLimitBytes, uploadRoute } from '../../shared/bridge/browser-host-files';
 import type { AssetView } from '../../shared/sync/types';
-import type { startTestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import {
   gridCell,
   openUiPage,
@@ -25,15 +25,13 @@ import {
   workspaceProbe,
 } from '../support/ui-page';
 
-type App = Awaited<ReturnType<typeof startTestApp>>;
-
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
 declare const document: { activeElement: { getAttribute(name: string): string | null } | null };
 
 const NEW_CITY = 'Deventer';
 
 describe('files in the browser host, in Chromium', () => {
-  let app: App;
+  let app: TestApp;
   let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
@@ -232,7 +230,7 @@ async function editCity(from: string, to: string, serviceAssetId: number, city: 
   await workbook.xlsx.writeFile(to);
 }
 
-async function tokenCookie(app: App): Promise<string> {
+async function tokenCookie(app: TestApp): Promise<string> {
   const response = await fetch(app.host.launchUrl, { redirect: 'manual' });
   return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 }

@@ -14,9 +14,7 @@ import { startHarness, type Harness } from '../sandbox/helpers';
 import { memberUser } from '../sandbox/portal-client';
 import { launchChromium } from '../support/chromium';
 import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
-import { startTestApp } from '../support/test-app';
-
-type App = Awaited<ReturnType<typeof startTestApp>>;
+import { startTestApp, type TestApp } from '../support/test-app';
 
 interface Box {
   x: number;
@@ -32,7 +30,7 @@ const demoEntity = 'Northwind Core Real Estate Fund';
 const secondName = 'Second service';
 
 describe('connections, sign-in and the first-run guide in Chromium', () => {
-  let app: App;
+  let app: TestApp;
   let remote: Harness;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;

@@ -15,12 +15,10 @@ import {
   type UiPage,
   workspaceProbe,
 } from '../support/ui-page';
-import type { startTestApp } from '../support/test-app';
-
-type App = Awaited<ReturnType<typeof startTestApp>>;
+import type { TestApp } from '../support/test-app';
 
 describe('delete, undo and the sync confirmation', () => {
-  let app: App;
+  let app: TestApp;
   let ui: UiPage | undefined;
   let page: Page;
   let first: AssetView;

@@ -21,9 +21,7 @@ import {
   type UiPage,
   workspaceProbe,
 } from '../support/ui-page';
-import type { startTestApp } from '../support/test-app';
-
-type App = Awaited<ReturnType<typeof startTestApp>>;
+import type { TestApp } from '../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
 declare const document: { activeElement: { getAttribute(name: string): string | null } | null };
@@ -35,7 +33,7 @@ const NEW_ANNUAL = 123_456;
 const BAD_SIZE = 'about 12000';
 
 describe('Import / Export dialog in Chromium', () => {
-  let app: App;
+  let app: TestApp;
   let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];

@@ -15,9 +15,7 @@ import {
   type UiPage,
   workspaceProbe,
 } from '../support/ui-page';
-import type { startTestApp } from '../support/test-app';
-
-type App = Awaited<ReturnType<typeof startTestApp>>;
+import type { TestApp } from '../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
 interface PageElement {
@@ -31,7 +29,7 @@ declare const document: {
 };
 
 describe('find and replace in a grid', () => {
-  let app: App;
+  let app: TestApp;
   let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];

@@ -7,10 +7,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openUiPage, pasteInPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
-import type { startTestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 describe('the grid as an analyst works in it', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let app: TestApp;
   let ui: UiPage | undefined;
   let page: Page;
 

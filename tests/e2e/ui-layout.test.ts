@@ -2,10 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openUiPage, screenshot, type UiPage } from '../support/ui-page';
-import type { startTestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 describe('layout at 1024x640', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let app: TestApp;
   let ui: UiPage | undefined;
   let page: Page;
 

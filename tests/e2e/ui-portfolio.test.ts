@@ -9,10 +9,10 @@ import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openUiPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
-import type { startTestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 describe('portfolio preview in Chromium', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let app: TestApp;
   let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];

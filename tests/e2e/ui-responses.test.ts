@@ -12,9 +12,7 @@ import type { IndicatorValue } from '../../shared/responses/types';
 import { demoUserEmail } from '../../sandbox/demo-user';
 import { artifactPath } from '../support/chromium';
 import { openUiPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
-import { testAssessmentYear, type startTestApp } from '../support/test-app';
-
-type App = Awaited<ReturnType<typeof startTestApp>>;
+import { testAssessmentYear, type TestApp } from '../support/test-app';
 
 interface RemoteValue {
   variable: string;
@@ -23,7 +21,7 @@ interface RemoteValue {
 }
 
 describe('portfolio responses UI in Chromium', () => {
-  let app: App;
+  let app: TestApp;
   let ui: UiPage | undefined;
   let browser: UiPage['browser'];
   let page: Page;

@@ -6,12 +6,12 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
 import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
-import { startTestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 const added = 2_400;
 
 describe('start on a large workspace', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>> | undefined;
+  let app: TestApp | undefined;
   let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
   let page: Page;
 

@@ -17,9 +17,7 @@ import {
   type UiPage,
   workspaceProbe,
 } from '../support/ui-page';
-import type { startTestApp } from '../support/test-app';
-
-type App = Awaited<ReturnType<typeof startTestApp>>;
+import type { TestApp } from '../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
 interface PageElement {
@@ -36,7 +34,7 @@ declare const document: {
 };
 
 describe('desktop UI in Chromium', () => {
-  let app: App;
+  let app: TestApp;
   let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
@@ -372,7 +370,7 @@ async function focusCell(page: Page, rowId: string, colId: string, grid = 'asset
   await locator.click();
 }
 
-async function sandboxGet(app: App, serviceAssetId: number) {
+async function sandboxGet(app: TestApp, serviceAssetId: number) {
   const entityId = app.core.sandbox.entityIds[0];
   const response = await fetch(
     `${app.core.sandbox.baseUrl}/api/v1/entities/${entityId}/assets/${serviceAssetId}`,
@@ -387,7 +385,11 @@ async function sandboxGet(app: App, serviceAssetId: number) {
   };
 }
 
-async function sandboxPatch(app: App, serviceAssetId: number, body: Record<string, unknown>): Promise<void> {
+async function sandboxPatch(
+  app: TestApp,
+  serviceAssetId: number,
+  body: Record<string, unknown>,
+): Promise<void> {
   const entityId = app.core.sandbox.entityIds[0];
   const response = await fetch(
     `${app.core.sandbox.baseUrl}/api/v1/entities/${entityId}/assets/${serviceAssetId}`,

@@ -74,3 +74,6 @@ export async function startTestApp(
     },
   };
 }
+
+/** A started test app, as `startTestApp` gives it. */
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;

@@ -2,11 +2,11 @@
 import type { ConsoleMessage, Locator, Page } from 'playwright-core';
 import type { TestContext } from 'vitest';
 import { artifactPath, launchChromium } from './chromium';
-import { startTestApp } from './test-app';
+import { startTestApp, type TestApp } from './test-app';
 
 /** The app, Chromium and one page of it whose errors are watched: what a UI test opens first. */
 export interface UiPage {
-  app: Awaited<ReturnType<typeof startTestApp>>;
+  app: TestApp;
   browser: Awaited<ReturnType<typeof launchChromium>>;
   page: Page;
   pageErrors: string[];
@@ -72,7 +72,7 @@ export function gridCell(page: Page, grid: string, rowId: string, colId: string)
  * What main's workspace holds, read as a second pair of eyes beside the page: an asset by local id,
  * and a value at a document path (`field` or `annual_data/<year>/<field>`; null stays null).
  */
-export function workspaceProbe(app: Awaited<ReturnType<typeof startTestApp>>) {
+export function workspaceProbe(app: TestApp) {
   const snapshot = () => app.core.handlers['workspace.snapshot']({});
   const assetOf = async (localId: string) => (await snapshot()).assets.find((a) => a.localId === localId);
   const valueAt = async (localId: string, path: string): Promise<unknown> => {

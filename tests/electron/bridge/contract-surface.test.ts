@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bridgeEventNames, bridgeMethodNames, invokeChannel } from '../../../shared/bridge/contract';
 import type { BrowserHost } from '../../../electron/browser-host/server';
 import { bridgeSecretHeader, secretFromFragment } from '../../../shared/bridge/browser-host-secret';
-import { startTestApp } from '../../support/test-app';
+import { startTestApp, type TestApp } from '../../support/test-app';
 
 type Handler = (event: { senderFrame?: { url: string } }, args: unknown) => unknown;
 
@@ -81,7 +81,7 @@ vi.mock('electron', () => {
 });
 
 describe('bridge surface', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let app: TestApp;
   let host: BrowserHost;
 
   beforeAll(async () => {

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeMethodNames } from '../../../shared/bridge/contract';
 import { builtRendererDir } from '../../support/built-renderer';
-import { startTestApp } from '../../support/test-app';
+import { startTestApp, type TestApp } from '../../support/test-app';
 
 describe('no token crosses the bridge', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let app: TestApp;
   const events: string[] = [];
 
   beforeAll(async () => {

@@ -7,10 +7,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../support/test-app';
+import { startTestApp, type TestApp } from '../../support/test-app';
 
 describe('spreadsheet exchange through the bridge', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let app: TestApp;
   const folder = mkdtempSync(join(tmpdir(), 'asset-desk-exchange-'));
   const changed: string[] = [];
 
