@@ -33,9 +33,7 @@ export class AssetEdits {
     const current = { ...doc, partners_id: partnersId };
     this.store.transaction(() => {
       this.store
-        .sql(
-          'INSERT INTO assets (local_id, partners_id, base, current, updated_at) VALUES (?, ?, NULL, ?, ?)',
-        )
+        .sql('INSERT INTO assets (local_id, partners_id, base, local, updated_at) VALUES (?, ?, NULL, ?, ?)')
         .run(localId, partnersId, JSON.stringify(current), this.store.now());
       this.journal(localId, 'create', current, null);
     });
@@ -128,7 +126,7 @@ export class AssetEdits {
         const { service_asset_id: _id, ...doc } = record.current;
         this.store
           .sql(
-            'UPDATE assets SET service_asset_id = NULL, base = NULL, current = ?, remote_deleted = 0, updated_at = ? WHERE local_id = ?',
+            'UPDATE assets SET service_asset_id = NULL, base = NULL, local = ?, deleted = 0, remote_deleted = 0, updated_at = ? WHERE local_id = ?',
           )
           .run(JSON.stringify(doc), this.store.now(), localId);
       }

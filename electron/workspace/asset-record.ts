@@ -34,6 +34,10 @@ export interface AssetRow {
   updated_at: number;
 }
 
+/** The columns an `AssetRow` is read from (the stored `local` and `deleted` are behind `current`). */
+export const assetColumns =
+  'local_id, service_asset_id, partners_id, base, current, server_validations, outliers, remote_deleted, not_found, in_flight, updated_at';
+
 export const parseDoc = (text: string | null): AssetDoc | null =>
   text === null ? null : (JSON.parse(text) as AssetDoc);
 

@@ -167,9 +167,7 @@ export class History {
       const partnersId =
         target.serviceAssetId !== null ? newPartnersId() : (target.partnersId ?? newPartnersId());
       this.store
-        .sql(
-          'INSERT INTO assets (local_id, partners_id, base, current, updated_at) VALUES (?, ?, NULL, ?, ?)',
-        )
+        .sql('INSERT INTO assets (local_id, partners_id, base, local, updated_at) VALUES (?, ?, NULL, ?, ?)')
         .run(
           row.local_id,
           partnersId,

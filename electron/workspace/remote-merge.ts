@@ -3,7 +3,7 @@ import type { Asset, Validations } from '../../shared/domain';
 import { changedPaths, mergeThreeWay, type AssetDoc } from '../../shared/sync/asset-doc';
 import { verdictOf } from '../../shared/sync/server-verdict';
 import { parseDoc, type AssetRecord } from './asset-record';
-import type { StoreAccess } from './store-access';
+import { localColumns, type StoreAccess } from './store-access';
 import { WorkspaceEditError } from './workspace-edit-error';
 
 /** The service's asset reduced to the document the analyst edits (service-owned keys kept aside). */
@@ -61,13 +61,13 @@ export class RemoteMerge {
     if (!known) {
       this.store
         .sql(
-          'INSERT INTO assets (local_id, service_asset_id, partners_id, base, current, outliers, server_validations, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO assets (local_id, service_asset_id, partners_id, base, outliers, server_validations, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           timeOrderedId(),
           id,
           typeof asset.partners_id === 'number' ? asset.partners_id : null,
-          theirsJson,
+          // The local copy is the base: stored once (see localColumns).
           theirsJson,
           outliers,
           verdict,
@@ -115,21 +115,24 @@ export class RemoteMerge {
     const theirsJson = JSON.stringify(theirs);
     const outliers = JSON.stringify(asset._outliers);
     const verdict = verdictJson(asset);
-    const write = (currentJson: string | null, where: string, ...params: unknown[]) =>
-      this.store
+    const write = (currentJson: string | null, where: string, ...params: unknown[]) => {
+      const { local, deleted } = localColumns(currentJson, theirsJson);
+      return this.store
         .sql(
-          `UPDATE assets SET service_asset_id = ?, base = ?, current = ?, outliers = ?, server_validations = ?, not_found = 0, in_flight = NULL, sent = NULL, updated_at = ? WHERE local_id = ?${where}`,
+          `UPDATE assets SET service_asset_id = ?, base = ?, local = ?, deleted = ?, outliers = ?, server_validations = ?, not_found = 0, in_flight = NULL, sent = NULL, updated_at = ? WHERE local_id = ?${where}`,
         )
         .run(
           asset.service_asset_id,
           theirsJson,
-          currentJson,
+          local,
+          deleted,
           outliers,
           verdict,
           this.store.now(),
           localId,
           ...params,
         ).changes;
+    };
     // The local copy is still the one sent (nothing edited while the batch was out): the service's
     // copy is the new local copy too, written without reading the row (the common case: a batch).
     if (sent !== undefined && write(theirsJson, ' AND sent IS NULL AND current = ?', sent) > 0) return;
@@ -199,13 +202,16 @@ export class RemoteMerge {
       }
       if (conflicts.length > 0) result = 'conflict';
     }
+    const baseJson = JSON.stringify(theirs);
+    const { local, deleted } = localColumns(current === null ? null : JSON.stringify(current), baseJson);
     this.store
       .sql(
-        'UPDATE assets SET base = ?, current = ?, outliers = ?, server_validations = COALESCE(?, server_validations), remote_deleted = 0, not_found = 0, updated_at = ? WHERE local_id = ?',
+        'UPDATE assets SET base = ?, local = ?, deleted = ?, outliers = ?, server_validations = COALESCE(?, server_validations), remote_deleted = 0, not_found = 0, updated_at = ? WHERE local_id = ?',
       )
       .run(
-        JSON.stringify(theirs),
-        current === null ? null : JSON.stringify(current),
+        baseJson,
+        local,
+        deleted,
         JSON.stringify(asset._outliers),
         verdictJson(asset),
         this.store.now(),

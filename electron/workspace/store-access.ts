@@ -16,13 +16,26 @@ export interface StoreAccess {
 /**
  * Writes the analyst's copy, as edits and undo both do. The first write to an asset whose batch is
  * out keeps the copy that was sent (copy on write), so the answer can be merged under the edits;
- * SET expressions read the row as it was.
+ * SET expressions read the row as it was. A copy that is the base again is stored as no copy (see
+ * `localColumns`).
  */
 export function writeCurrent(store: StoreAccess, localId: string, doc: AssetDoc | null): void {
   store
     .sql(
       `UPDATE assets SET sent = CASE WHEN in_flight IS NOT NULL AND sent IS NULL THEN current ELSE sent END,
-       current = ?, updated_at = ? WHERE local_id = ?`,
+       local = NULLIF(?, base), deleted = ?, updated_at = ? WHERE local_id = ?`,
     )
-    .run(doc === null ? null : JSON.stringify(doc), store.now(), localId);
+    .run(doc === null ? null : JSON.stringify(doc), doc === null ? 1 : 0, store.now(), localId);
+}
+
+/**
+ * The analyst's copy as the `assets` row stores it beside a new base: `local` only where it differs
+ * from the base, `deleted` where it is gone (`current`, which every read uses, is computed from the
+ * three; see the schema's fifth step in migrations.ts).
+ */
+export function localColumns(
+  currentJson: string | null,
+  baseJson: string | null,
+): { local: string | null; deleted: 0 | 1 } {
+  return { local: currentJson === baseJson ? null : currentJson, deleted: currentJson === null ? 1 : 0 };
 }

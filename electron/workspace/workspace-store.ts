@@ -4,7 +4,7 @@ import type { Asset, Entity } from '../../shared/domain';
 import { createPayload, type AssetDoc, type FieldConflict, type Scalar } from '../../shared/sync/asset-doc';
 import type { HistoryState, ServerVerdict } from '../../shared/sync/types';
 import { AssetEdits, type Edit } from './asset-edits';
-import { toRecord, type AssetRecord, type AssetRow } from './asset-record';
+import { assetColumns, toRecord, type AssetRecord, type AssetRow } from './asset-record';
 import { BatchSettlement } from './batch-settlement';
 import { History, type StepOutcome } from './history';
 import { migrate } from './migrations';
@@ -93,7 +93,7 @@ export class WorkspaceStore {
   // --- reading
 
   listAssets(): AssetRecord[] {
-    return (this.sql('SELECT * FROM assets ORDER BY rowid').all() as AssetRow[]).map(toRecord);
+    return (this.sql(`SELECT ${assetColumns} FROM assets ORDER BY rowid`).all() as AssetRow[]).map(toRecord);
   }
 
   /**
@@ -128,13 +128,15 @@ export class WorkspaceStore {
   }
 
   asset(localId: string): AssetRecord | undefined {
-    const row = this.sql('SELECT * FROM assets WHERE local_id = ?').get(localId) as AssetRow | undefined;
+    const row = this.sql(`SELECT ${assetColumns} FROM assets WHERE local_id = ?`).get(localId) as
+      AssetRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
   assetByServiceId(serviceAssetId: number): AssetRecord | undefined {
-    const row = this.sql('SELECT * FROM assets WHERE service_asset_id = ?').get(serviceAssetId) as
-      AssetRow | undefined;
+    const row = this.sql(`SELECT ${assetColumns} FROM assets WHERE service_asset_id = ?`).get(
+      serviceAssetId,
+    ) as AssetRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
@@ -208,7 +210,7 @@ export class WorkspaceStore {
       ),
     );
     return pendingWork(
-      this.sql('SELECT * FROM assets ORDER BY rowid').iterate() as IterableIterator<AssetRow>,
+      this.sql(`SELECT ${assetColumns} FROM assets ORDER BY rowid`).iterate() as IterableIterator<AssetRow>,
       conflicted,
     );
   }

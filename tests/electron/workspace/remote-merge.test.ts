@@ -1,0 +1,80 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import type { Asset } from '../../../shared/domain';
+import { tempWorkspace } from '../sync/harness';
+
+/** The service's copy of asset `id`, as a listing or an answer gives it. */
+const remote = (id: number, city = 'Amsterdam'): Asset => ({
+  service_asset_id: id,
+  name: `Asset ${id}`,
+  country: 'NL',
+  state_province: 'Noord-Holland',
+  city,
+  ownership: 100,
+  size: 1_000 + id,
+  property_type_code: 'OCHI',
+  certifications: [],
+  annual_data: [],
+  _outliers: [],
+  created_at: null,
+  updated_at: null,
+});
+
+/** How the file stores each asset's local copy: 'none' (the base is it), 'own' or 'deleted'. */
+function storedCopies(file: string): Record<string, string> {
+  const db = new Database(file, { readonly: true });
+  const rows = db.prepare('SELECT local_id, local IS NOT NULL AS own, deleted FROM assets').all() as Array<{
+    local_id: string;
+    own: number;
+    deleted: number;
+  }>;
+  db.close();
+  return Object.fromEntries(
+    rows.map((row) => [row.local_id, row.deleted ? 'deleted' : row.own ? 'own' : 'none']),
+  );
+}
+
+describe('the workspace stores the local copy only where it is not the service’s', () => {
+  it('once for a pulled asset, its own copy while edited, none again when the edit is undone', () => {
+    const { store, file } = tempWorkspace('one-copy');
+    expect(store.applyRemote(remote(7))).toBe('added');
+    const { localId } = store.assetByServiceId(7)!;
+    expect(storedCopies(file)).toEqual({ [localId]: 'none' });
+    expect(store.asset(localId)?.current).toEqual(store.asset(localId)?.base);
+
+    store.step('Edit', () => store.setValue(localId, 'city', 'Utrecht'));
+    expect(storedCopies(file)).toEqual({ [localId]: 'own' });
+    expect(store.asset(localId)?.current?.city).toBe('Utrecht');
+    expect(store.asset(localId)?.base?.city).toBe('Amsterdam');
+
+    store.undo();
+    expect(storedCopies(file)).toEqual({ [localId]: 'none' });
+    expect(store.asset(localId)?.inStep).toBe(true);
+
+    store.step('Delete', () => store.deleteAsset(localId));
+    expect(storedCopies(file)).toEqual({ [localId]: 'deleted' });
+    expect(store.asset(localId)?.current).toBeNull();
+    store.undo();
+    expect(store.asset(localId)?.current?.city).toBe('Amsterdam');
+    store.close();
+  });
+
+  it('a pull under an edit keeps the edit as the local copy, and one that catches up stores none', () => {
+    const { store, file } = tempWorkspace('merge-copy');
+    store.applyRemote(remote(8));
+    const { localId } = store.assetByServiceId(8)!;
+    store.setValue(localId, 'name', 'Renamed here');
+
+    // The service moved the city: merged under the local rename, which stays pending.
+    expect(store.applyRemote(remote(8, 'Haarlem'))).toBe('updated');
+    expect(store.asset(localId)?.current).toMatchObject({ name: 'Renamed here', city: 'Haarlem' });
+    expect(storedCopies(file)).toEqual({ [localId]: 'own' });
+
+    // The service's answer to the rename: the local copy is the service's again.
+    store.acknowledge(localId, { ...remote(8, 'Haarlem'), name: 'Renamed here' });
+    expect(storedCopies(file)).toEqual({ [localId]: 'none' });
+    expect(store.asset(localId)?.current).toMatchObject({ name: 'Renamed here', city: 'Haarlem' });
+    expect(store.pendingCandidates()).toEqual([]);
+    store.close();
+  });
+});
