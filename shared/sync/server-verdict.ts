@@ -11,8 +11,6 @@ export function verdictOf(asset: {
   annual_data?: unknown;
   certifications?: unknown;
 }): ServerVerdict {
-  const entries = (list: unknown): Array<Record<string, unknown>> =>
-    Array.isArray(list) ? (list as Array<Record<string, unknown>>) : [];
   return {
     asset: asset._validations ?? { errors: {} },
     annualData: entries(asset.annual_data).map((entry) => ({
@@ -25,3 +23,7 @@ export function verdictOf(asset: {
     })),
   };
 }
+
+/** A list of records as the answer gave it (anything else: none); not a closure: a pull reads 20,000. */
+const entries = (list: unknown): Array<Record<string, unknown>> =>
+  Array.isArray(list) ? (list as Array<Record<string, unknown>>) : [];

@@ -77,4 +77,18 @@ describe('the workspace stores the local copy only where it is not the serviceâ€
     expect(store.pendingCandidates()).toEqual([]);
     store.close();
   });
+
+  it('gives the assets a pull brings in local ids that are unique and in the order they came', () => {
+    const { store } = tempWorkspace('pulled-ids');
+    // Thousands within a few milliseconds: the ids of one millisecond are counted, not drawn.
+    store.transaction(() => {
+      for (let id = 1; id <= 5_000; id++) store.applyRemote(remote(id));
+    });
+    const ids = store.listAssets().map((record) => record.localId);
+    expect(new Set(ids).size).toBe(5_000);
+    expect([...ids].sort()).toEqual(ids);
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    store.close();
+  });
 });
