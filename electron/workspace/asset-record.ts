@@ -38,6 +38,12 @@ export interface AssetRow {
 export const assetColumns =
   'local_id, service_asset_id, partners_id, base, current, server_validations, outliers, remote_deleted, not_found, in_flight, updated_at';
 
+/**
+ * The row's local copy is the service's: no copy of its own and not deleted (a stored copy is never
+ * the base, see localColumns), told from the flags without computing `current` or comparing texts.
+ */
+export const inStep = '(base IS NOT NULL AND local IS NULL AND deleted = 0)';
+
 export const parseDoc = (text: string | null): AssetDoc | null =>
   text === null ? null : (JSON.parse(text) as AssetDoc);
 

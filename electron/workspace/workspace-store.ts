@@ -4,7 +4,7 @@ import type { Asset, Entity } from '../../shared/domain';
 import { createPayload, type AssetDoc, type FieldConflict, type Scalar } from '../../shared/sync/asset-doc';
 import type { HistoryState, ServerVerdict } from '../../shared/sync/types';
 import { AssetEdits, type Edit } from './asset-edits';
-import { assetColumns, toRecord, type AssetRecord, type AssetRow } from './asset-record';
+import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
 import { BatchSettlement } from './batch-settlement';
 import { History, type StepOutcome } from './history';
 import { migrate } from './migrations';
@@ -103,7 +103,7 @@ export class WorkspaceStore {
    */
   listForViews(after = 0, limit = -1): { records: AssetRecord[]; last: number | null } {
     const rows = this.sql(
-      'SELECT rowid AS row, local_id, service_asset_id, partners_id, server_validations, outliers, remote_deleted, not_found, in_flight, updated_at, current, CASE WHEN base IS current THEN NULL ELSE base END AS base, base IS current AS in_step FROM assets WHERE rowid > ? ORDER BY rowid LIMIT ?',
+      `SELECT rowid AS row, local_id, service_asset_id, partners_id, server_validations, outliers, remote_deleted, not_found, in_flight, updated_at, current, CASE WHEN ${inStep} THEN NULL ELSE base END AS base, ${inStep} AS in_step FROM assets WHERE rowid > ? ORDER BY rowid LIMIT ?`,
     ).all(after, limit) as Array<AssetRow & { row: number; in_step: number }>;
     return {
       records: rows.map((row) => ({ ...toRecord(row), inStep: row.in_step === 1 })),
@@ -383,7 +383,7 @@ export class WorkspaceStore {
   /** The rows not in step with the service, in order, without their documents (see pending-work). */
   pendingCandidates(): PendingCandidate[] {
     const rows = this.sql(
-      'SELECT local_id, service_asset_id, remote_deleted, not_found, base IS NOT NULL AS has_base, current IS NOT NULL AS has_current FROM assets WHERE NOT (base IS NOT NULL AND base IS current AND remote_deleted = 0) ORDER BY rowid',
+      `SELECT local_id, service_asset_id, remote_deleted, not_found, base IS NOT NULL AS has_base, current IS NOT NULL AS has_current FROM assets WHERE NOT (${inStep} AND remote_deleted = 0) ORDER BY rowid`,
     ).all() as Array<{
       local_id: string;
       service_asset_id: number | null;
