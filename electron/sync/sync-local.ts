@@ -5,13 +5,11 @@
  * share (':memory:') runs the same session in main.
  *
  * One worker serves every session, started with the first engine so the first sync does not wait
- * for it, and stopped after a while without one. Built, it is its own file beside main; from
- * source (tests, benches, the browser host under tsx) it is loaded through tsx's API, as the
- * workbook's worker is (electron/workbook/workbook-jobs.ts).
+ * for it, and stopped after a while without one; started as the workbook's workers are
+ * (electron/workers/start-worker.ts).
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../workers/start-worker';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { SyncSession, type SessionOp, type SessionOps } from './sync-session';
 import { fromWire, movableBuffers, type WorkerReply, type WorkerRequest } from './sync-wire';
@@ -76,7 +74,7 @@ class WorkerHost {
   private idle: NodeJS.Timeout | undefined;
 
   constructor() {
-    this.worker = startWorker();
+    this.worker = startWorker(import.meta.url, 'sync-worker');
     // Idle, the worker does not keep the process alive; while a request waits for it, it does.
     this.worker.unref();
     this.worker.on('message', (reply: WorkerReply) => {
@@ -132,17 +130,3 @@ class WorkerHost {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-function startWorker(): Worker {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./sync-worker.js', here));
-  // require() resolves tsx's CommonJS build of the API; the worker imports its ES module twin.
-  const tsx = pathToFileURL(
-    createRequire(here)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const entry = new URL('./sync-worker.ts', here).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}));`;
-  return new Worker(bootstrap, { eval: true });
-}

@@ -3,11 +3,10 @@
  * main's event loop keeps answering the window while a 10,000-asset book is read or written. Each
  * job gets a fresh worker: it starts in tens of milliseconds, and its memory goes when it ends.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { AssetInput } from '../../shared/domain';
 import type { WriteWorkbookOptions } from '../../shared/workbook/write-workbook';
+import { startWorker } from '../workers/start-worker';
 import type { AssetRecord } from '../workspace/asset-record';
 import type { WriteCsvOptions } from './csv';
 import type { ImportPlan } from './import-plan';
@@ -43,25 +42,12 @@ interface JobResults {
 export type WorkerAnswer =
   { ok: true; result: unknown } | { ok: false; error: { message: string; kind?: WorkbookErrorKind } };
 
-/**
- * Built, the worker is its own file beside main. From source (tests, benches, the browser host under
- * tsx) a worker cannot take tsx's loader as a flag, so a two-line bootstrap loads the entry through
- * tsx's API.
- */
-function startWorker(job: WorkbookJob): Worker {
-  const here = import.meta.url;
-  // A heap of its own, bounded: whatever a book does, it cannot take main's memory with it.
-  const options = { workerData: job, resourceLimits: { maxOldGenerationSizeMb: workerHeapMb } };
-  if (!here.endsWith('.ts')) return new Worker(new URL('./workbook-worker.js', here), options);
-  // require() resolves tsx's CommonJS build of the API; the worker imports its ES module twin.
-  const tsx = pathToFileURL(
-    createRequire(here)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const entry = new URL('./workbook-worker.ts', here).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}));`;
-  return new Worker(bootstrap, { ...options, eval: true });
+/** The job's worker, its heap bounded: whatever a book does, it cannot take main's memory with it. */
+function startJobWorker(job: WorkbookJob): Worker {
+  return startWorker(import.meta.url, 'workbook-worker', {
+    workerData: job,
+    resourceLimits: { maxOldGenerationSizeMb: workerHeapMb },
+  });
 }
 
 /** Several times what the largest book the limits let through needs (about 300 MB at 10,000 assets). */
@@ -69,7 +55,7 @@ const workerHeapMb = 2048;
 
 /** Runs one job in its own worker thread; a WorkbookError there is a WorkbookError here. */
 export function runWorkbookJob<J extends WorkbookJob>(job: J): Promise<JobResults[J['job']]> {
-  const worker = startWorker(job);
+  const worker = startJobWorker(job);
   return new Promise((resolve, reject) => {
     let settled = false;
     worker.once('message', (answer: WorkerAnswer) => {
