@@ -7,8 +7,9 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       // The embedded sandbox is its own entry: main starts it as a utility process. So are the
-      // workbook's and the sync's worker threads (electron/workbook/workbook-jobs.ts and
-      // electron/sync/sync-local.ts look for them beside main).
+      // workbook's and the sync's worker threads (electron/workers/start-worker.ts looks for them
+      // beside the module that starts them): shared chunks go beside them too, not in a folder of
+      // their own, or a starter split into a chunk would look in that folder.
       rollupOptions: {
         input: {
           index: resolve('electron/main.ts'),
@@ -16,6 +17,7 @@ export default defineConfig({
           'workbook-worker': resolve('electron/workbook/workbook-worker.ts'),
           'sync-worker': resolve('electron/sync/sync-worker.ts'),
         },
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },
