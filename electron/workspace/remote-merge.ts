@@ -26,6 +26,24 @@ function verdictJson(asset: {
   return asset._validations ? JSON.stringify(verdictOf(asset)) : null;
 }
 
+/** The service's copy as an `assets` row stores it: its document (and that as text), outliers, verdict. */
+interface ServiceCopy {
+  theirs: AssetDoc;
+  theirsJson: string;
+  outliers: string;
+  verdict: string | null;
+}
+
+function serviceCopy(asset: Asset): ServiceCopy {
+  const theirs = docFromRemote(asset);
+  return {
+    theirs,
+    theirsJson: JSON.stringify(theirs),
+    outliers: JSON.stringify(asset._outliers),
+    verdict: verdictJson(asset),
+  };
+}
+
 /** What the workspace holds of an asset the service lists, to tell whether its copy is news. */
 export interface KnownRow {
   local_id: string;
@@ -53,10 +71,8 @@ export class RemoteMerge {
   applyRemote(asset: Asset, known?: KnownRow | null): 'added' | 'updated' | 'unchanged' | 'conflict' {
     const id = asset.service_asset_id;
     if (id === null) return 'unchanged';
-    const theirs = docFromRemote(asset);
-    const theirsJson = JSON.stringify(theirs);
-    const outliers = JSON.stringify(asset._outliers);
-    const verdict = verdictJson(asset);
+    const copy = serviceCopy(asset);
+    const { theirsJson, outliers, verdict } = copy;
     if (known === undefined) known = this.knownRow(id);
     if (!known) {
       this.store
@@ -83,7 +99,7 @@ export class RemoteMerge {
       known.remote_deleted === 0 &&
       known.not_found === 0;
     if (same) return 'unchanged';
-    return this.mergeInto(this.store.mustGet(known.local_id), theirs, asset);
+    return this.mergeInto(this.store.mustGet(known.local_id), copy);
   }
 
   private knownRow(id: number): KnownRow | null {
@@ -111,10 +127,7 @@ export class RemoteMerge {
    * asset's batch is done with it: it leaves the batch in the same write (one row rewrite, not two).
    */
   acknowledge(localId: string, asset: Asset, sent?: string): void {
-    const theirs = docFromRemote(asset);
-    const theirsJson = JSON.stringify(theirs);
-    const outliers = JSON.stringify(asset._outliers);
-    const verdict = verdictJson(asset);
+    const { theirs, theirsJson, outliers, verdict } = serviceCopy(asset);
     const write = (currentJson: string | null, where: string, ...params: unknown[]) => {
       const { local, deleted } = localColumns(currentJson, theirsJson);
       return this.store
@@ -178,8 +191,7 @@ export class RemoteMerge {
 
   private mergeInto(
     existing: AssetRecord,
-    theirs: AssetDoc,
-    asset: Asset,
+    { theirs, theirsJson, outliers, verdict }: ServiceCopy,
   ): 'updated' | 'unchanged' | 'conflict' {
     const base = existing.base ?? theirs;
     const changedRemotely = changedPaths(base, theirs).length > 0;
@@ -202,21 +214,12 @@ export class RemoteMerge {
       }
       if (conflicts.length > 0) result = 'conflict';
     }
-    const baseJson = JSON.stringify(theirs);
-    const { local, deleted } = localColumns(current === null ? null : JSON.stringify(current), baseJson);
+    const { local, deleted } = localColumns(current === null ? null : JSON.stringify(current), theirsJson);
     this.store
       .sql(
         'UPDATE assets SET base = ?, local = ?, deleted = ?, outliers = ?, server_validations = COALESCE(?, server_validations), remote_deleted = 0, not_found = 0, updated_at = ? WHERE local_id = ?',
       )
-      .run(
-        baseJson,
-        local,
-        deleted,
-        JSON.stringify(asset._outliers),
-        verdictJson(asset),
-        this.store.now(),
-        existing.localId,
-      );
+      .run(theirsJson, local, deleted, outliers, verdict, this.store.now(), existing.localId);
     return result;
   }
 }
