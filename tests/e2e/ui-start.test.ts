@@ -1,6 +1,7 @@
 /**
  * A restart on a workspace larger than the first page (issue 18): the grid draws from disk at once,
- * the rest of the assets is read in pages behind it, and the session comes up after.
+ * the rest of the assets is read in pages behind it, and the session comes up after. A pull landing
+ * later leaves the analyst where they were in the grid.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -56,5 +57,44 @@ describe('start on a large workspace', () => {
       .waitFor();
     await screenshot(page, 'ui-start-large.png');
     expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('keeps the analyst at the last row when a pull lands', async () => {
+    // Someone else adds an asset on the service; a sync pulls it while the grid is at its last row.
+    const { core } = app!;
+    const entityId = (await core.handlers['session.get']({})).activeEntityId;
+    const created = await fetch(`${core.sandbox.baseUrl}/api/v1/entities/${entityId}/assets/batches`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${core.sandbox.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        create: [
+          {
+            partners_id: 990_001,
+            name: 'Added on the service',
+            country: 'NL',
+            state_province: 'Utrecht',
+            city: 'Utrecht',
+            ownership: 100,
+            property_type_code: 'OCHI',
+            size: 1000,
+          },
+        ],
+      }),
+    });
+    expect(((await created.json()) as { counts: { created: number } }).counts.created).toBe(1);
+    const viewport = page.locator('[data-testid="assets-grid"] .ag-body-vertical-scroll-viewport');
+    const scrolled = await viewport.evaluate((el) => el.scrollTop);
+    expect(scrolled).toBeGreaterThan(50_000);
+    const total = Number((await page.getByTestId('status-assets').textContent())?.split(' ')[0]);
+
+    expect((await core.handlers['sync.run']({})).pull.added).toBe(1);
+    await expect.poll(() => page.getByTestId('status-assets').textContent()).toBe(`${total + 1} assets`);
+    // Read again whole before the rows were swapped: not cut back to the first 1,000 rows (the
+    // grid's place went with them), and no row lost on the way.
+    expect(await viewport.evaluate((el) => el.scrollTop)).toBe(scrolled);
+    await page
+      .getByText(`Loaded later ${added - 1}`)
+      .first()
+      .waitFor();
   }, 120_000);
 });

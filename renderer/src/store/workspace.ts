@@ -96,24 +96,32 @@ const firstPage = 1_000;
 const laterPage = 5_000;
 let loadGeneration = 0;
 
-/** Resolves once the first page is shown; the other pages follow in the background. */
+/**
+ * Resolves once the first page is shown; the other pages follow in the background. The workspace
+ * already shown whole (a pull, an import or a sync landed) is read whole before it replaces the rows:
+ * cut back to its first page, the grid would lose the analyst's place past it (scrolled to the last
+ * row, they were put back near row 1,000) and draw the rest again only as it came back.
+ */
 export async function reloadSnapshot(): Promise<void> {
   const generation = ++loadGeneration;
+  touched.clear();
   const snapshot = await bridge.methods['workspace.snapshot']({ limit: firstPage });
   performance.mark('snapshot:received');
   if (generation !== loadGeneration) return;
+  const shown = useWorkspace.getState();
+  const inPlace =
+    snapshot.next !== null &&
+    shown.status === 'ready' &&
+    shown.partial === null &&
+    shown.meta?.connectionId === snapshot.connectionId &&
+    shown.meta.entity.id === snapshot.entity.id;
+  if (inPlace) return refreshInPlace(snapshot, generation);
   const assets = new Map<string, AssetView>();
   for (const view of snapshot.assets) assets.set(view.localId, view);
   useWorkspace.setState((state) => ({
     status: 'ready',
     error: undefined,
-    meta: {
-      connectionId: snapshot.connectionId,
-      entity: snapshot.entity,
-      assessmentYear: snapshot.assessmentYear,
-      reference: snapshot.reference,
-      lastSyncAt: snapshot.lastSyncAt,
-    },
+    meta: metaOf(snapshot),
     assets,
     order: snapshot.assets.map((view) => view.localId),
     revision: state.revision + 1,
@@ -123,19 +131,46 @@ export async function reloadSnapshot(): Promise<void> {
   if (snapshot.next !== null) void readRest(snapshot.next, generation);
 }
 
-async function readRest(after: number, generation: number): Promise<void> {
+type Snapshot = Awaited<ReturnType<(typeof bridge.methods)['workspace.snapshot']>>;
+
+function metaOf(snapshot: Snapshot): WorkspaceMeta {
+  return {
+    connectionId: snapshot.connectionId,
+    entity: snapshot.entity,
+    assessmentYear: snapshot.assessmentYear,
+    reference: snapshot.reference,
+    lastSyncAt: snapshot.lastSyncAt,
+  };
+}
+
+/**
+ * Assets whose views the analyst's own calls brought (or removed) since the last reload began: a
+ * page read before such a call must not put its older view back.
+ */
+const touched = new Set<string>();
+
+/** The later pages of a snapshot, each handed on as it arrives; false once a newer load began. */
+async function readPages(
+  after: number,
+  generation: number,
+  take: (views: readonly AssetView[]) => void,
+): Promise<boolean> {
   let next: number | null = after;
+  while (next !== null) {
+    // A frame between pages: the grid paints and takes keys while the rest arrives.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (generation !== loadGeneration) return false;
+    const page = await bridge.methods['workspace.assets']({ after: next, limit: laterPage });
+    if (generation !== loadGeneration) return false;
+    take(page.assets);
+    next = page.next;
+  }
+  return true;
+}
+
+async function readRest(after: number, generation: number): Promise<void> {
   try {
-    while (next !== null) {
-      // A frame between pages: the grid paints and takes keys while the rest arrives.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      if (generation !== loadGeneration) return;
-      const page = await bridge.methods['workspace.assets']({ after: next, limit: laterPage });
-      if (generation !== loadGeneration) return;
-      appendViews(page.assets);
-      next = page.next;
-    }
-    useWorkspace.setState({ partial: null });
+    if (await readPages(after, generation, appendViews)) useWorkspace.setState({ partial: null });
   } catch (error) {
     if (generation !== loadGeneration) return;
     useWorkspace.setState((state) => ({
@@ -145,6 +180,44 @@ async function readRest(after: number, generation: number): Promise<void> {
       },
     }));
   }
+}
+
+/**
+ * The shown workspace read again whole, the old rows left in place meanwhile, then swapped in one
+ * reset (the grid keeps its rows by id, so its scroll stays). A page that cannot be read leaves
+ * what was read shown, and says so, as a first read does.
+ */
+async function refreshInPlace(snapshot: Snapshot, generation: number): Promise<void> {
+  const views: AssetView[] = [...snapshot.assets];
+  let problem: string | undefined;
+  try {
+    const whole = await readPages(snapshot.next ?? 0, generation, (page) => views.push(...page));
+    if (!whole) return;
+  } catch (error) {
+    if (generation !== loadGeneration) return;
+    problem = errorMessage(error);
+  }
+  useWorkspace.setState((state) => {
+    const assets = new Map<string, AssetView>();
+    const order: string[] = [];
+    const place = (localId: string, view: AssetView | undefined) => {
+      if (!view || assets.has(localId)) return;
+      assets.set(localId, view);
+      order.push(localId);
+    };
+    for (const view of views)
+      place(view.localId, touched.has(view.localId) ? state.assets.get(view.localId) : view);
+    // Added by the analyst after the page that would have held them was read.
+    for (const localId of touched) place(localId, state.assets.get(localId));
+    return {
+      meta: metaOf(snapshot),
+      assets,
+      order,
+      revision: state.revision + 1,
+      change: { kind: 'reset' },
+      partial: problem === undefined ? null : { total: snapshot.total, problem },
+    };
+  });
 }
 
 /**
@@ -172,6 +245,8 @@ function appendViews(views: readonly AssetView[]): void {
 /** Takes the views the bridge answered after the renderer's own call (no full reload). */
 export function applyViews(views: readonly AssetView[], removed: readonly string[] = []): void {
   if (views.length === 0 && removed.length === 0) return;
+  for (const view of views) touched.add(view.localId);
+  for (const localId of removed) touched.add(localId);
   useWorkspace.setState((state) => {
     const assets = new Map(state.assets);
     let order = state.order;
