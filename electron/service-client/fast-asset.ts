@@ -110,13 +110,21 @@ function asset(raw: unknown): Asset {
 
 /** assetSchema's transform: where our field is missing, the older one is read. */
 function olderNames(out: Json): void {
-  const annual = out['annual_data'] as Array<Json & { year: number }>;
-  const latest = [...annual].sort((a, b) => b.year - a.year)[0];
   if (out['ownership'] === null) out['ownership'] = numericOrNull(out['asset_ownership']);
   if (out['size'] === null) out['size'] = numericOrNull(out['asset_size']);
+  // The latest record is looked for only when it is read (most assets carry both fields).
+  if (out['name'] !== null && out['property_type_code'] != null) return;
+  const latest = latestRecord(out['annual_data'] as Array<Json & { year: number }>);
   if (out['name'] === null && typeof latest?.['asset_name'] === 'string') out['name'] = latest['asset_name'];
   if (out['property_type_code'] == null && typeof latest?.['property_type_code'] === 'string')
     out['property_type_code'] = latest['property_type_code'];
+}
+
+/** The record of the latest year; the first of them on a tie (as a stable sort, newest first, gives). */
+function latestRecord(annual: Array<Json & { year: number }>): (Json & { year: number }) | undefined {
+  let latest = annual[0];
+  for (const record of annual) if (latest && record.year > latest.year) latest = record;
+  return latest;
 }
 
 function certification(raw: unknown): Json {
