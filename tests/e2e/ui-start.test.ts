@@ -62,26 +62,7 @@ describe('start on a large workspace', () => {
   it('keeps the analyst at the last row when a pull lands', async () => {
     // Someone else adds an asset on the service; a sync pulls it while the grid is at its last row.
     const { core } = app!;
-    const entityId = (await core.handlers['session.get']({})).activeEntityId;
-    const created = await fetch(`${core.sandbox.baseUrl}/api/v1/entities/${entityId}/assets/batches`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${core.sandbox.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        create: [
-          {
-            partners_id: 990_001,
-            name: 'Added on the service',
-            country: 'NL',
-            state_province: 'Utrecht',
-            city: 'Utrecht',
-            ownership: 100,
-            property_type_code: 'OCHI',
-            size: 1000,
-          },
-        ],
-      }),
-    });
-    expect(((await created.json()) as { counts: { created: number } }).counts.created).toBe(1);
+    await serviceAdds(core, 990_001, 'Added on the service');
     const viewport = page.locator('[data-testid="assets-grid"] .ag-body-vertical-scroll-viewport');
     const scrolled = await viewport.evaluate((el) => el.scrollTop);
     expect(scrolled).toBeGreaterThan(50_000);
@@ -97,4 +78,63 @@ describe('start on a large workspace', () => {
       .first()
       .waitFor();
   }, 120_000);
+
+  it('keeps an edit made while the workspace is read again', async () => {
+    const { core } = app!;
+    const { assets } = await core.handlers['workspace.snapshot']({});
+    const target = assets.find((a) => a.doc['name'] === `Loaded later ${added - 1}`)!;
+    await serviceAdds(core, 990_002, 'Added while reading');
+    // The later page is read by main at once, but reaches the window only after the edit: the
+    // page's view of the asset is older than the edit's.
+    let pageRead!: () => void;
+    const read = new Promise<void>((resolve) => (pageRead = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/bridge/invoke/workspace.assets', async (route) => {
+      const response = await route.fetch();
+      pageRead();
+      await released;
+      await route.fulfill({ response });
+    });
+    const total = Number((await page.getByTestId('status-assets').textContent())?.split(' ')[0]);
+
+    expect((await core.handlers['sync.run']({})).pull.added).toBe(1);
+    await read;
+    const cell = page
+      .locator(`[data-testid="assets-grid"] .ag-row[row-id="${target.localId}"] [col-id="name"]`)
+      .first();
+    await cell.click();
+    await page.keyboard.type('Renamed while reading');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => cell.textContent()).toContain('Renamed while reading');
+    release();
+
+    await expect.poll(() => page.getByTestId('status-assets').textContent()).toBe(`${total + 1} assets`);
+    expect(await cell.textContent()).toContain('Renamed while reading');
+    await page.unroute('**/bridge/invoke/workspace.assets');
+  }, 120_000);
 });
+
+/** Someone else adds an asset on the service (another data partner's batch). */
+async function serviceAdds(core: TestApp['core'], partnersId: number, name: string): Promise<void> {
+  const entityId = (await core.handlers['session.get']({})).activeEntityId;
+  const created = await fetch(`${core.sandbox.baseUrl}/api/v1/entities/${entityId}/assets/batches`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${core.sandbox.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      create: [
+        {
+          partners_id: partnersId,
+          name,
+          country: 'NL',
+          state_province: 'Utrecht',
+          city: 'Utrecht',
+          ownership: 100,
+          property_type_code: 'OCHI',
+          size: 1000,
+        },
+      ],
+    }),
+  });
+  expect(((await created.json()) as { counts: { created: number } }).counts.created).toBe(1);
+}
