@@ -98,9 +98,10 @@ let loadGeneration = 0;
 
 /**
  * Resolves once the first page is shown; the other pages follow in the background. The workspace
- * already shown whole (a pull, an import or a sync landed) is read whole before it replaces the rows:
- * cut back to its first page, the grid would lose the analyst's place past it (scrolled to the last
- * row, they were put back near row 1,000) and draw the rest again only as it came back.
+ * already shown whole (a pull, an import or a sync landed) is read whole before it replaces the rows
+ * (and this resolves once it has): cut back to its first page, the grid would lose the analyst's
+ * place past it (scrolled to the last row, they were put back near row 1,000) and draw the rest again
+ * only as it came back.
  */
 export async function reloadSnapshot(): Promise<void> {
   const generation = ++loadGeneration;
