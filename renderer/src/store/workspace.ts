@@ -110,13 +110,12 @@ export async function reloadSnapshot(): Promise<void> {
   performance.mark('snapshot:received');
   if (generation !== loadGeneration) return;
   const shown = useWorkspace.getState();
-  const inPlace =
-    snapshot.next !== null &&
+  const shownWhole =
     shown.status === 'ready' &&
     shown.partial === null &&
     shown.meta?.connectionId === snapshot.connectionId &&
     shown.meta.entity.id === snapshot.entity.id;
-  if (inPlace) return refreshInPlace(snapshot, generation);
+  if (snapshot.next !== null && shownWhole) return refreshInPlace(snapshot, snapshot.next, generation);
   const assets = new Map<string, AssetView>();
   for (const view of snapshot.assets) assets.set(view.localId, view);
   useWorkspace.setState((state) => ({
@@ -188,11 +187,11 @@ async function readRest(after: number, generation: number): Promise<void> {
  * reset (the grid keeps its rows by id, so its scroll stays). A page that cannot be read leaves
  * what was read shown, and says so, as a first read does.
  */
-async function refreshInPlace(snapshot: Snapshot, generation: number): Promise<void> {
+async function refreshInPlace(snapshot: Snapshot, after: number, generation: number): Promise<void> {
   const views: AssetView[] = [...snapshot.assets];
   let problem: string | undefined;
   try {
-    const whole = await readPages(snapshot.next ?? 0, generation, (page) => views.push(...page));
+    const whole = await readPages(after, generation, (page) => views.push(...page));
     if (!whole) return;
   } catch (error) {
     if (generation !== loadGeneration) return;
