@@ -1,6 +1,7 @@
 import type { Asset, PageMeta } from '../../shared/domain';
 import type { PullSummary } from '../../shared/sync/types';
 import { readAssetPage } from '../service-client/fast-asset';
+import { remoteCopy, type RemoteCopy } from '../workspace/remote-merge';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { checkedIds } from './remote-listing';
 import { emptyPull } from './sync-report';
@@ -23,7 +24,7 @@ export class PullRun {
   readonly summary = emptyPull();
   /** Pending creates by partners_id: one whose answer was lost is adopted, not added twice. */
   private readonly newByPartner: Map<number, string>;
-  private waiting: Asset[] = [];
+  private waiting: Waiting[] = [];
   private timer: NodeJS.Timeout | undefined;
   private failure: unknown;
 
@@ -33,7 +34,8 @@ export class PullRun {
 
   /**
    * One page's bytes: parsed, its ids checked (an id-less asset or an empty page that should have
-   * had assets is an error, and nothing of the page is merged), queued for merging. The ids.
+   * had assets is an error, and nothing of the page is merged), made ready to write and queued for
+   * merging. The ids.
    */
   page(bytes: Uint8Array, status: number, page: number, meta: PageMeta, lastPage: number): number[] {
     this.rethrow();
@@ -66,8 +68,15 @@ export class PullRun {
     return this.summary;
   }
 
+  /** Prepared now (see `remoteCopy`), written with the group. */
   private queue(assets: readonly Asset[]): void {
-    this.waiting.push(...assets);
+    for (const asset of assets) {
+      const copy = remoteCopy(asset);
+      if (copy === null) continue;
+      // The asset itself is kept only where a create of ours may be adopted from it.
+      const adoptable = copy.partnersId !== null && this.newByPartner.has(copy.partnersId);
+      this.waiting.push(adoptable ? { copy, asset } : { copy });
+    }
     clearTimeout(this.timer);
     if (this.waiting.length === 0) return;
     // Merged once enough are waiting (after this page's ids are answered), or after a pause.
@@ -97,35 +106,38 @@ export class PullRun {
   }
 }
 
+/** A listed asset waiting for its group: its copy to write, and the asset where it may be adopted. */
+interface Waiting {
+  copy: RemoteCopy;
+  asset?: Asset;
+}
+
 /**
  * Merges remote assets; a new asset whose create answer was lost is adopted, not added. The rows
  * they are weighed against are read in one statement for the group.
  */
 function applyPage(
   store: WorkspaceStore,
-  remote: Asset[],
+  remote: Waiting[],
   newByPartner: Map<number, string>,
   summary: PullSummary,
 ): void {
-  const ids = remote.flatMap((asset) => (asset.service_asset_id === null ? [] : [asset.service_asset_id]));
-  const known = store.knownRemoteRows(ids);
+  const known = store.knownRemoteRows(remote.map(({ copy }) => copy.id));
   /** Ids taken in this group: one listed twice is weighed, the second time, against the first. */
   const taken = new Set<number>();
-  for (const asset of remote) {
-    const id = asset.service_asset_id;
-    if (id === null) continue;
+  for (const { copy, asset } of remote) {
+    const id = copy.id;
     const row = taken.has(id) ? undefined : (known.get(id) ?? null);
     taken.add(id);
-    // Our creates carry integer partners ids; a string one (older answers) is someone else's.
-    const pending = typeof asset.partners_id === 'number' ? newByPartner.get(asset.partners_id) : undefined;
-    if (pending !== undefined && !(row === undefined ? store.assetByServiceId(id) : row)) {
+    const pending = copy.partnersId === null ? undefined : newByPartner.get(copy.partnersId);
+    if (pending !== undefined && asset && !(row === undefined ? store.assetByServiceId(id) : row)) {
       // A create whose answer was lost: the service has it, so it is not sent again.
       store.acknowledge(pending, asset);
-      newByPartner.delete(asset.partners_id as number);
+      newByPartner.delete(copy.partnersId as number);
       summary.adopted++;
       continue;
     }
-    const outcome = store.applyRemote(asset, row);
+    const outcome = store.applyCopy(copy, row);
     if (outcome === 'added') summary.added++;
     else if (outcome === 'updated') summary.updated++;
     else if (outcome === 'conflict') summary.conflicts++;

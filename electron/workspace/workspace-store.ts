@@ -9,7 +9,7 @@ import { BatchSettlement } from './batch-settlement';
 import { History, type StepOutcome } from './history';
 import { migrate } from './migrations';
 import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
-import { RemoteMerge, type KnownRow } from './remote-merge';
+import { RemoteMerge, type KnownRow, type RemoteCopy } from './remote-merge';
 import type { StoreAccess } from './store-access';
 import { WorkspaceEditError } from './workspace-edit-error';
 
@@ -290,6 +290,11 @@ export class WorkspaceStore {
     return this.remote.applyRemote(asset, known);
   }
 
+  /** `applyRemote` for a copy a pull prepared as its page arrived (see `remoteCopy`). */
+  applyCopy(copy: RemoteCopy, known?: KnownRow | null): 'added' | 'updated' | 'unchanged' | 'conflict' {
+    return this.remote.applyCopy(copy, known);
+  }
+
   /** What the workspace holds of these service ids, read in one statement (see `applyRemote`). */
   knownRemoteRows(ids: readonly number[]): Map<number, KnownRow> {
     return this.remote.knownRows(ids);
@@ -311,13 +316,10 @@ export class WorkspaceStore {
 
   /** Every service id the workspace knows, without reading the documents. */
   serviceIds(): number[] {
-    return (
-      this.sql(
-        'SELECT service_asset_id AS id FROM assets WHERE service_asset_id IS NOT NULL',
-      ).all() as Array<{
-        id: number;
-      }>
-    ).map((row) => row.id);
+    // The values alone (pluck): a row object for each of 20,000 ids was most of the cost.
+    return this.sql('SELECT service_asset_id FROM assets WHERE service_asset_id IS NOT NULL')
+      .pluck()
+      .all() as number[];
   }
 
   /**

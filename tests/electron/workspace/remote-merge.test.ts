@@ -92,3 +92,39 @@ describe('the workspace stores the local copy only where it is not the serviceâ€
     store.close();
   });
 });
+
+describe('the serviceâ€™s verdict on a pulled asset', () => {
+  const said = (errors: Record<string, string[]>): Pick<Asset, '_validations' | 'annual_data'> => ({
+    _validations: { errors: {} },
+    annual_data: [{ year: 2024, _validations: { errors } }],
+  });
+  const storedVerdict = (file: string, id: number): unknown => {
+    const db = new Database(file, { readonly: true });
+    const row = db.prepare('SELECT server_validations FROM assets WHERE service_asset_id = ?').get(id);
+    db.close();
+    return (row as { server_validations: string | null }).server_validations;
+  };
+
+  it('stores a verdict without messages as nothing to show, and lets it replace one with messages', () => {
+    const { store, file } = tempWorkspace('verdict');
+    store.applyRemote({ ...remote(9), ...said({}) });
+    const { localId } = store.assetByServiceId(9)!;
+    expect(store.asset(localId)?.serverValidations).toBeNull();
+    expect(storedVerdict(file, 9)).toBe('');
+
+    // The service now refuses a field of the record (the document is the same): the verdict says so.
+    expect(store.applyRemote({ ...remote(9), ...said({ en_abs_we: ['Too high'] }) })).toBe('unchanged');
+    const refused = store.asset(localId)?.serverValidations;
+    expect(refused?.annualData[0]).toEqual({
+      year: 2024,
+      _validations: { errors: { en_abs_we: ['Too high'] } },
+    });
+
+    // A listing that says nothing of validations keeps the verdict; a silent one clears it.
+    store.applyRemote({ ...remote(9), annual_data: [{ year: 2024 }] });
+    expect(store.asset(localId)?.serverValidations).toEqual(refused);
+    store.applyRemote({ ...remote(9), ...said({ en_abs_we: [] }) });
+    expect(store.asset(localId)?.serverValidations).toBeNull();
+    store.close();
+  });
+});
