@@ -4,10 +4,21 @@
  * builds (same values, same key order) without zod's per-field machinery, which is a fifth of the
  * sync's local work on a 5,000-asset answer. Anything else (a decimal as a string, an older field
  * name to read, a value zod would refuse) is `undefined`, and zod reads the whole answer: its
- * coercions and its errors stay the only ones. tests/electron/service-client/fast-asset.test.ts
- * holds this to zod's output.
+ * coercions and its errors stay the only ones. For the pull, the same reading builds each listed
+ * asset's document directly, what the service owns read aside (`readListedPage`).
+ * tests/electron/service-client/fast-asset.test.ts holds both to zod's output.
  */
-import { batchResponseSchema, schemaKeys, type Asset, type BatchResponse } from '../../shared/domain';
+import {
+  batchResponseSchema,
+  schemaKeys,
+  type Asset,
+  type BatchResponse,
+  type Outlier,
+  type Validations,
+} from '../../shared/domain';
+import type { AssetDoc } from '../../shared/sync/asset-doc';
+import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
+import { hasMessages, type VerdictKind } from '../../shared/sync/server-verdict';
 import { parseAssetPage, parseBatchAnswer } from './service-client';
 
 /** A batch answer's bytes as `parseBatchAnswer` reads them (the same result, the same errors). */
@@ -15,9 +26,13 @@ export function readBatchAnswer(bytes: Uint8Array, status: number): BatchRespons
   return fastBatchResponse(jsonOf(bytes)) ?? parseBatchAnswer(bytes, status);
 }
 
-/** A listing page's bytes as `parseAssetPage` reads them (the same result, the same errors). */
-export function readAssetPage(bytes: Uint8Array, page: number, status: number): Asset[] {
-  return fastAssets(jsonOf(bytes)) ?? parseAssetPage(bytes, page, status);
+/**
+ * A listing page's assets as the pull takes them in: read straight into each asset's document when
+ * the page is in the usual form (one object per asset, where zod's asset and then its document
+ * were two), else through zod as `parseAssetPage` reads them (the same errors).
+ */
+export function readListedPage(bytes: Uint8Array, page: number, status: number): ListedAsset[] {
+  return fastListed(jsonOf(bytes)) ?? parseAssetPage(bytes, page, status).map(listedOf);
 }
 
 /** The bytes as JSON, or undefined (zod's path then says why it cannot read them). */
@@ -36,7 +51,7 @@ type Json = Record<string, unknown>;
 /** The asset as `assetSchema.parse` would return it, or undefined when zod has to read it. */
 export function fastAsset(raw: unknown): Asset | undefined {
   try {
-    return asset(raw);
+    return asset(raw) as Asset;
   } catch (error) {
     if (error === unfit) return undefined;
     throw error;
@@ -71,12 +86,63 @@ export function fastAssets(json: unknown): Asset[] | undefined {
   return out;
 }
 
+/** Assets as `readListedPage` reads them, or undefined (see fastAsset). */
+export function fastListed(json: unknown): ListedAsset[] | undefined {
+  if (!Array.isArray(json)) return undefined;
+  const out: ListedAsset[] = [];
+  try {
+    for (const raw of json) out.push(new FastListed(raw));
+  } catch (error) {
+    if (error === unfit) return undefined;
+    throw error;
+  }
+  return out;
+}
+
+/**
+ * What the service owns of an asset, read aside from its document: its outliers, whether it has a
+ * verdict of its own, whether any verdict `verdictOf` reads (the asset's, a record's, a
+ * certification's) has a message.
+ */
+interface Aside {
+  outliers: Json[];
+  judged: boolean;
+  loud: boolean;
+}
+
+class FastListed implements ListedAsset {
+  readonly id: number | null;
+  readonly partnersId: Asset['partners_id'];
+  readonly doc: AssetDoc;
+  readonly outliers: Outlier[];
+  readonly verdict: VerdictKind;
+
+  constructor(private readonly raw: unknown) {
+    const aside: Aside = { outliers: [], judged: false, loud: false };
+    const doc = asset(raw, aside);
+    this.id = doc['service_asset_id'] as number | null;
+    this.partnersId = doc['partners_id'] as Asset['partners_id'];
+    this.doc = doc as AssetDoc;
+    this.outliers = aside.outliers as Outlier[];
+    this.verdict = !aside.judged ? 'none' : aside.loud ? 'loud' : 'silent';
+  }
+
+  /** Read again from the answer, which the document's reading has already found fit. */
+  asset(): Asset {
+    return asset(this.raw) as Asset;
+  }
+}
+
 /** The schemas' own keys (the loose rest follows in the input's order). */
 const assetKeys = new Set(schemaKeys.asset);
 const certificationKeys = new Set(schemaKeys.certification);
 const ratingKeys = new Set(schemaKeys.energyRating);
 
-function asset(raw: unknown): Asset {
+/**
+ * The asset as `assetSchema.parse` would return it; with `aside`, its document (`docFromRemote` of
+ * that), what the service owns read into `aside` instead.
+ */
+function asset(raw: unknown, aside?: Aside): Json {
   if (!isObject(raw)) throw unfit;
   const out: Json = {};
   out['service_asset_id'] = orNull(raw['service_asset_id'], int);
@@ -92,26 +158,44 @@ function asset(raw: unknown): Asset {
   optional(out, raw, 'property_type_code', string);
   optional(out, raw, 'gav', number);
   out['size'] = orNull(raw['size'], number);
-  optional(out, raw, 'asset_size', numberOrString);
+  const assetSize = raw['asset_size'] === undefined ? undefined : orNull(raw['asset_size'], numberOrString);
+  if (!aside && assetSize !== undefined) out['asset_size'] = assetSize;
   out['certifications'] = list(
     raw['certifications'] === undefined ? [] : raw['certifications'],
     certification,
+    aside,
   );
-  if (raw['energy_ratings'] !== undefined) out['energy_ratings'] = list(raw['energy_ratings'], rating);
-  out['annual_data'] = list(raw['annual_data'] === undefined ? [] : raw['annual_data'], annual);
-  out['_outliers'] = list(raw['_outliers'] === undefined ? [] : raw['_outliers'], outlier);
-  out['created_at'] = orNull(raw['created_at'], string);
-  out['updated_at'] = orNull(raw['updated_at'], string);
-  if (raw['_validations'] !== undefined) out['_validations'] = validations(raw['_validations']);
+  if (raw['energy_ratings'] !== undefined) out['energy_ratings'] = list(raw['energy_ratings'], rating, aside);
+  out['annual_data'] = list(raw['annual_data'] === undefined ? [] : raw['annual_data'], annual, aside);
+  const outliers = list(raw['_outliers'] === undefined ? [] : raw['_outliers'], outlier);
+  const createdAt = orNull(raw['created_at'], string);
+  const updatedAt = orNull(raw['updated_at'], string);
+  if (aside) {
+    aside.outliers = outliers;
+    aside.judged = raw['_validations'] !== undefined;
+  } else {
+    out['_outliers'] = outliers;
+    out['created_at'] = createdAt;
+    out['updated_at'] = updatedAt;
+  }
+  verdictInto(out, raw, aside);
   looseRest(out, raw, assetKeys);
-  olderNames(out);
-  return out as Asset;
+  olderNames(out, assetSize);
+  return out;
+}
+
+/** A `_validations` read: kept in `out`, or (aside) only whether it has a message. */
+function verdictInto(out: Json, raw: Json, aside: Aside | undefined, partOfVerdict = true): void {
+  if (raw['_validations'] === undefined) return;
+  const verdict = validations(raw['_validations']);
+  if (!aside) out['_validations'] = verdict;
+  else if (partOfVerdict && hasMessages(verdict as Validations)) aside.loud = true;
 }
 
 /** assetSchema's transform: where our field is missing, the older one is read. */
-function olderNames(out: Json): void {
+function olderNames(out: Json, assetSize: unknown): void {
   if (out['ownership'] === null) out['ownership'] = numericOrNull(out['asset_ownership']);
-  if (out['size'] === null) out['size'] = numericOrNull(out['asset_size']);
+  if (out['size'] === null) out['size'] = numericOrNull(assetSize);
   // The latest record is looked for only when it is read (most assets carry both fields).
   if (out['name'] !== null && out['property_type_code'] != null) return;
   const latest = latestRecord(out['annual_data'] as Array<Json & { year: number }>);
@@ -127,7 +211,7 @@ function latestRecord(annual: Array<Json & { year: number }>): (Json & { year: n
   return latest;
 }
 
-function certification(raw: unknown): Json {
+function certification(raw: unknown, aside?: Aside): Json {
   if (!isObject(raw)) throw unfit;
   const out: Json = {};
   out['id'] = orNull(raw['id'], int);
@@ -137,12 +221,12 @@ function certification(raw: unknown): Json {
   out['size'] = orNull(raw['size'], number);
   out['year'] = orNull(raw['year'], int);
   optional(out, raw, 'energy_rating_id', int);
-  if (raw['_validations'] !== undefined) out['_validations'] = validations(raw['_validations']);
+  verdictInto(out, raw, aside);
   looseRest(out, raw, certificationKeys);
   return out;
 }
 
-function rating(raw: unknown): Json {
+function rating(raw: unknown, aside?: Aside): Json {
   if (!isObject(raw)) throw unfit;
   const out: Json = {};
   out['id'] = orNull(raw['id'], int);
@@ -150,16 +234,17 @@ function rating(raw: unknown): Json {
   optional(out, raw, 'name', string);
   optional(out, raw, 'level', string);
   out['size'] = orNull(raw['size'], number);
-  if (raw['_validations'] !== undefined) out['_validations'] = validations(raw['_validations']);
+  // A rating's verdict is not part of the asset's (see verdictOf): it is only kept out of the document.
+  verdictInto(out, raw, aside, false);
   looseRest(out, raw, ratingKeys);
   return out;
 }
 
 /** An annual record: its year, its verdict, then every other field as sent (any JSON value). */
-function annual(raw: unknown): Json {
+function annual(raw: unknown, aside?: Aside): Json {
   if (!isObject(raw)) throw unfit;
   const out: Json = { year: int(raw['year']) };
-  if (raw['_validations'] !== undefined) out['_validations'] = validations(raw['_validations']);
+  verdictInto(out, raw, aside);
   for (const key of Object.keys(raw)) {
     if (key === 'year' || key === '_validations') continue;
     const value = raw[key];
@@ -208,9 +293,9 @@ function looseRest(out: Json, raw: Json, known: ReadonlySet<string>): void {
   }
 }
 
-function list(raw: unknown, item: (value: unknown) => Json): Json[] {
+function list(raw: unknown, item: (value: unknown, aside?: Aside) => Json, aside?: Aside): Json[] {
   if (!Array.isArray(raw)) throw unfit;
-  return raw.map(item);
+  return raw.map((value) => item(value, aside));
 }
 
 /** `.nullable().default(null)`: absent or null is null. */

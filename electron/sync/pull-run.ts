@@ -1,6 +1,7 @@
 import type { Asset, PageMeta } from '../../shared/domain';
 import type { PullSummary } from '../../shared/sync/types';
-import { readAssetPage } from '../service-client/fast-asset';
+import { readListedPage } from '../service-client/fast-asset';
+import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
 import { remoteCopy, type RemoteCopy } from '../workspace/remote-merge';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { checkedIds } from './remote-listing';
@@ -39,9 +40,9 @@ export class PullRun {
    */
   page(bytes: Uint8Array, status: number, page: number, meta: PageMeta, lastPage: number): number[] {
     this.rethrow();
-    const assets = readAssetPage(bytes, page, status);
-    const ids = checkedIds(page, assets, meta, lastPage);
-    this.queue(assets);
+    const listed = readListedPage(bytes, page, status);
+    const ids = checkedIds(page, listed, meta, lastPage);
+    this.queue(listed);
     return ids;
   }
 
@@ -57,7 +58,7 @@ export class PullRun {
    * (the pull has adopted or merged what they carried), marks what the service confirmed `gone`.
    */
   finish(found: readonly Asset[], gone: readonly number[]): PullSummary {
-    this.queue(found);
+    this.queue(found.map(listedOf));
     this.flush();
     this.store.transaction(() => {
       for (const { batchId } of this.store.unsettledBatches()) this.store.abandonBatch(batchId);
@@ -69,13 +70,13 @@ export class PullRun {
   }
 
   /** Prepared now (see `remoteCopy`), written with the group. */
-  private queue(assets: readonly Asset[]): void {
-    for (const asset of assets) {
-      const copy = remoteCopy(asset);
+  private queue(assets: readonly ListedAsset[]): void {
+    for (const listed of assets) {
+      const copy = remoteCopy(listed);
       if (copy === null) continue;
       // The asset itself is kept only where a create of ours may be adopted from it.
       const adoptable = copy.partnersId !== null && this.newByPartner.has(copy.partnersId);
-      this.waiting.push(adoptable ? { copy, asset } : { copy });
+      this.waiting.push(adoptable ? { copy, listed } : { copy });
     }
     clearTimeout(this.timer);
     if (this.waiting.length === 0) return;
@@ -109,7 +110,7 @@ export class PullRun {
 /** A listed asset waiting for its group: its copy to write, and the asset where it may be adopted. */
 interface Waiting {
   copy: RemoteCopy;
-  asset?: Asset;
+  listed?: ListedAsset;
 }
 
 /**
@@ -125,14 +126,14 @@ function applyPage(
   const known = store.knownRemoteRows(remote.map(({ copy }) => copy.id));
   /** Ids taken in this group: one listed twice is weighed, the second time, against the first. */
   const taken = new Set<number>();
-  for (const { copy, asset } of remote) {
+  for (const { copy, listed } of remote) {
     const id = copy.id;
     const row = taken.has(id) ? undefined : (known.get(id) ?? null);
     taken.add(id);
     const pending = copy.partnersId === null ? undefined : newByPartner.get(copy.partnersId);
-    if (pending !== undefined && asset && !(row === undefined ? store.assetByServiceId(id) : row)) {
+    if (pending !== undefined && listed && !(row === undefined ? store.assetByServiceId(id) : row)) {
       // A create whose answer was lost: the service has it, so it is not sent again.
-      store.acknowledge(pending, asset);
+      store.acknowledge(pending, listed.asset());
       newByPartner.delete(copy.partnersId as number);
       summary.adopted++;
       continue;

@@ -108,16 +108,21 @@ export function lastPageOf(meta: PageMeta): number {
 }
 
 /** The page's ids; an id-less asset or an empty page that should have had assets is an error. */
-export function checkedIds(page: number, assets: Asset[], meta: PageMeta, lastPage: number): number[] {
+export function checkedIds(
+  page: number,
+  assets: ReadonlyArray<{ id: number | null }>,
+  meta: PageMeta,
+  lastPage: number,
+): number[] {
   const ids: number[] = [];
   for (const asset of assets) {
-    if (asset.service_asset_id === null) {
+    if (asset.id === null) {
       throw new ApiError(
         'bad_response',
         `The service listed an asset without an id on page ${page}; nothing was merged or marked deleted from this listing.`,
       );
     }
-    ids.push(asset.service_asset_id);
+    ids.push(asset.id);
   }
   if (assets.length === 0 && (page > 1 || meta.total > 0 || lastPage > 1)) {
     throw new ApiError(

@@ -1,53 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { Asset, Validations } from '../../shared/domain';
+import type { Asset } from '../../shared/domain';
 import { changedPaths, mergeThreeWay, type AssetDoc } from '../../shared/sync/asset-doc';
+import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
 import { verdictOf } from '../../shared/sync/server-verdict';
 import { parseDoc, type AssetRecord } from './asset-record';
 import { localColumns, type StoreAccess } from './store-access';
 import { WorkspaceEditError } from './workspace-edit-error';
 
-/** The service's asset reduced to the document the analyst edits (service-owned keys kept aside). */
-export function docFromRemote(asset: Asset): AssetDoc {
-  const { _validations: _v, _outliers: _o, created_at: _c, updated_at: _u, asset_size: _s, ...rest } = asset;
-  const doc: AssetDoc = { ...rest };
-  doc.annual_data = asset.annual_data.map(({ _validations: _av, ...entry }) => entry);
-  doc.certifications = asset.certifications.map(({ _validations: _cv, ...entry }) => entry);
-  if (asset.energy_ratings)
-    doc.energy_ratings = asset.energy_ratings.map(({ _validations: _ev, ...entry }) => entry);
-  return doc;
-}
-
 /**
- * What a pulled or acknowledged asset says of itself, stored as the service's verdict; null when it
- * says nothing (the stored verdict stays). A verdict without a single message (most assets of a
- * pull) is stored as '': it reads as no verdict, as it shows nothing, yet it replaces an older
- * verdict that had messages. Building and writing it in full was a fifth of a 20,000-asset pull's
- * local work.
+ * The service's verdict as a row stores it: null when the asset gives none (the stored one stays),
+ * the verdict when it has a message somewhere, and '' when it has none (most assets of a pull): that
+ * reads as no verdict, as it shows nothing, yet it replaces an older verdict that had messages.
+ * Building and writing a silent verdict in full was a fifth of a 20,000-asset pull's local work.
  */
-function verdictJson(asset: {
-  _validations?: Validations;
-  annual_data?: unknown;
-  certifications?: unknown;
-}): string | null {
-  if (!asset._validations) return null;
-  const clean =
-    silent(asset._validations) && entriesSilent(asset.annual_data) && entriesSilent(asset.certifications);
-  return clean ? '' : JSON.stringify(verdictOf(asset));
-}
-
-/** No error and no warning in these validations. */
-function silent(validations: Validations | undefined): boolean {
-  if (validations === undefined) return true;
-  for (const key in validations.errors) if ((validations.errors[key]?.length ?? 0) > 0) return false;
-  for (const key in validations.warnings) if ((validations.warnings[key]?.length ?? 0) > 0) return false;
-  return true;
-}
-
-function entriesSilent(list: unknown): boolean {
-  if (!Array.isArray(list)) return true;
-  for (const entry of list as Array<{ _validations?: Validations }>)
-    if (!silent(entry._validations)) return false;
-  return true;
+function verdictText(listed: ListedAsset): string | null {
+  if (listed.verdict === 'none') return null;
+  return listed.verdict === 'silent' ? '' : JSON.stringify(verdictOf(listed.asset()));
 }
 
 /** The service's copy as an `assets` row stores it: its document (and that as text), outliers, verdict. */
@@ -59,12 +27,12 @@ interface ServiceCopy {
 }
 
 function serviceCopy(asset: Asset): ServiceCopy {
-  const theirs = docFromRemote(asset);
+  const listed = listedOf(asset);
   return {
-    theirs,
-    theirsJson: JSON.stringify(theirs),
-    outliers: JSON.stringify(asset._outliers),
-    verdict: verdictJson(asset),
+    theirs: listed.doc,
+    theirsJson: JSON.stringify(listed.doc),
+    outliers: JSON.stringify(listed.outliers),
+    verdict: verdictText(listed),
   };
 }
 
@@ -82,12 +50,16 @@ export interface RemoteCopy {
   verdict: string | null;
 }
 
-/** The asset's copy to write, or null for one without an id (nothing can hold it). */
-export function remoteCopy(asset: Asset): RemoteCopy | null {
-  if (asset.service_asset_id === null) return null;
-  const { theirsJson, outliers, verdict } = serviceCopy(asset);
-  const partnersId = typeof asset.partners_id === 'number' ? asset.partners_id : null;
-  return { id: asset.service_asset_id, partnersId, theirsJson, outliers, verdict };
+/** The listed asset's copy to write, or null for one without an id (nothing can hold it). */
+export function remoteCopy(listed: ListedAsset): RemoteCopy | null {
+  if (listed.id === null) return null;
+  return {
+    id: listed.id,
+    partnersId: typeof listed.partnersId === 'number' ? listed.partnersId : null,
+    theirsJson: JSON.stringify(listed.doc),
+    outliers: JSON.stringify(listed.outliers),
+    verdict: verdictText(listed),
+  };
 }
 
 /** What the workspace holds of an asset the service lists, to tell whether its copy is news. */
@@ -115,7 +87,7 @@ export class RemoteMerge {
    * `knownRows` read it beforehand (null: none), or undefined to read it now.
    */
   applyRemote(asset: Asset, known?: KnownRow | null): 'added' | 'updated' | 'unchanged' | 'conflict' {
-    const copy = remoteCopy(asset);
+    const copy = remoteCopy(listedOf(asset));
     return copy === null ? 'unchanged' : this.applyCopy(copy, known);
   }
 

@@ -27,3 +27,35 @@ export function verdictOf(asset: {
 /** A list of records as the answer gave it (anything else: none); not a closure: a pull reads 20,000. */
 const entries = (list: unknown): Array<Record<string, unknown>> =>
   Array.isArray(list) ? (list as Array<Record<string, unknown>>) : [];
+
+/** How an asset's verdict reads: none given, given without a message, or with one somewhere. */
+export type VerdictKind = 'none' | 'silent' | 'loud';
+
+/**
+ * The kind of `verdictOf(asset)`: 'none' without the asset's own `_validations` (a stored verdict
+ * then stays), 'loud' when it or a record's or a certification's has a message.
+ */
+export function verdictKind(asset: {
+  _validations?: Validations | undefined;
+  annual_data?: unknown;
+  certifications?: unknown;
+}): VerdictKind {
+  if (!asset._validations) return 'none';
+  const loud =
+    hasMessages(asset._validations) ||
+    entries(asset.annual_data).some((entry) =>
+      hasMessages(entry['_validations'] as Validations | undefined),
+    ) ||
+    entries(asset.certifications).some((entry) =>
+      hasMessages(entry['_validations'] as Validations | undefined),
+    );
+  return loud ? 'loud' : 'silent';
+}
+
+/** An error or a warning in these validations. */
+export function hasMessages(validations: Validations | undefined): boolean {
+  if (validations === undefined) return false;
+  for (const key in validations.errors) if ((validations.errors[key]?.length ?? 0) > 0) return true;
+  for (const key in validations.warnings) if ((validations.warnings[key]?.length ?? 0) > 0) return true;
+  return false;
+}

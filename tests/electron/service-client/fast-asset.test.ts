@@ -5,8 +5,9 @@
  * gives, key order included, or leaves the asset to zod. And it does read the usual answers itself.
  */
 import { describe, expect, it } from 'vitest';
-import { assetSchema, batchResponseSchema } from '../../../shared/domain';
-import { fastAsset, fastBatchResponse } from '../../../electron/service-client/fast-asset';
+import { assetSchema, batchResponseSchema, type Asset } from '../../../shared/domain';
+import { fastAsset, fastBatchResponse, fastListed } from '../../../electron/service-client/fast-asset';
+import { listedOf } from '../../../shared/sync/listed-asset';
 import {
   assetDeleteText,
   assetsListText,
@@ -75,14 +76,30 @@ const docsAssets: unknown[] = [
   JSON.parse(assetDeleteText),
 ];
 
-/** Same result as zod, key order included; or left to zod. */
+/**
+ * Same result as zod, key order included; or left to zod. The pull's reading too: the document, the
+ * outliers and the verdict's kind that `listedOf` takes from zod's asset, read straight from the
+ * answer, or left to zod with the rest.
+ */
 function expectAsZod(input: unknown): boolean {
   const fast = fastAsset(input);
+  const listed = fastListed([input])?.[0];
   const zod = assetSchema.safeParse(input);
-  if (fast === undefined) return false;
+  if (fast === undefined) {
+    expect(listed).toBeUndefined();
+    return false;
+  }
   expect(zod.success).toBe(true);
   expect(JSON.stringify(fast)).toBe(JSON.stringify(zod.data));
   expect(fast).toEqual(zod.data);
+
+  const slow = listedOf(zod.data as Asset);
+  expect(listed).toBeDefined();
+  expect(JSON.stringify(listed?.doc)).toBe(JSON.stringify(slow.doc));
+  expect(listed?.doc).toEqual(slow.doc);
+  expect([listed?.id, listed?.partnersId, listed?.verdict]).toEqual([slow.id, slow.partnersId, slow.verdict]);
+  expect(listed?.outliers).toEqual(slow.outliers);
+  expect(listed?.asset()).toEqual(zod.data);
   return true;
 }
 
@@ -166,6 +183,25 @@ describe('the fast parse of assets', () => {
 
   it("reads the sandbox's answers itself, as zod does", () => {
     for (let i = 1; i <= 50; i++) expect(expectAsZod(sandboxAsset(i))).toBe(true);
+  });
+
+  it('reads the verdict as verdictOf does: a record’s message counts, a rating’s does not', () => {
+    const silent = { ...sandboxAsset(1), _validations: { errors: {} } };
+    const rated = {
+      ...silent,
+      energy_ratings: [{ id: 3, energy_rating_id: 12, _validations: { errors: { level: ['x'] } } }],
+    };
+    const recorded = {
+      ...silent,
+      annual_data: [
+        { year: 2024, en_abs_we: 1, _validations: { errors: {}, warnings: { en_abs_we: ['high'] } } },
+      ],
+    };
+    const kinds = [silent, rated, recorded, { ...recorded, _validations: undefined }].map((input) => {
+      expect(expectAsZod(input)).toBe(true);
+      return fastListed([input])?.[0]?.verdict;
+    });
+    expect(kinds).toEqual(['silent', 'silent', 'loud', 'none']);
   });
 
   it('gives what zod gives on thousands of variations, or leaves them to zod', () => {
