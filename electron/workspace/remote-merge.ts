@@ -28,8 +28,12 @@ interface ServiceCopy {
 
 function serviceCopy(asset: Asset): ServiceCopy {
   const listed = listedOf(asset);
+  return { theirs: listed.doc, ...rowTexts(listed) };
+}
+
+/** The texts an `assets` row stores of the service's copy. */
+function rowTexts(listed: ListedAsset): Omit<ServiceCopy, 'theirs'> {
   return {
-    theirs: listed.doc,
     theirsJson: JSON.stringify(listed.doc),
     outliers: JSON.stringify(listed.outliers),
     verdict: verdictText(listed),
@@ -53,13 +57,8 @@ export interface RemoteCopy {
 /** The listed asset's copy to write, or null for one without an id (nothing can hold it). */
 export function remoteCopy(listed: ListedAsset): RemoteCopy | null {
   if (listed.id === null) return null;
-  return {
-    id: listed.id,
-    partnersId: typeof listed.partnersId === 'number' ? listed.partnersId : null,
-    theirsJson: JSON.stringify(listed.doc),
-    outliers: JSON.stringify(listed.outliers),
-    verdict: verdictText(listed),
-  };
+  const partnersId = typeof listed.partnersId === 'number' ? listed.partnersId : null;
+  return { id: listed.id, partnersId, ...rowTexts(listed) };
 }
 
 /** What the workspace holds of an asset the service lists, to tell whether its copy is news. */
