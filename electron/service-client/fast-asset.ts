@@ -50,12 +50,23 @@ type Json = Record<string, unknown>;
 
 /** The asset as `assetSchema.parse` would return it, or undefined when zod has to read it. */
 export function fastAsset(raw: unknown): Asset | undefined {
+  return fitOrUndefined(() => asset(raw) as Asset);
+}
+
+/** What `read` gives, or undefined when it found a value that needs zod. */
+function fitOrUndefined<T>(read: () => T): T | undefined {
   try {
-    return asset(raw) as Asset;
+    return read();
   } catch (error) {
     if (error === unfit) return undefined;
     throw error;
   }
+}
+
+/** Each item as `read` gives it, or undefined when any one needs zod (zod then reads them all). */
+function everyItem<T>(json: unknown, read: (raw: unknown) => T): T[] | undefined {
+  if (!Array.isArray(json)) return undefined;
+  return fitOrUndefined(() => json.map((raw) => read(raw)));
 }
 
 /** A batch answer as `batchResponseSchema.parse` would return it, or undefined (see fastAsset). */
@@ -76,27 +87,12 @@ export function fastBatchResponse(json: unknown): BatchResponse | undefined {
 
 /** Assets as `z.array(assetSchema).parse` would return them, or undefined (see fastAsset). */
 export function fastAssets(json: unknown): Asset[] | undefined {
-  if (!Array.isArray(json)) return undefined;
-  const out: Asset[] = [];
-  for (const item of json) {
-    const parsed = fastAsset(item);
-    if (!parsed) return undefined;
-    out.push(parsed);
-  }
-  return out;
+  return everyItem(json, (raw) => asset(raw) as Asset);
 }
 
 /** Assets as `readListedPage` reads them, or undefined (see fastAsset). */
 export function fastListed(json: unknown): ListedAsset[] | undefined {
-  if (!Array.isArray(json)) return undefined;
-  const out: ListedAsset[] = [];
-  try {
-    for (const raw of json) out.push(new FastListed(raw));
-  } catch (error) {
-    if (error === unfit) return undefined;
-    throw error;
-  }
-  return out;
+  return everyItem(json, (raw) => new FastListed(raw));
 }
 
 /**

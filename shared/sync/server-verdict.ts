@@ -43,14 +43,13 @@ export function verdictKind(asset: {
   if (!asset._validations) return 'none';
   const loud =
     hasMessages(asset._validations) ||
-    entries(asset.annual_data).some((entry) =>
-      hasMessages(entry['_validations'] as Validations | undefined),
-    ) ||
-    entries(asset.certifications).some((entry) =>
-      hasMessages(entry['_validations'] as Validations | undefined),
-    );
+    someEntryHasMessages(asset.annual_data) ||
+    someEntryHasMessages(asset.certifications);
   return loud ? 'loud' : 'silent';
 }
+
+const someEntryHasMessages = (list: unknown): boolean =>
+  entries(list).some((entry) => hasMessages(entry['_validations'] as Validations | undefined));
 
 /** An error or a warning in these validations. */
 export function hasMessages(validations: Validations | undefined): boolean {
