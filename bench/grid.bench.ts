@@ -157,7 +157,7 @@ export default async function run(): Promise<void> {
     goal('annual grid first render, 100k rows', firstRender.render, 'ms', '<', FIRST_RENDER_GOAL_MS);
     await page.waitForTimeout(1_500); // let the background validation finish
 
-    const edits = await measureEdits(page, 12);
+    const edits = await measureEdits(page, 24);
     console.log(
       `edit, keypress to saved: median ${ms(percentile(edits, 50))}, p95 ${ms(percentile(edits, 95))}, max ${ms(Math.max(...edits))} (goal < ${EDIT_GOAL_MS} ms)`,
     );
@@ -324,7 +324,11 @@ async function measureHover(page: Page, selector: string): Promise<number> {
   return percentile(times, 50);
 }
 
-/** Types a value into an annual cell and presses Enter; measures Enter keydown to the "saved" mark. */
+/**
+ * Types a value into an annual cell and presses Enter; measures Enter keydown to the "saved" mark.
+ * Two passes down the same 12 rows (in view, so no edit also scrolls the grid): with 24 edits the
+ * 95th percentile is the second-largest, not the largest, and one collection pause cannot decide it.
+ */
 async function measureEdits(page: Page, count: number): Promise<number[]> {
   await page.evaluate(() => {
     const w = window as unknown as { __enterAt?: number };
@@ -339,7 +343,7 @@ async function measureEdits(page: Page, count: number): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < count; i++) {
     const row = page
-      .locator('[data-testid="annual-grid"] .ag-row[row-index="' + (i + 1) + '"] [col-id="en_abs_wf"]')
+      .locator('[data-testid="annual-grid"] .ag-row[row-index="' + ((i % 12) + 1) + '"] [col-id="en_abs_wf"]')
       .first();
     await row.click();
     await page.keyboard.type(String(50_000 + i));

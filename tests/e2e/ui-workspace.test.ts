@@ -118,6 +118,20 @@ describe('desktop UI in Chromium', () => {
     await expect.poll(() => problem.count()).toBe(0);
   });
 
+  it("marks both names when an asset takes another's, and clears both when it gives it back", async () => {
+    // The first asset's cell is not edited: its row is drawn again because its result changed.
+    const firstName = cell('assets-grid', first.localId, 'name');
+    const secondName = cell('assets-grid', second.localId, 'name');
+    expect(await firstName.getAttribute('class')).not.toContain('cell-error');
+    await typeInto('assets-grid', second.localId, 'name', String(first.doc['name']));
+    await expect.poll(() => secondName.getAttribute('class')).toContain('cell-error');
+    await expect.poll(() => firstName.getAttribute('class')).toContain('cell-error');
+    await typeInto('assets-grid', second.localId, 'name', String(second.doc['name']));
+    await expect.poll(() => firstName.getAttribute('class')).not.toContain('cell-error');
+    await expect.poll(() => secondName.getAttribute('class')).not.toContain('cell-error');
+    await expect.poll(() => valueAt(second.localId, 'name')).toBe(second.doc['name']);
+  });
+
   it('pastes a 3x4 TSV block, fills down, and undoes and redoes both', async () => {
     await page.getByTestId('tab-annual').click();
     const size = Number(first.doc['size']);

@@ -5,15 +5,12 @@
 import { areaUnitFromName } from '../../../shared/domain';
 import { PortfolioModel } from '../../../shared/portfolio/portfolio-model';
 import type { AssetView } from '../../../shared/sync/types';
+import type { AssetTable } from '../store/asset-table';
 
 let current: { key: string; model: PortfolioModel; seen: Map<string, AssetView> } | undefined;
 
 /** The model for this workspace (connection, entity and area unit), updated to these assets. */
-export function portfolioOf(
-  workspaceKey: string,
-  areaUnitsName: string,
-  assets: ReadonlyMap<string, AssetView>,
-): PortfolioModel {
+export function portfolioOf(workspaceKey: string, areaUnitsName: string, assets: AssetTable): PortfolioModel {
   if (current?.key !== workspaceKey) {
     current = {
       key: workspaceKey,

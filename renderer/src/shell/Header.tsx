@@ -4,13 +4,13 @@ import { bridge } from '../bridge';
 import { openConnections } from '../connections/requests';
 import { loadReview, useSync } from '../sync/sync-store';
 import { notify, useUi } from '../store/ui';
-import { loadAll, useWorkspace, workspaceCounts } from '../store/workspace';
+import { loadAll, useWorkspace } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
 
 export function Header() {
   const session = useWorkspace((s) => s.session);
   const meta = useWorkspace((s) => s.meta);
-  const pendingCount = useWorkspace((s) => workspaceCounts(s).pending);
+  const pendingCount = useWorkspace((s) => s.counts.pending);
   const running = useSync((s) => s.running);
   const [switching, setSwitching] = useState(false);
   const active = session?.entities.find((e) => e.id === session.activeEntityId);

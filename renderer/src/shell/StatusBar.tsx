@@ -1,7 +1,7 @@
 /** Counts the analyst checks at a glance: assets, pending changes, errors, warnings, outliers, last sync. */
 import type { ReferenceData } from '../../../shared/bridge/types';
 import { setPanel, setTab, useUi } from '../store/ui';
-import { loadAll, useWorkspace, workspaceCounts } from '../store/workspace';
+import { loadAll, useWorkspace } from '../store/workspace';
 import { useValidation } from '../validation/validation-store';
 
 function ago(iso: string | null | undefined): string {
@@ -63,7 +63,7 @@ function PartialLoad({
 
 export function StatusBar() {
   const status = useWorkspace((s) => s.status);
-  const counts = useWorkspace((s) => workspaceCounts(s));
+  const counts = useWorkspace((s) => s.counts);
   const lastSync = useWorkspace((s) => s.meta?.lastSyncAt);
   const partial = useWorkspace((s) => s.partial);
   const loaded = useWorkspace((s) => s.assets.size);

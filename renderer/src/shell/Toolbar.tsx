@@ -229,8 +229,7 @@ function EntryActions({ collection }: { collection: 'certifications' | 'energy_r
   const order = useWorkspace((s) => s.order);
   const byId = useWorkspace((s) => s.assets);
   const assets = useMemo(
-    () =>
-      viewsInOrder({ ...useWorkspace.getState(), order, assets: byId }).filter((v) => v.status !== 'deleted'),
+    () => viewsInOrder({ order, assets: byId }).filter((v) => v.status !== 'deleted'),
     [order, byId],
   );
   const [assetId, setAssetId] = useState('');

@@ -9,6 +9,8 @@ import type { Entity } from '../../../shared/domain';
 import type { AssetView } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
 import { errorMessage } from '../../../shared/errors';
+import { AssetTable } from './asset-table';
+import { countsOf, noCounts, recount, type WorkspaceCounts } from './workspace-counts';
 
 export interface WorkspaceMeta {
   connectionId: string;
@@ -25,20 +27,23 @@ export interface WorkspaceState {
   error?: string | undefined;
   session?: SessionState | undefined;
   meta?: WorkspaceMeta | undefined;
-  assets: ReadonlyMap<string, AssetView>;
+  assets: AssetTable;
   order: readonly string[];
   revision: number;
   change: AssetChange;
+  /** What the status bar and the sync button count, kept with the assets (store/workspace-counts.ts). */
+  counts: WorkspaceCounts;
   /** While the rest of a snapshot is being read after its first page was drawn (or why it stopped). */
   partial: { total: number; problem?: string } | null;
 }
 
 export const useWorkspace = create<WorkspaceState>(() => ({
   status: 'idle',
-  assets: new Map(),
+  assets: AssetTable.empty,
   order: [],
   revision: 0,
   change: { kind: 'reset' },
+  counts: noCounts,
   partial: null,
 }));
 
@@ -68,10 +73,11 @@ async function loadSessionAndWorkspace(): Promise<void> {
       useWorkspace.setState({
         status: 'no-workspace',
         meta: undefined,
-        assets: new Map(),
+        assets: AssetTable.empty,
         order: [],
         revision: useWorkspace.getState().revision + 1,
         change: { kind: 'reset' },
+        counts: noCounts,
         partial: null,
       });
       return;
@@ -116,8 +122,7 @@ export async function reloadSnapshot(): Promise<void> {
     shown.meta?.connectionId === snapshot.connectionId &&
     shown.meta.entity.id === snapshot.entity.id;
   if (snapshot.next !== null && shownWhole) return refreshInPlace(snapshot, snapshot.next, generation);
-  const assets = new Map<string, AssetView>();
-  for (const view of snapshot.assets) assets.set(view.localId, view);
+  const assets = AssetTable.of(snapshot.assets);
   useWorkspace.setState((state) => ({
     status: 'ready',
     error: undefined,
@@ -126,6 +131,7 @@ export async function reloadSnapshot(): Promise<void> {
     order: snapshot.assets.map((view) => view.localId),
     revision: state.revision + 1,
     change: { kind: 'reset' },
+    counts: countsOf(assets.values()),
     partial: snapshot.next === null ? null : { total: snapshot.total },
   }));
   if (snapshot.next !== null) void readRest(snapshot.next, generation);
@@ -198,11 +204,11 @@ async function refreshInPlace(snapshot: Snapshot, after: number, generation: num
     problem = errorMessage(error);
   }
   useWorkspace.setState((state) => {
-    const assets = new Map<string, AssetView>();
+    const placed = new Map<string, AssetView>();
     const order: string[] = [];
     const place = (localId: string, view: AssetView | undefined) => {
-      if (!view || assets.has(localId)) return;
-      assets.set(localId, view);
+      if (!view || placed.has(localId)) return;
+      placed.set(localId, view);
       order.push(localId);
     };
     for (const view of views)
@@ -211,10 +217,11 @@ async function refreshInPlace(snapshot: Snapshot, after: number, generation: num
     for (const localId of touched) place(localId, state.assets.get(localId));
     return {
       meta: metaOf(snapshot),
-      assets,
+      assets: AssetTable.of(placed.values()),
       order,
       revision: state.revision + 1,
       change: { kind: 'reset' },
+      counts: countsOf(placed.values()),
       partial: problem === undefined ? null : { total: snapshot.total, problem },
     };
   });
@@ -226,18 +233,17 @@ async function refreshInPlace(snapshot: Snapshot, after: number, generation: num
  */
 function appendViews(views: readonly AssetView[]): void {
   useWorkspace.setState((state) => {
-    const assets = new Map(state.assets);
-    const added: string[] = [];
-    for (const view of views) {
-      if (assets.has(view.localId)) continue;
-      assets.set(view.localId, view);
-      added.push(view.localId);
-    }
+    const fresh = new Map<string, AssetView>();
+    for (const view of views) if (!state.assets.has(view.localId)) fresh.set(view.localId, view);
     return {
-      assets,
-      order: [...state.order, ...added],
+      assets: state.assets.with(fresh.values()),
+      order: [...state.order, ...fresh.keys()],
       revision: state.revision + 1,
-      change: { kind: 'assets', localIds: added },
+      change: { kind: 'assets', localIds: [...fresh.keys()] },
+      counts: recount(
+        state.counts,
+        [...fresh.values()].map((view) => ({ before: undefined, after: view })),
+      ),
     };
   });
 }
@@ -248,70 +254,41 @@ export function applyViews(views: readonly AssetView[], removed: readonly string
   for (const view of views) touched.add(view.localId);
   for (const localId of removed) touched.add(localId);
   useWorkspace.setState((state) => {
-    const assets = new Map(state.assets);
+    const assets = state.assets.with(views, removed);
     let order = state.order;
-    const appended: string[] = [];
+    const appended = new Set<string>();
+    const moved = new Map<string, { before: AssetView | undefined; after: AssetView | undefined }>();
     for (const view of views) {
-      if (!assets.has(view.localId)) appended.push(view.localId);
-      assets.set(view.localId, view);
+      if (!state.assets.has(view.localId)) appended.add(view.localId);
+      moved.set(view.localId, { before: state.assets.get(view.localId), after: view });
     }
-    for (const id of removed) assets.delete(id);
+    for (const id of removed) {
+      appended.delete(id);
+      moved.set(id, { before: state.assets.get(id), after: undefined });
+    }
     if (removed.length > 0) {
       const gone = new Set(removed);
       order = order.filter((id) => !gone.has(id));
     }
-    if (appended.length > 0) order = [...order, ...appended];
+    if (appended.size > 0) order = [...order, ...appended];
     return {
       assets,
       order,
       revision: state.revision + 1,
       change: { kind: 'assets', localIds: [...views.map((v) => v.localId), ...removed] },
+      counts: recount(state.counts, moved.values()),
     };
   });
 }
 
-export function viewsInOrder(state: WorkspaceState = useWorkspace.getState()): AssetView[] {
+/** The views in the workspace's order (the table's own iteration is by shard). */
+export function viewsInOrder(
+  state: Pick<WorkspaceState, 'order' | 'assets'> = useWorkspace.getState(),
+): AssetView[] {
   const out: AssetView[] = [];
   for (const id of state.order) {
     const view = state.assets.get(id);
     if (view) out.push(view);
   }
   return out;
-}
-
-export interface WorkspaceCounts {
-  assets: number;
-  pending: number;
-  created: number;
-  modified: number;
-  deleted: number;
-  conflicts: number;
-  outliers: number;
-}
-
-let countsCache: { revision: number; counts: WorkspaceCounts } | undefined;
-
-/** Counts for the status bar, computed once per revision. */
-export function workspaceCounts(state: WorkspaceState): WorkspaceCounts {
-  if (countsCache?.revision === state.revision) return countsCache.counts;
-  const counts: WorkspaceCounts = {
-    assets: 0,
-    pending: 0,
-    created: 0,
-    modified: 0,
-    deleted: 0,
-    conflicts: 0,
-    outliers: 0,
-  };
-  for (const view of state.assets.values()) {
-    if (view.status !== 'deleted') counts.assets++;
-    if (view.status === 'new') counts.created++;
-    if (view.status === 'modified') counts.modified++;
-    if (view.status === 'deleted') counts.deleted++;
-    if (view.conflicts.length > 0 || view.remoteDeleted) counts.conflicts++;
-    for (const o of view.outliers) if (!o.accepted) counts.outliers++;
-  }
-  counts.pending = counts.created + counts.modified + counts.deleted;
-  countsCache = { revision: state.revision, counts };
-  return counts;
 }

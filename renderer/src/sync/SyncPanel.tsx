@@ -9,7 +9,7 @@ import { settled } from '../editing/commands';
 import { formatValue } from '../grid-model/values';
 import { assetName, cellOfPath } from '../grid-model/rows';
 import { jumpTo, notify } from '../store/ui';
-import { applyViews, useWorkspace } from '../store/workspace';
+import { applyViews, useWorkspace, viewsInOrder } from '../store/workspace';
 import { pathLabel } from '../validation/labels';
 import { blockedKeyToPath, serviceIssues } from '../validation/issues';
 import { cancelSync, runDryRun, runSync, useSync } from './sync-store';
@@ -112,9 +112,10 @@ function Progress() {
 
 function Conflicts() {
   const assets = useWorkspace((s) => s.assets);
+  const order = useWorkspace((s) => s.order);
   const conflicted = useMemo(
-    () => [...assets.values()].filter((v) => v.conflicts.length > 0 || v.remoteDeleted),
-    [assets],
+    () => viewsInOrder({ order, assets }).filter((v) => v.conflicts.length > 0 || v.remoteDeleted),
+    [order, assets],
   );
   if (conflicted.length === 0) return null;
   const resolve = async (localId: string, path: string, choice: 'mine' | 'theirs') => {
@@ -200,6 +201,7 @@ function Conflicts() {
 function Rejected() {
   const report = useSync((s) => s.report);
   const assets = useWorkspace((s) => s.assets);
+  const order = useWorkspace((s) => s.order);
   const rows = useMemo(() => {
     const out: Array<{ localId: string; name: string; path: string; message: string; source: string }> = [];
     for (const b of report?.push.blocked ?? []) {
@@ -215,7 +217,7 @@ function Rejected() {
           });
       }
     }
-    for (const view of assets.values()) {
+    for (const view of viewsInOrder({ order, assets })) {
       if (view.status === 'deleted') continue;
       for (const issue of serviceIssues(view.localId, view.serverValidations)) {
         if (issue.severity !== 'error') continue;
@@ -229,7 +231,7 @@ function Rejected() {
       }
     }
     return out;
-  }, [report, assets]);
+  }, [report, order, assets]);
   if (rows.length === 0) return null;
   return (
     <div className="rejected" data-testid="rejected">
