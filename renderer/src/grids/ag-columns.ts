@@ -185,7 +185,6 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
     },
     valueSetter: (p: ValueSetterParams<GridRow>) => {
       if (!p.data) return false;
-      performance.mark('edit:start');
       const value = parse(p.newValue);
       void editCells([{ localId: p.data.localId, path: pathOf(p.data, field), value }], 'Edit');
       return true;
