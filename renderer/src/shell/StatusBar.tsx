@@ -1,4 +1,5 @@
 /** Counts the analyst checks at a glance: assets, pending changes, errors, warnings, outliers, last sync. */
+import { useShallow } from 'zustand/react/shallow';
 import type { ReferenceData } from '../../../shared/bridge/types';
 import { setPanel, setTab, useUi } from '../store/ui';
 import { loadAll, useWorkspace } from '../store/workspace';
@@ -68,7 +69,10 @@ export function StatusBar() {
   const partial = useWorkspace((s) => s.partial);
   const loaded = useWorkspace((s) => s.assets.size);
   const reference = useWorkspace((s) => s.meta?.reference);
-  const { errors, warnings, complete } = useValidation();
+  // Not the whole state: a new version with the same counts (most keypresses) draws nothing here.
+  const { errors, warnings, complete } = useValidation(
+    useShallow((s) => ({ errors: s.errors, warnings: s.warnings, complete: s.complete })),
+  );
   const canUndo = useUi((s) => s.canUndo);
   const shownRows = useUi((s) => s.shownRows);
   const rangeStats = useUi((s) => s.rangeStats);
