@@ -21,24 +21,13 @@ import {
   parseInput,
   parseNumber,
 } from '../../../../renderer/src/grid-model/values';
+import { assetView } from '../../../support/asset-view';
 
 const metres = { area_units_name: 'square metres', currency: 'EUR' };
 const feet = { area_units_name: 'square feet', currency: 'USD' };
 
 function view(doc: AssetView['doc'], localId = 'L1'): AssetView {
-  return {
-    localId,
-    serviceAssetId: 7,
-    partnersId: 1,
-    doc,
-    status: 'clean',
-    changedPaths: [],
-    conflicts: [],
-    remoteDeleted: false,
-    notFound: false,
-    serverValidations: null,
-    outliers: [],
-  };
+  return assetView(localId, { serviceAssetId: 7, partnersId: 1, doc });
 }
 
 describe('columns derived from the catalog', () => {

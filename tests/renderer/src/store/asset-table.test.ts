@@ -2,22 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AssetView } from '../../../../shared/sync/types';
 import { AssetTable } from '../../../../renderer/src/store/asset-table';
+import { assetView } from '../../../support/asset-view';
 
-function view(localId: string, name: string): AssetView {
-  return {
-    localId,
-    serviceAssetId: null,
-    partnersId: null,
-    doc: { name },
-    status: 'new',
-    changedPaths: [],
-    conflicts: [],
-    remoteDeleted: false,
-    notFound: false,
-    serverValidations: null,
-    outliers: [],
-  };
-}
+const view = (localId: string, name: string): AssetView =>
+  assetView(localId, { doc: { name }, status: 'new' });
 
 const contents = (table: AssetTable): Map<string, AssetView> => new Map([...table]);
 

@@ -1,28 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { AssetStatus, AssetView } from '../../../../shared/sync/types';
 import { countsOf, noCounts, recount } from '../../../../renderer/src/store/workspace-counts';
+import { assetView } from '../../../support/asset-view';
 
 const statuses: AssetStatus[] = ['clean', 'new', 'modified', 'deleted'];
 
 function view(localId: string, seed: number): AssetView {
-  return {
-    localId,
+  return assetView(localId, {
     serviceAssetId: seed % 4 === 1 ? null : seed,
-    partnersId: null,
     doc: { name: `Asset ${localId}` },
     status: statuses[seed % 4]!,
-    changedPaths: [],
     conflicts: seed % 5 === 0 ? [{ path: 'name', base: 'a', mine: 'b', theirs: 'c' }] : [],
     remoteDeleted: seed % 7 === 0,
-    notFound: false,
-    serverValidations: null,
     outliers: Array.from({ length: seed % 3 }, (_, k) => ({
       kpi: 'en' as const,
       type: 'lfl' as const,
       accepted: (seed + k) % 2 === 0,
       value: '40',
     })),
-  };
+  });
 }
 
 describe('workspace counts', () => {
