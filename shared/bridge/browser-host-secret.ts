@@ -8,6 +8,11 @@ export const bridgeSecretHeader = 'x-asset-desk-bridge';
 /** The fragment parameter of the launch URL: `#bridge=<secret>`. */
 export const bridgeSecretParam = 'bridge';
 export const bridgeSecretStorageKey = 'asset-desk.bridge-secret';
+/**
+ * The bridge socket's subprotocol: the page offers it and its secret (`Sec-WebSocket-Protocol`, the
+ * one header a browser lets a page set on a WebSocket's handshake); the host chooses this name.
+ */
+export const bridgeSocketProtocol = 'asset-desk.bridge';
 
 /** The secret in a URL fragment (`#bridge=...`), if any. */
 export function secretFromFragment(hash: string): string | undefined {

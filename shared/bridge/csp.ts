@@ -1,8 +1,8 @@
 /**
  * The renderer's Content Security Policy, one string for every host. Scripts only from the app
  * itself; AG Grid injects its theme as <style> elements at run time, so styles allow inline.
- * connect-src 'self' is what the browser host's HTTP bridge needs; under Electron the page is a
- * file:// document with no network use of its own.
+ * connect-src 'self' is what the browser host's bridge needs (its socket and event stream, same
+ * origin); under Electron the page is a file:// document with no network use of its own.
  */
 export const contentSecurityPolicy = [
   "default-src 'none'",

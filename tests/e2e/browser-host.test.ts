@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserHost } from '../../electron/browser-host/server';
-import { bridgeSecretHeader, secretFromFragment } from '../../shared/bridge/browser-host-secret';
+import { bridgeSocketProtocol } from '../../shared/bridge/browser-host-secret';
+import { handshakeStatus, hostCookie, hostSecret, openBridgeSocket } from '../support/bridge-socket';
 import { artifactPath, launchChromium } from '../support/chromium';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -32,7 +33,7 @@ describe('browser host', () => {
     // bridge secret from the fragment in sessionStorage and takes it off the address bar.
     expect(new URL(page.url()).search).toBe('');
     await expect.poll(() => new URL(page.url()).hash).toBe('');
-    expect(await page.evaluate('Object.values(sessionStorage)')).toContain(bridgeSecret(host));
+    expect(await page.evaluate('Object.values(sessionStorage)')).toContain(hostSecret(host));
 
     // What the bridge serves: the demo entity's workspace, pulled from the embedded sandbox.
     const snapshot = await app.core.handlers['workspace.snapshot']({});
@@ -57,34 +58,31 @@ describe('browser host', () => {
     await page.close();
   });
 
-  it('refuses a bridge call without the per-run token', async () => {
-    const response = await fetch(`${host.origin}/bridge/invoke/session.get`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: '{}',
-    });
-    expect(response.status).toBe(403);
-    expect(await response.json()).toMatchObject({ code: 'forbidden' });
+  it('refuses a bridge socket without the per-run token', async () => {
+    expect(await handshakeStatus(host, { cookie: '' })).toBe(403);
   });
 
-  it('refuses a wrong token, a foreign Host header and a cross-site Origin', async () => {
-    const cookie = await tokenCookie(host);
-    const url = `${host.origin}/bridge/invoke/app.info`;
-    const post = (headers: Record<string, string>) =>
-      fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '{}' });
-
+  it('refuses a wrong token or secret, a foreign Host header and a cross-site Origin', async () => {
+    const launch = await fetch(host.launchUrl, { redirect: 'manual' });
+    expect(launch.status).toBe(303);
+    expect(launch.headers.get('set-cookie')).toMatch(/HttpOnly.*SameSite=Strict|SameSite=Strict.*HttpOnly/i);
+    const cookie = await hostCookie(host);
+    expect(await handshakeStatus(host, { cookie: 'asset_desk_host=wrong' })).toBe(403);
+    expect(await handshakeStatus(host, { cookie, protocols: [bridgeSocketProtocol, 'wrong'] })).toBe(403);
+    // The secret alone, or beside anything else, is not the protocol.
+    expect(await handshakeStatus(host, { cookie, protocols: [hostSecret(host)] })).toBe(403);
     expect(
-      (await post({ Cookie: 'asset_desk_host=wrong', [bridgeSecretHeader]: bridgeSecret(host) })).status,
+      await handshakeStatus(host, { cookie, protocols: [bridgeSocketProtocol, hostSecret(host), 'x'] }),
     ).toBe(403);
-    expect((await post({ Cookie: cookie, Origin: 'http://evil.example' })).status).toBe(403);
-    // Node's fetch will not let a caller set Host, so speak HTTP/1.1 by hand for the rebinding case.
-    expect(await rawStatus(host, 'evil.example', cookie)).toBe(421);
-    const ok = await post({ Cookie: cookie, Origin: host.origin, [bridgeSecretHeader]: bridgeSecret(host) });
-    expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({
+    expect(await handshakeStatus(host, { cookie, headers: { Origin: 'http://evil.example' } })).toBe(403);
+    // DNS rebinding: a page of another site that resolves to 127.0.0.1 sends its own Host.
+    expect(await handshakeStatus(host, { cookie, headers: { Host: 'evil.example' } })).toBe(421);
+    const socket = await openBridgeSocket(host, { cookie });
+    expect(await socket.call('app.info')).toEqual({
       ok: true,
       result: { name: 'Asset Desk', version: 'test', host: 'browser', fileDialogs: true },
     });
+    socket.close();
   });
 
   it('the cookie another 127.0.0.1 port receives gives no bridge access', { timeout: 60_000 }, async () => {
@@ -105,85 +103,53 @@ describe('browser host', () => {
       const leaked = /asset_desk_host=[^;]+/.exec(seen?.cookie ?? '')?.[0];
       expect(leaked).toBeDefined();
 
-      // Replayed, it opens neither a bridge call nor the event stream.
-      const call = await fetch(`${host.origin}/bridge/invoke/session.get`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Cookie: leaked ?? '' },
-        body: '{}',
-      });
-      expect(call.status).toBe(403);
+      // Replayed, it opens neither the bridge's socket nor its event stream.
+      expect(await handshakeStatus(host, { cookie: leaked ?? '', protocols: [bridgeSocketProtocol] })).toBe(
+        403,
+      );
       const stream = await fetch(`${host.origin}/bridge/events`, { headers: { Cookie: leaked ?? '' } });
       expect(stream.status).toBe(403);
       await stream.body?.cancel();
 
       // With the page's own secret it is the page, and works.
-      const own = await fetch(`${host.origin}/bridge/invoke/app.info`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Cookie: leaked ?? '',
-          [bridgeSecretHeader]: bridgeSecret(host),
-        },
-        body: '{}',
-      });
-      expect(own.status).toBe(200);
+      const own = await openBridgeSocket(host, { cookie: leaked ?? '' });
+      expect((await own.call('app.info')).ok).toBe(true);
+      own.close();
     } finally {
       other.closeAllConnections();
       await new Promise((resolve) => other.close(resolve));
     }
   });
 
-  it('rejects arguments outside the contract with a clear error', async () => {
-    const cookie = await tokenCookie(host);
-    const response = await fetch(`${host.origin}/bridge/invoke/workspace.edit`, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Cookie: cookie,
-        [bridgeSecretHeader]: bridgeSecret(host),
-      },
-      body: JSON.stringify({ edits: [{ localId: 'x', path: '../etc', value: {} }], extra: true }),
+  it('rejects arguments outside the contract with a clear error, and keeps the socket', async () => {
+    const socket = await openBridgeSocket(host, { cookie: await hostCookie(host) });
+    const answer = await socket.call('workspace.edit', {
+      edits: [{ localId: 'x', path: '../etc', value: {} }],
+      extra: true,
     });
-    expect(response.status).toBe(400);
-    const body = (await response.json()) as { ok: boolean; error: { code: string; message: string } };
-    expect(body.ok).toBe(false);
-    expect(body.error.code).toBe('bad_request');
-    expect(body.error.message).toContain('Invalid arguments for workspace.edit');
+    expect(answer.ok).toBe(false);
+    if (answer.ok) return;
+    expect(answer.error.code).toBe('bad_request');
+    expect(answer.error.message).toContain('Invalid arguments for workspace.edit');
+    expect(await socket.call('not.in.contract')).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect((await socket.call('app.info')).ok).toBe(true);
+    socket.close();
+  });
+
+  it('closes a socket that sends anything but a call, or more than its limit, before parsing it', async () => {
+    const cookie = await hostCookie(host);
+    const malformed = await openBridgeSocket(host, { cookie });
+    expect(await malformed.sendRaw('{"id": "1", "name": "app.info"}')).toMatchObject({ code: 1008 });
+    const garbage = await openBridgeSocket(host, { cookie });
+    expect(await garbage.sendRaw('not json')).toMatchObject({ code: 1008 });
+    const binary = await openBridgeSocket(host, { cookie });
+    expect(await binary.sendRaw(Buffer.from([1, 2, 3]))).toMatchObject({ code: 1008 });
+    // 17 MB: over the 16 MB limit, refused as it arrives (1009: message too big).
+    const huge = await openBridgeSocket(host, { cookie });
+    expect(await huge.sendRaw('x'.repeat(17 * 1024 * 1024))).toMatchObject({ code: 1009 });
+    // The host still answers a well-formed socket.
+    const after = await openBridgeSocket(host, { cookie });
+    expect((await after.call('app.info')).ok).toBe(true);
+    after.close();
   });
 });
-
-function bridgeSecret(host: BrowserHost): string {
-  return secretFromFragment(new URL(host.launchUrl).hash) ?? '';
-}
-
-async function tokenCookie(host: BrowserHost): Promise<string> {
-  const response = await fetch(host.launchUrl, { redirect: 'manual' });
-  expect(response.status).toBe(303);
-  const setCookie = response.headers.get('set-cookie') ?? '';
-  expect(setCookie).toMatch(/HttpOnly/i);
-  expect(setCookie).toMatch(/SameSite=Strict/i);
-  return setCookie.split(';')[0] ?? '';
-}
-
-async function rawStatus(host: BrowserHost, hostHeader: string, cookie: string): Promise<number> {
-  const { request } = await import('node:http');
-  const target = new URL(host.origin);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: '/bridge/invoke/app.info',
-        method: 'POST',
-        headers: { Host: hostHeader, Cookie: cookie, 'Content-Type': 'application/json' },
-        setHost: false,
-      },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      },
-    );
-    req.on('error', reject);
-    req.end('{}');
-  });
-}

@@ -15,6 +15,8 @@ describe('start on a large workspace', () => {
   let app: TestApp | undefined;
   let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
   let page: Page;
+  /** Answers to this method wait for `released` (the page's socket goes through Playwright). */
+  let holdAnswersTo: { name: string; onHeld(): void; released: Promise<void> } | undefined;
 
   afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-start'));
   afterAll(async () => {
@@ -37,6 +39,23 @@ describe('start on a large workspace', () => {
     page = await browser.context.newPage();
     page.setDefaultTimeout(20_000);
     const pageErrors = watchPageErrors(page);
+    await page.routeWebSocket(/\/bridge\/socket$/, (ws) => {
+      const server = ws.connectToServer();
+      const names = new Map<number, string>();
+      ws.onMessage((message) => {
+        const call = JSON.parse(String(message)) as { id: number; name: string };
+        names.set(call.id, call.name);
+        server.send(message);
+      });
+      server.onMessage((message) => {
+        const { id } = JSON.parse(String(message)) as { id: number };
+        const hold = holdAnswersTo?.name === names.get(id) ? holdAnswersTo : undefined;
+        names.delete(id);
+        if (!hold) return ws.send(message);
+        hold.onHeld();
+        void hold.released.then(() => ws.send(message));
+      });
+    });
     await page.goto(app.host.launchUrl);
     const guide = page.getByTestId('guide-dismiss');
     await page.locator('[data-testid="assets-grid"] .ag-row').first().waitFor();
@@ -90,12 +109,7 @@ describe('start on a large workspace', () => {
     const read = new Promise<void>((resolve) => (pageRead = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/bridge/invoke/workspace.assets', async (route) => {
-      const response = await route.fetch();
-      pageRead();
-      await released;
-      await route.fulfill({ response });
-    });
+    holdAnswersTo = { name: 'workspace.assets', onHeld: pageRead, released };
     const total = Number((await page.getByTestId('status-assets').textContent())?.split(' ')[0]);
 
     expect((await core.handlers['sync.run']({})).pull.added).toBe(1);
@@ -111,7 +125,7 @@ describe('start on a large workspace', () => {
 
     await expect.poll(() => page.getByTestId('status-assets').textContent()).toBe(`${total + 1} assets`);
     expect(await cell.textContent()).toContain('Renamed while reading');
-    await page.unroute('**/bridge/invoke/workspace.assets');
+    holdAnswersTo = undefined;
   }, 120_000);
 });
 

@@ -5,12 +5,12 @@ import {
   type BridgeEventName,
   type EventPayload,
 } from '../../../shared/bridge/contract';
-import { unwrapEnvelope } from '../../../shared/bridge/envelope';
 import {
   bridgeSecretHeader,
   bridgeSecretStorageKey,
   secretFromFragment,
 } from '../../../shared/bridge/browser-host-secret';
+import { createSocketCalls } from './socket-calls';
 
 type Listener = (payload: unknown) => void;
 
@@ -32,25 +32,15 @@ function bridgeSecret(): string {
 const reconnectDelayMs = 1000;
 
 /**
- * The bridge over the browser host: one POST per call, one event stream for pushes. Generated from
+ * The bridge over the browser host: its socket for calls (`socket-calls.ts`), one event stream for pushes. Generated from
  * the contract's method list like the preload, so both hosts offer the renderer the same surface.
  * The event stream is read with fetch rather than EventSource, which cannot send the secret's header.
  */
 export function createHttpBridge(): BridgeApi {
   const secret = bridgeSecret();
+  const call = createSocketCalls(secret);
   const methods = Object.fromEntries(
-    bridgeMethodNames.map((name) => [
-      name,
-      async (args: unknown) => {
-        const response = await fetch(`/bridge/invoke/${name}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', [bridgeSecretHeader]: secret },
-          body: JSON.stringify(args ?? {}),
-          credentials: 'same-origin',
-        });
-        return unwrapEnvelope(await response.json());
-      },
-    ]),
+    bridgeMethodNames.map((name) => [name, (args: unknown) => call(name, args)]),
   ) as BridgeApi['methods'];
 
   const listeners = new Map<BridgeEventName, Set<Listener>>();

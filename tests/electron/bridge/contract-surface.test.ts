@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bridgeEventNames, bridgeMethodNames, invokeChannel } from '../../../shared/bridge/contract';
 import type { BrowserHost } from '../../../electron/browser-host/server';
-import { bridgeSecretHeader, secretFromFragment } from '../../../shared/bridge/browser-host-secret';
+import { hostCookie, openBridgeSocket } from '../../support/bridge-socket';
 import { startTestApp, type TestApp } from '../../support/test-app';
 
 type Handler = (event: { senderFrame?: { url: string } }, args: unknown) => unknown;
@@ -161,23 +161,14 @@ describe('bridge surface', () => {
   });
 
   it('the browser host answers exactly the contract methods', async () => {
-    const cookieResponse = await fetch(host.launchUrl, { redirect: 'manual' });
-    const cookie = (cookieResponse.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    const secret = secretFromFragment(new URL(host.launchUrl).hash) ?? '';
-    const call = (name: string) =>
-      fetch(`${host.origin}/bridge/invoke/${name}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Cookie: cookie, [bridgeSecretHeader]: secret },
-        body: '{}',
-      });
-    // Every contract method has a route: a call with empty arguments reaches the dispatcher, which
-    // answers 200 or a typed 400 (arguments missing), never the router's plain 404.
+    const socket = await openBridgeSocket(host, { cookie: await hostCookie(host) });
+    // Every contract method reaches the dispatcher: with empty arguments it answers, or says which
+    // arguments are missing; a name outside the contract is not found.
     for (const name of bridgeMethodNames) {
-      const response = await call(name);
-      const body = (await response.json()) as { ok: boolean; error?: { code: string } };
-      expect([200, 400], name).toContain(response.status);
-      if (!body.ok) expect(body.error?.code, name).toBe('bad_request');
+      const answer = await socket.call(name);
+      if (!answer.ok) expect(answer.error.code, name).toBe('bad_request');
     }
-    expect((await call('not.in.contract')).status).toBe(404);
+    expect(await socket.call('not.in.contract')).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    socket.close();
   });
 });

@@ -1,0 +1,51 @@
+/**
+ * The page's bridge calls over the browser host's socket: each message is one call,
+ * `{ id, name, args }`, each answer `{ id, envelope }`, so answers can come back in any order. The
+ * dispatcher is the one every host uses: it checks the name and parses the arguments.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import { bridgeSocketProtocol } from '../../shared/bridge/browser-host-secret';
+import { dispatchToEnvelope, type Dispatch } from '../bridge/dispatch';
+
+const callMessage = z
+  .object({
+    id: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    name: z.string().max(200),
+    args: z.unknown(),
+  })
+  .strict();
+
+/** Policy violation: the socket carries bridge calls and nothing else. */
+const malformedCall = 1008;
+
+/** The secret the page offered beside the protocol's name on the handshake, if it offered just that. */
+export function socketSecret(headers: IncomingHttpHeaders): string | undefined {
+  const offered = headers['sec-websocket-protocol'];
+  if (typeof offered !== 'string') return undefined;
+  const [name, secret, ...more] = offered.split(',').map((part) => part.trim());
+  return name === bridgeSocketProtocol && more.length === 0 ? secret : undefined;
+}
+
+export function answerSocketCalls(socket: WebSocket, dispatch: Dispatch): void {
+  socket.on('message', (data, isBinary) => {
+    const call = isBinary ? undefined : parseCall(String(data));
+    if (!call) {
+      socket.close(malformedCall, 'A bridge call is a JSON { id, name, args }');
+      return;
+    }
+    void dispatchToEnvelope(dispatch, call.name, call.args).then((envelope) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ id: call.id, envelope }));
+    });
+  });
+}
+
+function parseCall(text: string): z.infer<typeof callMessage> | undefined {
+  try {
+    const parsed = callMessage.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
