@@ -9,6 +9,7 @@ import { contentSecurityPolicy } from '../../shared/bridge/csp';
 import {
   bridgeSecretHeader,
   bridgeSecretParam,
+  bridgeSocketPath,
   bridgeSocketProtocol,
 } from '../../shared/bridge/browser-host-secret';
 import { createDispatcher } from '../bridge/dispatch';
@@ -18,7 +19,6 @@ import { registerFileRoutes } from './file-routes';
 import { answerSocketCalls, socketSecret } from './socket-calls';
 
 const cookieName = 'asset_desk_host';
-const socketRoute = '/bridge/socket';
 
 export interface BrowserHost {
   /**
@@ -63,7 +63,7 @@ export async function startBrowserHost(opts: {
   await app.register(fastifyCookie);
   await app.register(fastifyWebsocket, {
     options: {
-      // Limits before parsing, as for a POST body.
+      // A call's limit before it is parsed, the same as the host's request bodies'.
       maxPayload: 16 * 1024 * 1024,
       // The page offers the protocol's name and its secret (a browser cannot set other headers on
       // a WebSocket's handshake); the name is the one chosen, the secret never echoed.
@@ -88,7 +88,7 @@ export async function startBrowserHost(opts: {
       });
     }
     const offered =
-      request.url === socketRoute ? socketSecret(request.headers) : request.headers[bridgeSecretHeader];
+      request.url === bridgeSocketPath ? socketSecret(request.headers) : request.headers[bridgeSecretHeader];
     if (request.url.startsWith('/bridge/') && !sameSecret(offered, bridgeSecret)) {
       return reply.code(403).send({
         code: 'forbidden',
@@ -115,7 +115,7 @@ export async function startBrowserHost(opts: {
   // The page's calls: one socket, one message per call and per answer, matched by id. A POST per
   // call cost the page ~3 ms of Chromium's request and response machinery each (0.5 ms over the
   // socket), and its answer waited behind the frame after a keypress in three tasks, not one.
-  app.get(socketRoute, { websocket: true }, (socket) => answerSocketCalls(socket, dispatch));
+  app.get(bridgeSocketPath, { websocket: true }, (socket) => answerSocketCalls(socket, dispatch));
 
   if (opts.transfers) registerFileRoutes(app, opts.transfers);
 

@@ -13,6 +13,8 @@ export const bridgeSecretStorageKey = 'asset-desk.bridge-secret';
  * one header a browser lets a page set on a WebSocket's handshake); the host chooses this name.
  */
 export const bridgeSocketProtocol = 'asset-desk.bridge';
+/** Where the browser host answers the bridge's calls (a WebSocket). */
+export const bridgeSocketPath = '/bridge/socket';
 
 /** The secret in a URL fragment (`#bridge=...`), if any. */
 export function secretFromFragment(hash: string): string | undefined {

@@ -5,7 +5,11 @@
  */
 import WebSocket from 'ws';
 import type { BrowserHost } from '../../electron/browser-host/server';
-import { bridgeSocketProtocol, secretFromFragment } from '../../shared/bridge/browser-host-secret';
+import {
+  bridgeSocketPath,
+  bridgeSocketProtocol,
+  secretFromFragment,
+} from '../../shared/bridge/browser-host-secret';
 import type { BridgeEnvelope } from '../../shared/bridge/envelope';
 
 export interface BridgeSocket {
@@ -30,7 +34,7 @@ export function openBridgeSocket(
   host: BrowserHost,
   opts: { cookie: string; protocols?: string[]; headers?: Record<string, string> },
 ): Promise<BridgeSocket> {
-  const url = `${host.origin.replace('http', 'ws')}/bridge/socket`;
+  const url = `${host.origin.replace('http', 'ws')}${bridgeSocketPath}`;
   const ws = new WebSocket(url, opts.protocols ?? [bridgeSocketProtocol, hostSecret(host)], {
     headers: { Cookie: opts.cookie, Origin: host.origin, ...opts.headers },
   });

@@ -32,8 +32,9 @@ function bridgeSecret(): string {
 const reconnectDelayMs = 1000;
 
 /**
- * The bridge over the browser host: its socket for calls (`socket-calls.ts`), one event stream for pushes. Generated from
- * the contract's method list like the preload, so both hosts offer the renderer the same surface.
+ * The bridge over the browser host: its socket for calls (`socket-calls.ts`), one event stream for
+ * pushes. Generated from the contract's method list like the preload, so both hosts offer the
+ * renderer the same surface.
  * The event stream is read with fetch rather than EventSource, which cannot send the secret's header.
  */
 export function createHttpBridge(): BridgeApi {

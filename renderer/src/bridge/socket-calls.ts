@@ -4,7 +4,7 @@
  * page ~3 ms of Chromium's request and response machinery (0.5 ms here), and after a keypress its
  * answer waited behind the next frame in three tasks instead of one.
  */
-import { bridgeSocketProtocol } from '../../../shared/bridge/browser-host-secret';
+import { bridgeSocketPath, bridgeSocketProtocol } from '../../../shared/bridge/browser-host-secret';
 import { BridgeCallError, unwrapEnvelope } from '../../../shared/bridge/envelope';
 
 interface Waiting {
@@ -25,7 +25,7 @@ export function createSocketCalls(secret: string): (name: string, args: unknown)
 
   const open = (): Promise<WebSocket> => {
     opening ??= new Promise<WebSocket>((resolve, reject) => {
-      const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/bridge/socket`;
+      const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}${bridgeSocketPath}`;
       const ws = new WebSocket(url, [bridgeSocketProtocol, secret]);
       ws.onopen = () => {
         socket = ws;
