@@ -57,6 +57,8 @@ export function DataGrid(props: DataGridProps) {
   const { kind, placeholderYear } = props;
   const apiRef = useRef<GridApi<GridRow> | null>(null);
   const rowsByAsset = useRef(new Map<string, GridRow[]>());
+  /** The store's revision the grid's rows were last built from in whole. */
+  const builtAt = useRef(-1);
   const propsRef = useRef(props);
   propsRef.current = props;
 
@@ -71,6 +73,7 @@ export function DataGrid(props: DataGridProps) {
       for (const row of rows) all.push(row);
     }
     rowsByAsset.current = map;
+    builtAt.current = state.revision;
     return all;
   };
 
@@ -109,6 +112,7 @@ export function DataGrid(props: DataGridProps) {
       }
       if (add.length > 0 || remove.length > 0 || missing.length > 0)
         api.applyTransaction({ add: [...add, ...missing], remove });
+      builtAt.current = state.revision;
       // `updateData` refreshes the row's cells and re-applies every class rule (saving, changed,
       // error); a forced redraw of them on top cost a keypress 5-10 ms at 100k rows.
     });
@@ -183,6 +187,10 @@ export function DataGrid(props: DataGridProps) {
 
   const onGridReady = (e: GridReadyEvent<GridRow>): void => {
     apiRef.current = e.api;
+    // Pages of the snapshot that landed between the first rows and now went by while the grid had
+    // no API to take them: the rows are built again from the store, or those assets would be missing.
+    const state = useWorkspace.getState();
+    if (state.revision !== builtAt.current) e.api.setGridOption('rowData', buildAll(state));
     registerGrid(kind, e.api);
     performance.mark(`grid:${kind}:ready`);
     // Honour a jump requested before this grid existed.
