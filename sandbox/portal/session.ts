@@ -76,7 +76,9 @@ const probeOrigin = 'http://sandbox.invalid';
  * Only same-origin paths: `return_to` must not become an open redirect. Browsers drop tabs and
  * newlines from URLs (`/\t/evil.example` becomes `//evil.example`) and treat `\` as `/`, so any
  * control character or backslash is refused outright; what passes is re-serialized by the URL
- * parser, so the Location header never carries raw input.
+ * parser, so the Location header never carries raw input. The check that matters is on the path
+ * the parser made: dot segments collapse (`/.//evil.example` and `/portal/../..//evil.example` both
+ * become `//evil.example`, another host to a browser), so the raw text alone proves nothing.
  */
 export function safeReturnPath(raw: string | undefined): string {
   const fallback = '/portal';
@@ -88,8 +90,9 @@ export function safeReturnPath(raw: string | undefined): string {
   } catch {
     return fallback;
   }
-  if (url.origin !== probeOrigin || raw.startsWith('//')) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  if (url.origin !== probeOrigin) return fallback;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith('//') ? fallback : path;
 }
 
 export function redirectToSignIn(reply: FastifyReply, returnTo: string): FastifyReply {

@@ -158,13 +158,18 @@ describe('bodies: authentication first, and each route reads only what it needs'
 });
 
 describe('portal return_to: same-origin paths only', () => {
-  it('a tab or newline cannot turn the path into another origin or a 500', async () => {
+  it('a tab, newline or dot segment cannot turn the path into another origin or a 500', async () => {
     const user = memberUser(h, 'redirect@example.com');
     for (const returnTo of [
       `/%09/127.0.0.1:${port}/x`,
       `/%0A/127.0.0.1:${port}/x`,
       `/%0D%0ASet-Cookie:%20a=b`,
       '/\\evil.example',
+      // Dot segments collapse into `//evil.example` once the path is normalised.
+      '/.//evil.example',
+      '/portal/../..//evil.example',
+      encodeURIComponent('/%2e//evil.example'),
+      encodeURIComponent('/portal/%2E%2E/%2e.//evil.example'),
       `//evil.example/x`,
       'https://evil.example/',
     ]) {
@@ -177,6 +182,19 @@ describe('portal return_to: same-origin paths only', () => {
       });
       expect(signedIn.status).toBe(303);
       expect(signedIn.location).toBe('/portal');
+      // A form posted with the hostile value itself (not the one the page rendered): the same rule.
+      const posted = new PortalClient(h.baseUrl);
+      const postedForm = await posted.get('/portal/sign-in');
+      const direct = await posted.submit(postedForm.text, '/portal/sign-in', {
+        email: user.email,
+        password: user.password,
+        return_to: decodeURIComponent(returnTo),
+      });
+      expect({ returnTo, status: direct.status, location: direct.location }).toEqual({
+        returnTo,
+        status: 303,
+        location: '/portal',
+      });
       // Signed in, the GET redirects at once: the same rule.
       const again = await browser.get(`/portal/sign-in?return_to=${returnTo}`);
       expect({ returnTo, status: again.status, location: again.location }).toEqual({
