@@ -1,6 +1,6 @@
 import { Transform } from 'node:stream';
 import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
-import { ApiError } from './errors';
+import { ApiError, badRequest } from './errors';
 
 /**
  * What each route may receive. Every API route authenticates at onRequest, before its body is
@@ -26,8 +26,12 @@ const formTypes = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 const formTooLarge = (): ApiError =>
   new ApiError(413, 'payload_too_large', `A form body may be at most ${formBodyLimit} bytes`);
 
+/** `boundary=` with a token or a quoted string: without it a multipart body cannot be split. */
+const multipartBoundary = /;\s*boundary=(?:"[^"]+"|[^\s;"]+)/i;
+
 /**
- * preParsing hook for every route: a form is capped at `formBodyLimit` even on a route whose own
+ * preParsing hook for every route: a multipart body without its boundary is refused 400 here
+ * (busboy would throw a plain error, answered 500), and a form is capped at `formBodyLimit` even on a route whose own
  * limit is larger (a route's limit wins over a parser's in Fastify), because a form may carry its
  * `access_token` and so is read before the caller is known. A declared length is refused at once;
  * a chunked body is counted as it arrives.
@@ -39,6 +43,9 @@ export async function formBodyLimitHook(
 ): Promise<RequestPayload> {
   const type = (request.headers['content-type'] ?? '').toLowerCase();
   if (!formTypes.some((t) => type.startsWith(t))) return payload;
+  if (type.startsWith('multipart/form-data') && !multipartBoundary.test(type)) {
+    throw badRequest('A multipart/form-data body needs a boundary parameter in its Content-Type');
+  }
   if (Number(request.headers['content-length']) > formBodyLimit) throw formTooLarge();
   let seen = 0;
   const counted = new Transform({

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SandboxContext } from '../context';
 import { html } from './html';
 import { page, sendPage } from './layout';
-import { parseForm } from './forms';
+import { parseForm, parseQuery } from './forms';
 import {
   checkCsrf,
   checkLoginCsrf,
@@ -55,7 +55,7 @@ function sendSignIn(
 
 export function registerSignInRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/portal/sign-in', async (request, reply) => {
-    const { return_to } = signInQuery.parse(request.query ?? {});
+    const { return_to } = parseQuery(signInQuery, request.query);
     const returnTo = safeReturnPath(return_to);
     if (currentSession(ctx, request)) return reply.redirect(returnTo, 303);
     return sendSignIn(request, reply, returnTo);

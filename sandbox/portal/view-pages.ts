@@ -9,6 +9,7 @@ import { parseEvidenceVariable } from '../../shared/responses/catalog';
 import { html, type SafeHtml } from './html';
 import { page, sendPage } from './layout';
 import { currentSession, redirectToSignIn, type SignedIn } from './session';
+import { parseQuery } from './forms';
 
 const entityParams = z.object({
   id: z
@@ -86,7 +87,7 @@ export function registerViewPages(app: FastifyInstance, ctx: SandboxContext): vo
   app.get('/portal/view/entities/:id/assets', async (request, reply) => {
     const a = access(request, reply);
     if (!('entity' in a)) return a;
-    const { show } = assetQuery.parse(request.query ?? {});
+    const { show } = parseQuery(assetQuery, request.query);
     const all = assets.all(a.entity.id);
     const withErrors = all.filter(hasErrors);
     const withOutliers = all.filter((x) => x.outliers.length > 0);

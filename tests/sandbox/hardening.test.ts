@@ -296,6 +296,56 @@ describe('malformed input is a 400 with a reason, not a 500', () => {
     expect(r.json()['message']).toMatch(/page must be at most/);
   });
 
+  it('a query parameter given twice or with an unknown value', async () => {
+    const twice = await raw(h.baseUrl, {
+      path: '/portal/sign-in?return_to=/portal&return_to=/portal/entities',
+      headers: { host: `127.0.0.1:${port}` },
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.text).toMatch(/query parameter return_to is not valid/);
+
+    // A data partner's user, who may see the granted entity's view pages.
+    const partnerUser = h.admin.createUser({
+      email: 'query@example.com',
+      name: 'query',
+      dataPartnerId: h.partnerId,
+    });
+    h.server.store.accounts.setPassword(partnerUser.id, 'correct horse battery');
+    const user = { email: 'query@example.com', password: 'correct horse battery' };
+    const browser = new PortalClient(h.baseUrl);
+    expect((await browser.signIn(user.email, user.password)).status).toBe(303);
+    const assets = `/portal/view/entities/${h.entityId}/assets`;
+    for (const query of ['show=errors&show=all', 'show=nonsense']) {
+      const r = await browser.get(`${assets}?${query}`);
+      expect({ query, status: r.status }).toEqual({ query, status: 400 });
+      expect(r.text).toMatch(/query parameter show is not valid/);
+    }
+  });
+
+  it('a multipart body without a boundary, on the portal, OAuth and API routes', async () => {
+    const routes: [string, Record<string, string>][] = [
+      ['/portal/sign-in', {}],
+      ['/oauth/token', {}],
+      [`/api/v1/entities/${h.entityId}/asset_spreadsheet_export`, { authorization: `Bearer ${h.token}` }],
+    ];
+    for (const [route, headers] of routes) {
+      for (const type of [
+        'multipart/form-data',
+        'multipart/form-data; boundary=',
+        'multipart/form-data; charset=utf-8',
+      ]) {
+        const r = await raw(h.baseUrl, {
+          method: 'POST',
+          path: route,
+          headers: { host: `127.0.0.1:${port}`, 'content-type': type, ...headers },
+          body: 'callback_url=https://client.example/cb',
+        });
+        expect({ route, type, status: r.status }).toEqual({ route, type, status: 400 });
+        expect(r.text).toMatch(/needs a boundary/);
+      }
+    }
+  });
+
   it('Basic client credentials with a broken escape', async () => {
     const basic = Buffer.from('client%ZZ:secret').toString('base64');
     const t = await tokenRequest(
