@@ -24,6 +24,20 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${pairs.join('&')}`;
 }
 
+/**
+ * A caller's callback URL for the log: its origin only. Receivers put their own secret in the path
+ * or the query (a signed or unguessable hook), as good as a token to whoever reads the log.
+ */
+export function redactCallbackUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const hidden = parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '';
+    return `${parsed.origin}${hidden ? '/[redacted]' : '/'}`;
+  } catch {
+    return '[redacted]';
+  }
+}
+
 /** pino's request serializer for the sandbox's log: what pino logs by default, URL redacted. */
 export function requestLogFields(request: FastifyRequest): Record<string, unknown> {
   return {

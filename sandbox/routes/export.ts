@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, createReadStream, rmSync } from 'node:fs';
+import { createReadStream, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { accessRules } from '../../shared/auth/scopes';
 import { routeAccess } from '../auth/guard';
 import { ApiError, badRequest, notFound } from '../http/errors';
+import { redactCallbackUrl } from '../http/log-redaction';
+import { makePrivateDir } from '../store/private-files';
 import { assetResource } from '../model/asset-model';
 import { writeAssetWorkbook } from '../../shared/workbook/write-workbook';
 import { reportingYears } from '../../shared/workbook/layout';
@@ -58,6 +60,7 @@ export async function deliverCallback(
   fileUrl: string,
 ): Promise<boolean> {
   const { attempts, baseDelayMs, timeoutMs } = ctx.settings.callbackRetry;
+  const logged = redactCallbackUrl(callbackUrl);
   for (let attempt = 1; attempt <= attempts && !ctx.shutdown.aborted; attempt++) {
     try {
       const res = await fetch(callbackUrl, {
@@ -69,16 +72,16 @@ export async function deliverCallback(
       });
       await res.body?.cancel();
       if (res.ok) {
-        ctx.log.info({ callbackUrl, attempt }, 'export callback delivered');
+        ctx.log.info({ callbackUrl: logged, attempt }, 'export callback delivered');
         return true;
       }
-      ctx.log.warn({ callbackUrl, attempt, status: res.status }, 'export callback refused');
+      ctx.log.warn({ callbackUrl: logged, attempt, status: res.status }, 'export callback refused');
     } catch (err) {
-      ctx.log.warn({ callbackUrl, attempt, err: errorMessage(err) }, 'export callback failed');
+      ctx.log.warn({ callbackUrl: logged, attempt, err: errorMessage(err) }, 'export callback failed');
     }
     if (attempt < attempts) await sleep(baseDelayMs * 2 ** (attempt - 1), ctx.shutdown);
   }
-  ctx.log.error({ callbackUrl, attempts }, 'export callback given up');
+  ctx.log.error({ callbackUrl: logged, attempts }, 'export callback given up');
   return false;
 }
 
@@ -119,8 +122,8 @@ export function registerExportRoutes(app: FastifyInstance, ctx: SandboxContext):
         .map((s) => assetResource(s, { validations: false, nestedValidations: false }));
       const job = (async () => {
         try {
-          mkdirSync(exportDir, { recursive: true });
-          const file = await open(path.join(exportDir, `${id}.xlsx`), 'w');
+          makePrivateDir(exportDir);
+          const file = await open(path.join(exportDir, `${id}.xlsx`), 'w', 0o600);
           await writeAssetWorkbook(file, assets, {
             years: reportingYears(assets, ctx.settings.assessmentYear()),
             title: `Assets of entity ${entityId}`,

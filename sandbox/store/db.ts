@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from './migrations';
+import { makePrivateDir, makePrivateFiles } from './private-files';
 
 export type Db = Database.Database;
 
@@ -11,8 +11,11 @@ export type Db = Database.Database;
  * durable across process crashes in WAL mode, which is what a restart needs.
  */
 export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, 'sandbox.sqlite'));
+  makePrivateDir(dataDir);
+  // SQLite gives its -wal and -shm files the database file's mode: 0600 for all three.
+  const file = path.join(dataDir, 'sandbox.sqlite');
+  makePrivateFiles(file, `${file}-wal`, `${file}-shm`);
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
