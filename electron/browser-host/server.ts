@@ -1,13 +1,11 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
-import Fastify, { type FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import Fastify from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import type { BridgeEventName, EventPayload } from '../../shared/bridge/contract';
 import { contentSecurityPolicy } from '../../shared/bridge/csp';
 import {
-  bridgeSecretHeader,
+  bridgeEventsPath,
   bridgeSecretParam,
   bridgeSocketPath,
   bridgeSocketProtocol,
@@ -15,10 +13,10 @@ import {
 import { createDispatcher } from '../bridge/dispatch';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import type { BrowserTransfers } from '../files/browser-transfers';
+import { BridgeConnections, defaultConnectionLimits, type ConnectionLimits } from './bridge-connections';
 import { registerFileRoutes } from './file-routes';
-import { answerSocketCalls, socketSecret } from './socket-calls';
-
-const cookieName = 'asset_desk_host';
+import { createRequestGuard, hostCookieName, isLaunch, type Listener } from './request-guard';
+import { answerSocketCalls } from './socket-calls';
 
 export interface BrowserHost {
   /**
@@ -37,13 +35,8 @@ export interface BrowserHost {
  * server-sent events (pushes), so the real renderer runs in a browser (for tests, and for machines
  * without Electron).
  *
- * It listens on 127.0.0.1 only, and every request must carry the per-run token (as a cookie after
- * the first visit), a Host header naming this listener (against DNS rebinding) and, when the browser
- * sends one, this Origin (against cross-site requests from other pages the user has open). Cookies
- * are not scoped by port, so any other server on 127.0.0.1 the browser visits receives the cookie:
- * the bridge's socket and event stream therefore also need a second secret, which only the page
- * holds (from the launch URL's fragment): in a header for the stream, beside the protocol's name in
- * the socket's handshake (`socket-calls.ts`).
+ * It listens on 127.0.0.1 only; what every request must carry (the per-run token, this Host and
+ * Origin, and on the bridge's routes a second secret) is checked in one place, `request-guard.ts`.
  */
 export async function startBrowserHost(opts: {
   rendererDir: string;
@@ -51,14 +44,15 @@ export async function startBrowserHost(opts: {
   /** Uploads and downloads in place of native dialogs (the app core's, when it has no dialogs). */
   transfers?: BrowserTransfers | undefined;
   port?: number;
+  /** How many sockets and streams the host holds, and for how long an idle socket (tests shrink them). */
+  limits?: Partial<ConnectionLimits>;
 }): Promise<BrowserHost> {
   const token = randomBytes(32).toString('base64url');
   const bridgeSecret = randomBytes(32).toString('base64url');
   const dispatch = createDispatcher(opts.handlers);
-  const streams = new Set<ServerResponse>();
+  const connections = new BridgeConnections({ ...defaultConnectionLimits, ...opts.limits });
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
-  let origin = '';
-  let allowedHosts = new Set<string>();
+  let listener: Listener = { origin: '', hosts: new Set() };
 
   await app.register(fastifyCookie);
   await app.register(fastifyWebsocket, {
@@ -72,30 +66,10 @@ export async function startBrowserHost(opts: {
   });
   await app.register(fastifyStatic, { root: opts.rendererDir, index: false, wildcard: true });
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!allowedHosts.has(request.headers.host ?? '')) {
-      return reply.code(421).send({ code: 'forbidden', message: 'Unexpected Host header' });
-    }
-    const requestOrigin = request.headers.origin;
-    if (requestOrigin !== undefined && requestOrigin !== origin) {
-      return reply.code(403).send({ code: 'forbidden', message: 'Cross-origin request refused' });
-    }
-    if (isLaunch(request, token)) return;
-    if (!sameSecret(request.cookies[cookieName], token)) {
-      return reply.code(403).send({
-        code: 'forbidden',
-        message: 'Missing or wrong host token: open the URL the browser host printed.',
-      });
-    }
-    const offered =
-      request.url === bridgeSocketPath ? socketSecret(request.headers) : request.headers[bridgeSecretHeader];
-    if (request.url.startsWith('/bridge/') && !sameSecret(offered, bridgeSecret)) {
-      return reply.code(403).send({
-        code: 'forbidden',
-        message: 'Missing or wrong bridge secret: open the URL the browser host printed.',
-      });
-    }
-  });
+  app.addHook(
+    'onRequest',
+    createRequestGuard({ token, bridgeSecret }, () => listener),
+  );
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Content-Security-Policy', contentSecurityPolicy);
@@ -106,7 +80,7 @@ export async function startBrowserHost(opts: {
 
   app.get('/', async (request, reply) => {
     if (isLaunch(request, token)) {
-      reply.setCookie(cookieName, token, { httpOnly: true, sameSite: 'strict', path: '/' });
+      reply.setCookie(hostCookieName, token, { httpOnly: true, sameSite: 'strict', path: '/' });
       return reply.redirect('/', 303);
     }
     return reply.sendFile('index.html');
@@ -115,56 +89,28 @@ export async function startBrowserHost(opts: {
   // The page's calls: one socket, one message per call and per answer, matched by id. A POST per
   // call cost the page ~3 ms of Chromium's request and response machinery each (0.5 ms over the
   // socket), and its answer waited behind the frame after a keypress in three tasks, not one.
-  app.get(bridgeSocketPath, { websocket: true }, (socket) => answerSocketCalls(socket, dispatch));
+  app.get(bridgeSocketPath, { websocket: true }, (socket) => {
+    if (connections.admitSocket(socket)) {
+      answerSocketCalls(socket, dispatch, { idleMs: connections.limits.socketIdleMs });
+    }
+  });
 
   if (opts.transfers) registerFileRoutes(app, opts.transfers);
 
-  app.get('/bridge/events', (request, reply) => {
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
-    });
-    res.write(': connected\n\n');
-    streams.add(res);
-    request.raw.on('close', () => streams.delete(res));
-  });
-
-  const events: EventSink = {
-    emit<N extends BridgeEventName>(name: N, payload: EventPayload<N>) {
-      const frame = `data: ${JSON.stringify({ name, payload })}\n\n`;
-      for (const res of streams) res.write(frame);
-    },
-  };
+  app.get(bridgeEventsPath, (request, reply) => connections.openStream(request, reply));
 
   const address = await app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
   const port = new URL(address).port;
-  origin = `http://127.0.0.1:${port}`;
-  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const origin = `http://127.0.0.1:${port}`;
+  listener = { origin, hosts: new Set([`127.0.0.1:${port}`, `localhost:${port}`]) };
 
   return {
     launchUrl: `${origin}/?token=${token}#${bridgeSecretParam}=${bridgeSecret}`,
     origin,
-    events,
+    events: connections.events,
     async close() {
-      for (const res of streams) res.end();
-      streams.clear();
+      connections.endStreams();
       await app.close();
     },
   };
-}
-
-function isLaunch(request: FastifyRequest, token: string): boolean {
-  if (request.method !== 'GET' || request.url.split('?')[0] !== '/') return false;
-  const query = request.query as Record<string, unknown> | undefined;
-  return sameSecret(query?.['token'], token);
-}
-
-function sameSecret(candidate: unknown, secret: string): boolean {
-  if (typeof candidate !== 'string') return false;
-  const a = Buffer.from(candidate);
-  const b = Buffer.from(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

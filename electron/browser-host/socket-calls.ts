@@ -19,6 +19,8 @@ const callMessage = z
 
 /** Policy violation: the socket carries bridge calls and nothing else. */
 const malformedCall = 1008;
+/** Normal closure: an idle socket; the page opens another with its next call. */
+const idleClose = 1000;
 
 /** The secret the page offered beside the protocol's name on the handshake, if it offered just that. */
 export function socketSecret(headers: IncomingHttpHeaders): string | undefined {
@@ -28,14 +30,34 @@ export function socketSecret(headers: IncomingHttpHeaders): string | undefined {
   return name === bridgeSocketProtocol && more.length === 0 ? secret : undefined;
 }
 
-export function answerSocketCalls(socket: WebSocket, dispatch: Dispatch): void {
+/**
+ * Answers the socket's calls. A socket with no call in flight and none sent for `idleMs` is closed
+ * (a long sync keeps its socket: its call is in flight), so sockets a client opens and leaves are
+ * not held for ever.
+ */
+export function answerSocketCalls(socket: WebSocket, dispatch: Dispatch, opts: { idleMs: number }): void {
+  let inFlight = 0;
+  let idle: NodeJS.Timeout | undefined;
+  const waitIdle = (): void => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      const minutes = Math.max(1, Math.round(opts.idleMs / 60_000));
+      socket.close(idleClose, `Idle for ${minutes} min: closed (the next call opens another)`);
+    }, opts.idleMs);
+    idle.unref();
+  };
+  waitIdle();
+  socket.once('close', () => clearTimeout(idle));
   socket.on('message', (data, isBinary) => {
     const call = isBinary ? undefined : parseCall(String(data));
     if (!call) {
       socket.close(malformedCall, 'A bridge call is a JSON { id, name, args }');
       return;
     }
+    clearTimeout(idle);
+    inFlight++;
     void dispatchToEnvelope(dispatch, call.name, call.args).then((envelope) => {
+      if (--inFlight === 0 && socket.readyState === socket.OPEN) waitIdle();
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ id: call.id, envelope }));
     });
   });

@@ -15,6 +15,8 @@ export const bridgeSecretStorageKey = 'asset-desk.bridge-secret';
 export const bridgeSocketProtocol = 'asset-desk.bridge';
 /** Where the browser host answers the bridge's calls (a WebSocket). */
 export const bridgeSocketPath = '/bridge/socket';
+/** Where the browser host pushes the bridge's events (server-sent events). */
+export const bridgeEventsPath = '/bridge/events';
 
 /** The secret in a URL fragment (`#bridge=...`), if any. */
 export function secretFromFragment(hash: string): string | undefined {

@@ -6,6 +6,7 @@ import {
   type EventPayload,
 } from '../../../shared/bridge/contract';
 import {
+  bridgeEventsPath,
   bridgeSecretHeader,
   bridgeSecretStorageKey,
   secretFromFragment,
@@ -53,7 +54,7 @@ export function createHttpBridge(): BridgeApi {
 
   let streaming = false;
   const readStream = async (): Promise<void> => {
-    const response = await fetch('/bridge/events', {
+    const response = await fetch(bridgeEventsPath, {
       headers: { [bridgeSecretHeader]: secret, Accept: 'text/event-stream' },
       credentials: 'same-origin',
     });
