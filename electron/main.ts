@@ -28,7 +28,6 @@ import { createDispatcher, dispatchToEnvelope } from './bridge/dispatch';
 import type { EventSink } from './bridge/handlers';
 import { createSenderCheck, isExternalWebUrl } from './security/trusted-sender';
 import { permissionPolicy, rendererDevServerUrl } from './security/shell-policy';
-import { ensurePrivateDir } from './storage/private-files';
 
 const rendererFile = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
 const preloadFile = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
@@ -115,8 +114,6 @@ const spawnSandbox: SpawnSandbox = (env): SandboxProcess => {
 
 async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
-  // Workspaces, the sandbox's data and its demo password live here: for this user only.
-  ensurePrivateDir(dataDir);
   core = await startAppCore({
     dataDir,
     version: app.getVersion(),

@@ -11,6 +11,7 @@ import { SessionService } from '../auth/session-service';
 import type { BridgeHandlers } from '../bridge/handlers';
 import { BrowserTransfers } from '../files/browser-transfers';
 import { PickedFiles, type PickFile } from '../files/picked-files';
+import { ensurePrivateDir } from '../storage/private-files';
 import { ResponsesService } from '../responses/responses-service';
 import { SyncService } from '../sync/sync-service';
 import { portfolioExport } from '../workbook/portfolio-export';
@@ -61,6 +62,9 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   const events = new EventRelay();
   const assessmentYear = opts.assessmentYear ?? new Date().getUTCFullYear();
   const { dataDir } = opts;
+  // Workspaces, the sandbox's data, uploads and exports live here: for this user only, whichever
+  // host runs the core (the browser host's data folder was left 0755 under umask 022).
+  ensurePrivateDir(dataDir);
   const sandbox = new EmbeddedSandbox({ dataDir, assessmentYear, spawn: opts.spawnSandbox });
   const secrets = opts.secrets ?? (await openSecretStore());
   const registry = await openConnectionRegistry({ dataDir });
@@ -170,6 +174,8 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       session.close();
       workspaces.close();
       await sandbox.close();
+      // Uploads and unfetched exports are this run's alone: none outlives it.
+      await transfers?.close();
     },
   };
 }

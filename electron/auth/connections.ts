@@ -127,7 +127,7 @@ export async function openConnectionRegistry(opts: {
   const list = (): Connection[] => [sandbox, ...state.custom.map(toConnection)];
   const get = (id: string): Connection | undefined => list().find((c) => c.id === id);
   const commit = async (next: ConnectionsFile): Promise<void> => {
-    await mkdir(opts.dataDir, { recursive: true });
+    await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFile(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
     await rename(tmp, file);

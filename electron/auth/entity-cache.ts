@@ -13,8 +13,8 @@ export async function saveEntityCache(
   list: readonly Entity[],
 ): Promise<void> {
   const folder = connectionFolder(dataDir, connectionId);
-  await mkdir(folder, { recursive: true });
-  await writeFile(join(folder, fileName), JSON.stringify(list));
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await writeFile(join(folder, fileName), JSON.stringify(list), { mode: 0o600 });
 }
 
 /** The cached list, or none when there is no cache or it cannot be read as entities. */

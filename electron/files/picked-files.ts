@@ -22,15 +22,31 @@ export class PickedFiles {
   private readonly paths = new Map<string, string>();
   /** The names the user knows them by (an upload's path holds a random name). */
   private readonly names = new Map<string, string>();
+  /** How to delete a file that is a copy made for us (an upload), once it has been read. */
+  private readonly discards = new Map<string, () => Promise<void>>();
 
   constructor(private readonly pickFile: PickFile | undefined) {}
 
-  /** A file chosen another way (the browser host's upload), under a new id. */
-  add(path: string, name: string, size: number): PickedFile {
+  /** A file chosen another way (the browser host's upload), under a new id; `discard` deletes it. */
+  add(path: string, name: string, size: number, discard: () => Promise<void>): PickedFile {
     const fileId = randomUUID();
     this.paths.set(fileId, path);
     this.names.set(fileId, name);
+    this.discards.set(fileId, discard);
     return { fileId, name, size };
+  }
+
+  /**
+   * The file has been read: an upload is deleted and its id forgotten (the page uploads again to
+   * read it again); a file the user chose in a dialog is theirs, and stays chosen.
+   */
+  async used(fileId: string): Promise<void> {
+    const discard = this.discards.get(fileId);
+    if (!discard) return;
+    this.discards.delete(fileId);
+    this.paths.delete(fileId);
+    this.names.delete(fileId);
+    await discard();
   }
 
   /** The chosen file's name as the user chose it. */

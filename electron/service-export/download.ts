@@ -88,7 +88,7 @@ export async function downloadExportFile(rawUrl: string, opts: DownloadOptions):
     );
   }
 
-  await mkdir(opts.dir, { recursive: true });
+  await mkdir(opts.dir, { recursive: true, mode: 0o700 });
   const file = join(opts.dir, fileNameFor(url));
   const partial = `${file}.part`;
   let received = 0;
@@ -108,7 +108,7 @@ export async function downloadExportFile(rawUrl: string, opts: DownloadOptions):
     await pipeline(
       Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
       counter,
-      createWriteStream(partial, { flags: 'wx' }),
+      createWriteStream(partial, { flags: 'wx', mode: 0o600 }),
       { signal },
     );
     await checkXlsx(partial);

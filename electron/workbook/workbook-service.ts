@@ -99,9 +99,15 @@ export class WorkbookService {
     'workbook.previewImport': async ({ fileId }) => {
       const { store, file: workspaceFile } = this.deps.workspaces.require();
       const file = this.deps.files.path(fileId);
-      const plan = await previewImportFile(store, file, { workspaceFile });
-      plan.source.name = this.deps.files.name(fileId);
-      return this.keep(plan);
+      const name = this.deps.files.name(fileId);
+      try {
+        const plan = await previewImportFile(store, file, { workspaceFile });
+        plan.source.name = name;
+        return this.keep(plan);
+      } finally {
+        // The plan holds what was read: an uploaded copy is no longer needed, read or refused.
+        await this.deps.files.used(fileId);
+      }
     },
     'workbook.applyImport': async ({ planId, partial }) => {
       const { store } = this.deps.workspaces.require();
