@@ -18,13 +18,9 @@ const asCell = (value: string | number | null): ExcelJS.CellValue =>
 export async function writeTablesWorkbook(file: string, tables: readonly Table[]): Promise<void> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'Asset Desk';
-  const used = new Set<string>();
   for (const table of tables) {
-    // Excel refuses these characters in tab names, and two tabs of one name.
-    let name = table.name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31);
-    while (used.has(name)) name = `${name.slice(0, 28)} ${used.size}`;
-    used.add(name);
-    const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+    // The bridge's contract has held each name to Excel's rules (shared/workbook/tab-names.ts).
+    const ws = wb.addWorksheet(table.name, { views: [{ state: 'frozen', ySplit: 1 }] });
     ws.addRow(table.columns).font = { bold: true };
     for (const row of table.rows) ws.addRow(row.map(asCell));
     ws.columns.forEach((column) => (column.width = 18));

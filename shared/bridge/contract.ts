@@ -8,6 +8,7 @@
  * are only typed.
  */
 import { z } from 'zod';
+import { sameTabNames, tabNameProblem } from '../workbook/tab-names';
 import type {
   AppInfo,
   AssetPage,
@@ -245,7 +246,10 @@ export const bridgeMethods = {
           .array(
             z
               .object({
-                name: z.string().min(1).max(31),
+                name: z.string().superRefine((name, ctx) => {
+                  const problem = tabNameProblem(name);
+                  if (problem) ctx.addIssue({ code: 'custom', message: `The tab name "${name}" ${problem}` });
+                }),
                 columns: z.array(z.string().max(200)).min(1).max(50),
                 rows: z
                   .array(z.array(z.union([z.string().max(1000), z.number(), z.null()])).max(50))
@@ -254,7 +258,16 @@ export const bridgeMethods = {
               .strict(),
           )
           .min(1)
-          .max(20),
+          .max(20)
+          .superRefine((tables, ctx) => {
+            const same = sameTabNames(tables.map((table) => table.name));
+            if (same) {
+              ctx.addIssue({
+                code: 'custom',
+                message: `The tab names "${same[0]}" and "${same[1]}" are the same to Excel, which ignores case`,
+              });
+            }
+          }),
       })
       .strict(),
   ),
