@@ -17,13 +17,21 @@ export interface SentBatch {
 /**
  * Applies the service's answer to a batch, inside its settlement: each asset in the answer is traced
  * back to the record it came from (new assets by partners_id, others by service id) and counted.
+ * `json`: the answer as its JSON held it, which says what each answered asset carried (an answer
+ * may be trimmed: see electron/workspace/answer-merge.ts).
  */
 export function applyBatchAnswer(
   tx: BatchSettlement,
   batch: SentBatch,
   answer: BatchResponse,
   summary: PushSummary,
+  json?: unknown,
 ): void {
+  const carried = (list: 'created' | 'always_created' | 'updated' | 'always_updated', i: number) => {
+    const items = isObject(json) ? json[list] : undefined;
+    const item: unknown = Array.isArray(items) ? items[i] : undefined;
+    return isObject(item) ? item : undefined;
+  };
   const byPartner = indexBy(
     batch.creates.map((i) => i.record),
     (record) => record.partnersId,
@@ -32,15 +40,19 @@ export function applyBatchAnswer(
     [...batch.updates, ...batch.deletes].map((i) => i.record),
     (record) => record.serviceAssetId,
   );
-  for (const asset of [...answer.created, ...answer.always_created]) {
-    const record = findRecord(asset, byPartner, new Map());
-    if (record) tx.acknowledged(record.localId, asset);
-    summary.created++;
+  for (const list of ['created', 'always_created'] as const) {
+    answer[list].forEach((asset, i) => {
+      const record = findRecord(asset, byPartner, new Map());
+      if (record) tx.acknowledged(record.localId, asset, carried(list, i));
+      summary.created++;
+    });
   }
-  for (const asset of [...answer.updated, ...answer.always_updated]) {
-    const record = findRecord(asset, new Map(), byService);
-    if (record) tx.acknowledged(record.localId, asset);
-    summary.updated++;
+  for (const list of ['updated', 'always_updated'] as const) {
+    answer[list].forEach((asset, i) => {
+      const record = findRecord(asset, new Map(), byService);
+      if (record) tx.acknowledged(record.localId, asset, carried(list, i));
+      summary.updated++;
+    });
   }
   for (const asset of answer.deleted) {
     const record = findRecord(asset, new Map(), byService);
@@ -91,3 +103,6 @@ export function findRecord<R extends SentAsset>(
   if (typeof asset.partners_id === 'number') return byPartner.get(asset.partners_id);
   return undefined;
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BatchRequest, BatchResponse } from '../../shared/domain';
 import type { PushMode, PushSummary } from '../../shared/sync/types';
 import { ApiError } from '../service-client/errors';
-import { readBatchAnswer } from '../service-client/fast-asset';
+import { readBatchAnswerJson } from '../service-client/fast-asset';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { applyBatchAnswer, type SentBatch } from './batch-answer';
 import { BatchPlanner, type PlannedBatch, type PlannedItem, type PlanOptions } from './batch-planner';
@@ -100,15 +100,16 @@ export class PushRun {
     this.out.delete(batchId);
     if (!out) throw new Error(`No batch ${batchId} in this push`);
     let answer: BatchResponse;
+    let json: unknown;
     try {
-      answer = readBatchAnswer(bytes, status);
+      ({ answer, json } = readBatchAnswerJson(bytes, status));
     } catch (error) {
       if (!(error instanceof ApiError && error.ambiguous)) throw error;
       this.store.markBatchAmbiguous(batchId);
       return { lost: true };
     }
     const summary = emptyPush();
-    this.store.settleBatch(batchId, (tx) => applyBatchAnswer(tx, out.batch, answer, summary), out.sent);
+    this.store.settleBatch(batchId, (tx) => applyBatchAnswer(tx, out.batch, answer, summary, json), out.sent);
     const { created, updated, deleted, invalid, notFound } = summary;
     return { counts: { created, updated, deleted, invalid, notFound } };
   }
