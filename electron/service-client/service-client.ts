@@ -29,6 +29,7 @@ import { asTransportError, parseAnswer, parseBody, readAnswerBytes, readJson } f
 
 export { answerLimits };
 import { boundedPageMeta, lastPageOf } from './page-plan';
+import { defaultServerBackoff, retryAfterMs, serverWaitMs, type ServerBackoff } from './server-backoff';
 
 export interface ApiClientOptions {
   /** The service's base address; `/api/v1` and `/api/v0` are appended. */
@@ -54,6 +55,18 @@ export interface ApiClientOptions {
   onRateLimitWait?: (until: number) => void;
   /** The transport; the global fetch unless a caller observes traffic (tests count 429s). */
   fetch?: typeof fetch;
+  /** The waits after a batch the service answered 5xx (see server-backoff.ts). */
+  serverBackoff?: ServerBackoff;
+}
+
+/** A wait after the service answered a batch 5xx: when the batch goes again, and why. */
+export interface ServerWait {
+  /** Epoch ms (of the client's clock) when the batch is sent again. */
+  until: number;
+  status: number;
+  /** 1 for the first wait. */
+  attempt: number;
+  message: string;
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -84,6 +97,7 @@ export class SubmissionApiClient {
   private readonly retries: number;
   private readonly retryBaseDelayMs: number;
   private readonly pageConcurrency: number;
+  readonly serverBackoff: ServerBackoff;
 
   constructor(private readonly opts: ApiClientOptions) {
     this.clock = opts.clock ?? realClock;
@@ -93,6 +107,16 @@ export class SubmissionApiClient {
     this.retries = opts.retries ?? 4;
     this.retryBaseDelayMs = opts.retryBaseDelayMs ?? 300;
     this.pageConcurrency = opts.pageConcurrency ?? 4;
+    this.serverBackoff = opts.serverBackoff ?? defaultServerBackoff;
+  }
+
+  /** Waits `ms` on the client's clock (a cancel ends the wait). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.clock.sleep(ms, signal);
+  }
+
+  now(): number {
+    return this.clock.now();
   }
 
   listEntities(signal?: AbortSignal): Promise<Entity[]> {
@@ -227,13 +251,20 @@ export class SubmissionApiClient {
    * `postBatch` with the body already serialized and the answer's bytes unparsed (`parseBatchAnswer`
    * reads them): the sync builds and parses batches in its worker thread. Paced and retried on 429
    * the same way; an answer that cannot be read after a 2xx is ambiguous (the batch was applied).
+   *
+   * A 503 says the service did not take the request (RFC 9110 §15.6.4: unable to handle it now), so
+   * the same batch goes again once the service's Retry-After, else a doubling wait of minutes, is
+   * over (`onServerWait` is told when); after the backoff's attempts it fails, not ambiguous. Any
+   * other 5xx may come after the work was done: it fails at once, ambiguous, with its Retry-After.
    */
   async postBatchBytes(
     entityId: number,
     json: string | Uint8Array,
     signal?: AbortSignal,
+    onServerWait?: (wait: ServerWait) => void,
   ): Promise<{ bytes: Uint8Array; status: number }> {
     const what = batchWhat;
+    let waits = 0;
     for (;;) {
       await this.pacer.acquire(this.opts.onRateLimitWait, signal);
       let response: Response;
@@ -253,7 +284,19 @@ export class SubmissionApiClient {
         await response.body?.cancel();
         continue;
       }
-      if (!response.ok) throw errorForStatus(response.status, await readJson(response), what);
+      if (!response.ok) {
+        const error = errorForStatus(response.status, await readJson(response), what);
+        const retryAfter = retryAfterMs(response.headers.get('retry-after'), this.clock.now());
+        if (retryAfter !== undefined) error.details.retryAfterMs = retryAfter;
+        if (response.status !== 503) throw error;
+        error.details.ambiguous = false;
+        if (waits >= this.serverBackoff.attempts) throw error;
+        const wait = serverWaitMs(waits++, retryAfter, this.serverBackoff);
+        const until = this.clock.now() + wait;
+        onServerWait?.({ until, status: response.status, attempt: waits, message: error.message });
+        await this.clock.sleep(wait, signal);
+        continue;
+      }
       try {
         return { bytes: await readAnswerBytes(response, what, answerLimits.batch), status: response.status };
       } catch (error) {

@@ -100,17 +100,33 @@ export function Header() {
 export function OnlineIndicator() {
   const online = useWorkspace((s) => s.session?.online ?? true);
   const paused = useWorkspace((s) => s.session?.auth.paused ?? false);
-  const state = paused ? 'paused' : online ? 'online' : 'offline';
-  const text = paused ? 'Sign in needed' : online ? 'Online' : 'Offline';
+  // The service answered 5xx (the sync waits to try again, or stopped on it): reachable, in trouble.
+  const trouble = useSync(
+    (s) =>
+      (s.running && s.progress?.retryAt !== undefined) || (!s.running && !!s.report?.stopped?.serviceTrouble),
+  );
+  const retryAt = useSync((s) => (s.running ? s.progress?.retryAt : undefined));
+  const state = paused ? 'paused' : !online ? 'offline' : trouble ? 'trouble' : 'online';
+  const text = {
+    paused: 'Sign in needed',
+    offline: 'Offline',
+    trouble:
+      retryAt === undefined
+        ? 'Service having trouble'
+        : `Service having trouble · retry at ${new Date(retryAt).toLocaleTimeString()}`,
+    online: 'Online',
+  }[state];
   return (
     <span
       className={`online-indicator ${state}`}
       data-testid="online-indicator"
       role="status"
       title={
-        online
-          ? 'The service answered the last call'
-          : 'The service could not be reached: work goes on offline'
+        state === 'trouble'
+          ? 'The service answered with an error of its own (5xx): it is having trouble, not out of reach'
+          : online
+            ? 'The service answered the last call'
+            : 'The service could not be reached: work goes on offline'
       }
     >
       <span className="dot" aria-hidden="true" />
