@@ -18,7 +18,8 @@ export interface SentBatch {
  * Applies the service's answer to a batch, inside its settlement: each asset in the answer is traced
  * back to the record it came from (new assets by partners_id, others by service id) and counted.
  * `json`: the answer as its JSON held it, which says what each answered asset carried (an answer
- * may be trimmed: see electron/workspace/answer-merge.ts).
+ * may be trimmed: see electron/workspace/answer-merge.ts). Returns the creates to reconcile: those
+ * left untraced when the answer created assets without saying whose they are.
  */
 export function applyBatchAnswer(
   tx: BatchSettlement,
@@ -26,7 +27,7 @@ export function applyBatchAnswer(
   answer: BatchResponse,
   summary: PushSummary,
   json?: unknown,
-): void {
+): string[] {
   const carried = (list: 'created' | 'always_created' | 'updated' | 'always_updated', i: number) => {
     const items = isObject(json) ? json[list] : undefined;
     const item: unknown = Array.isArray(items) ? items[i] : undefined;
@@ -40,10 +41,16 @@ export function applyBatchAnswer(
     [...batch.updates, ...batch.deletes].map((i) => i.record),
     (record) => record.serviceAssetId,
   );
+  /** New assets the answer created that cannot be traced back (trimmed of their partners_id). */
+  let untraced = 0;
+  const settled = new Set<string>();
   for (const list of ['created', 'always_created'] as const) {
     answer[list].forEach((asset, i) => {
       const record = findRecord(asset, byPartner, new Map());
-      if (record) tx.acknowledged(record.localId, asset, carried(list, i));
+      if (record) {
+        tx.acknowledged(record.localId, asset, carried(list, i));
+        settled.add(record.localId);
+      } else untraced++;
       summary.created++;
     });
   }
@@ -61,7 +68,10 @@ export function applyBatchAnswer(
   }
   for (const asset of answer.invalid) {
     const record = findRecord(asset, byPartner, byService);
-    if (record) tx.invalid(record.localId, verdictOf(asset));
+    if (record) {
+      tx.invalid(record.localId, verdictOf(asset));
+      settled.add(record.localId);
+    }
     summary.invalid++;
   }
   const deleting = new Set(batch.deletes.map((i) => i.record.localId));
@@ -73,6 +83,11 @@ export function applyBatchAnswer(
     else tx.notFound(record.localId);
     summary.notFound++;
   }
+  // Created, but which of ours is which cannot be told: as with a lost answer, the next pull finds
+  // them by partners_id (never sent twice). The creates left unsettled, for that reconcile.
+  return untraced === 0
+    ? []
+    : batch.creates.map((i) => i.record.localId).filter((localId) => !settled.has(localId));
 }
 
 export function indexBy<K, R extends SentAsset>(

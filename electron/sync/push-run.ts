@@ -93,9 +93,13 @@ export class PushRun {
   /**
    * Applies the service's answer (its bytes as received) in one transaction: what it acknowledged
    * becomes the base. An answer that cannot be read after a 2xx leaves the batch ambiguous, to be
-   * reconciled: `lost`.
+   * reconciled: `lost`; so do creates it made without saying whose they are (with their counts).
    */
-  settle(batchId: string, bytes: Uint8Array, status: number): { counts: SettledCounts } | { lost: true } {
+  settle(
+    batchId: string,
+    bytes: Uint8Array,
+    status: number,
+  ): { counts: SettledCounts; lost?: true } | { lost: true } {
     const out = this.out.get(batchId);
     this.out.delete(batchId);
     if (!out) throw new Error(`No batch ${batchId} in this push`);
@@ -109,9 +113,20 @@ export class PushRun {
       return { lost: true };
     }
     const summary = emptyPush();
-    this.store.settleBatch(batchId, (tx) => applyBatchAnswer(tx, out.batch, answer, summary, json), out.sent);
+    let untraced: string[] = [];
+    this.store.settleBatch(
+      batchId,
+      (tx) => (untraced = applyBatchAnswer(tx, out.batch, answer, summary, json)),
+      out.sent,
+    );
     const { created, updated, deleted, invalid, notFound } = summary;
-    return { counts: { created, updated, deleted, invalid, notFound } };
+    const counts = { created, updated, deleted, invalid, notFound };
+    if (untraced.length === 0) return { counts };
+    // Creates the answer did not trace back are reconciled like a lost answer's (see applyBatchAnswer).
+    const reconcile = randomUUID();
+    this.store.beginBatch(reconcile, untraced);
+    this.store.markBatchAmbiguous(reconcile);
+    return { counts, lost: true };
   }
 
   /**

@@ -56,10 +56,8 @@ export async function sendBatches(opts: {
   const settle = async (batch: OutgoingBatch, answer: { bytes: Uint8Array; status: number }) => {
     try {
       const settled = await local.run('pushSettle', { batchId: batch.batchId, ...answer });
-      if ('lost' in settled) {
-        lost = true;
-        return;
-      }
+      if (settled.lost) lost = true;
+      if (!('counts' in settled)) return;
       for (const key of ['created', 'updated', 'deleted', 'invalid', 'notFound'] as const)
         summary[key] += settled.counts[key];
       done++;
