@@ -60,6 +60,9 @@ function asEntries(value: unknown): Entry[] {
  * listing of the same asset gives, so the next pull finds nothing to rewrite.
  */
 function mergeEntry(prior: Entry | undefined, answered: Entry, carried: Entry): Entry {
+  // The answer carried every field of the prior copy (a whole answer, the usual case): it is the
+  // merge, with no object built field by field (a 5,000-asset batch settles each of its assets).
+  if (!prior || covers(carried, prior)) return { ...answered };
   const out: Entry = {};
   for (const [field, value] of Object.entries(answered)) {
     if (wasCarried(field, value, carried) || !prior || !Object.hasOwn(prior, field)) out[field] = value;
@@ -68,6 +71,12 @@ function mergeEntry(prior: Entry | undefined, answered: Entry, carried: Entry): 
   for (const [field, value] of Object.entries(prior ?? {}))
     if (field !== '_key' && !Object.hasOwn(out, field)) out[field] = value;
   return out;
+}
+
+/** Whether `carried` names every field of `prior` (its local `_key` aside). */
+function covers(carried: Entry, prior: Entry): boolean {
+  for (const field in prior) if (field !== '_key' && !Object.hasOwn(carried, field)) return false;
+  return true;
 }
 
 /** Annual records by year: an answered year merges into the record sent; other years stay. */
