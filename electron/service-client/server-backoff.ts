@@ -35,3 +35,25 @@ export function serverWaitMs(
   if (retryAfter !== undefined) return retryAfter;
   return Math.min(backoff.baseMs * 2 ** attempt, backoff.maxMs);
 }
+
+/** A wait after the service answered a batch 5xx: when the batch goes again, and why. */
+export interface ServerWait {
+  /** Epoch ms (of the client's clock) when the batch is sent again. */
+  until: number;
+  status: number;
+  /** 1 for the first wait. */
+  attempt: number;
+  message: string;
+}
+
+/** The wait after `error` (the `waits`-th so far), or undefined once the backoff's attempts are spent. */
+export function nextServerWait(
+  waits: number,
+  error: { message: string; status: number | undefined; details: { retryAfterMs?: number } },
+  backoff: ServerBackoff,
+  now: number,
+): ServerWait | undefined {
+  if (waits >= backoff.attempts) return undefined;
+  const until = now + serverWaitMs(waits, error.details.retryAfterMs, backoff);
+  return { until, status: error.status ?? 0, attempt: waits + 1, message: error.message };
+}

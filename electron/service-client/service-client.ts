@@ -29,7 +29,13 @@ import { asTransportError, parseAnswer, parseBody, readAnswerBytes, readJson } f
 
 export { answerLimits };
 import { boundedPageMeta, lastPageOf } from './page-plan';
-import { defaultServerBackoff, retryAfterMs, serverWaitMs, type ServerBackoff } from './server-backoff';
+import {
+  defaultServerBackoff,
+  nextServerWait,
+  retryAfterMs,
+  type ServerBackoff,
+  type ServerWait,
+} from './server-backoff';
 
 export interface ApiClientOptions {
   /** The service's base address; `/api/v1` and `/api/v0` are appended. */
@@ -59,16 +65,6 @@ export interface ApiClientOptions {
   serverBackoff?: ServerBackoff;
 }
 
-/** A wait after the service answered a batch 5xx: when the batch goes again, and why. */
-export interface ServerWait {
-  /** Epoch ms (of the client's clock) when the batch is sent again. */
-  until: number;
-  status: number;
-  /** 1 for the first wait. */
-  attempt: number;
-  message: string;
-}
-
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 interface CallOptions {
@@ -91,7 +87,8 @@ interface CallOptions {
  */
 export class SubmissionApiClient {
   readonly pacer: BatchPacer;
-  private readonly clock: PacerClock;
+  /** The time the client waits by (pacing, retries); the sync waits by it too. */
+  readonly clock: PacerClock;
   private readonly timeoutMs: number;
   private readonly deadlineMs: number;
   private readonly retries: number;
@@ -108,15 +105,6 @@ export class SubmissionApiClient {
     this.retryBaseDelayMs = opts.retryBaseDelayMs ?? 300;
     this.pageConcurrency = opts.pageConcurrency ?? 4;
     this.serverBackoff = opts.serverBackoff ?? defaultServerBackoff;
-  }
-
-  /** Waits `ms` on the client's clock (a cancel ends the wait). */
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return this.clock.sleep(ms, signal);
-  }
-
-  now(): number {
-    return this.clock.now();
   }
 
   listEntities(signal?: AbortSignal): Promise<Entity[]> {
@@ -290,11 +278,10 @@ export class SubmissionApiClient {
         if (retryAfter !== undefined) error.details.retryAfterMs = retryAfter;
         if (response.status !== 503) throw error;
         error.details.ambiguous = false;
-        if (waits >= this.serverBackoff.attempts) throw error;
-        const wait = serverWaitMs(waits++, retryAfter, this.serverBackoff);
-        const until = this.clock.now() + wait;
-        onServerWait?.({ until, status: response.status, attempt: waits, message: error.message });
-        await this.clock.sleep(wait, signal);
+        const wait = nextServerWait(waits++, error, this.serverBackoff, this.clock.now());
+        if (!wait) throw error;
+        onServerWait?.(wait);
+        await this.clock.sleep(wait.until - this.clock.now(), signal);
         continue;
       }
       try {

@@ -206,10 +206,10 @@ export class SyncEngine {
             phase: 'reconcile',
             done: 0,
             total: 1,
-            retryAt: client.now() + wait,
+            retryAt: client.clock.now() + wait,
             message: serverError.message,
           });
-          await client.sleep(wait, signal);
+          await client.clock.sleep(wait, signal);
         }
         this.progress({
           phase: 'reconcile',
