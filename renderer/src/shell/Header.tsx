@@ -6,6 +6,7 @@ import { loadReview, useSync } from '../sync/sync-store';
 import { notify, useUi } from '../store/ui';
 import { loadAll, useWorkspace } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
+import { onlineState } from './online-state';
 
 export function Header() {
   const session = useWorkspace((s) => s.session);
@@ -100,35 +101,12 @@ export function Header() {
 export function OnlineIndicator() {
   const online = useWorkspace((s) => s.session?.online ?? true);
   const paused = useWorkspace((s) => s.session?.auth.paused ?? false);
-  // The service answered 5xx (the sync waits to try again, or stopped on it): reachable, in trouble.
-  const trouble = useSync(
-    (s) =>
-      (s.running && s.progress?.retryAt !== undefined) || (!s.running && !!s.report?.stopped?.serviceTrouble),
-  );
-  const retryAt = useSync((s) => (s.running ? s.progress?.retryAt : undefined));
-  const state = paused ? 'paused' : !online ? 'offline' : trouble ? 'trouble' : 'online';
-  const text = {
-    paused: 'Sign in needed',
-    offline: 'Offline',
-    trouble:
-      retryAt === undefined
-        ? 'Service having trouble'
-        : `Service having trouble · retry at ${new Date(retryAt).toLocaleTimeString()}`,
-    online: 'Online',
-  }[state];
+  const running = useSync((s) => s.running);
+  const progress = useSync((s) => s.progress);
+  const report = useSync((s) => s.report);
+  const { state, text, title } = onlineState({ online, paused, running, progress, report });
   return (
-    <span
-      className={`online-indicator ${state}`}
-      data-testid="online-indicator"
-      role="status"
-      title={
-        state === 'trouble'
-          ? 'The service answered with an error of its own (5xx): it is having trouble, not out of reach'
-          : online
-            ? 'The service answered the last call'
-            : 'The service could not be reached: work goes on offline'
-      }
-    >
+    <span className={`online-indicator ${state}`} data-testid="online-indicator" role="status" title={title}>
       <span className="dot" aria-hidden="true" />
       {text}
     </span>
