@@ -299,6 +299,11 @@ export class ResponsesStore {
     this.values.reject(responseId, variable, errors);
   }
 
+  /** A write answered that the service has no such variable: not available, the answer kept unsent. */
+  notTaken(responseId: number, variable: string, message: string): void {
+    this.values.markUnavailable(responseId, variable, message);
+  }
+
   /** An evidence item the service just took (or read back). */
   saveEvidence(responseId: number, item: EvidenceItemView): void {
     this.evidenceItems.save(responseId, item);

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { indicatorCatalog } from '../../shared/responses/catalog';
+import { variableNotFoundMessage } from '../../shared/responses/schemas';
 import {
   sameIndicatorValue,
   type EvidenceItemView,
+  type ResponseDetail,
   type ResponsesSyncReport,
 } from '../../shared/responses/types';
 import { ApiError } from '../service-client/errors';
@@ -118,7 +120,9 @@ export async function pullResponses(
 export async function syncResponses(opts: ResponsesSyncOptions): Promise<ResponsesSyncReport> {
   const { store, entityId, signal } = opts;
   const api = new ResponsesClient(opts.client);
-  const report: ResponsesSyncReport = { pulled: 0, sent: 0, conflicts: [], rejected: [] };
+  const report: ResponsesSyncReport = { pulled: 0, sent: 0, conflicts: [], rejected: [], notTaken: [] };
+  /** Variables whose write the service answered with its "Variable could not be found." 404. */
+  const refused = new Map<string, string>();
   try {
     const pull = await pullResponses(opts);
     report.pulled = pull.pulled;
@@ -150,6 +154,14 @@ export async function syncResponses(opts: ResponsesSyncOptions): Promise<Respons
           // Only the version moved (same value rewritten): the answer is resent over it, once.
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
+          const notTaken = error.status === 404 ? variableNotFoundMessage(error.details.body) : undefined;
+          if (notTaken !== undefined) {
+            // The service does not take this variable (not whitelisted): it is not available here,
+            // the answer stays unsent, and the other answers go on.
+            store.notTaken(item.responseId, item.variable, notTaken);
+            refused.set(item.variable, notTaken);
+            break;
+          }
           if (error.kind === 'validation' || error.kind === 'forbidden' || error.kind === 'not_found') {
             const messages = serviceMessages(error);
             store.reject(item.responseId, item.variable, messages);
@@ -173,14 +185,38 @@ export async function syncResponses(opts: ResponsesSyncOptions): Promise<Respons
       };
     } else throw error;
   }
-  for (const item of store.list()) {
-    if (item.conflicts === 0) continue;
-    const detail = store.detail(item.id);
-    for (const value of detail?.values ?? [])
+  const details = store.list().flatMap((item) => {
+    const detail = item.available ? store.detail(item.id) : undefined;
+    return detail ? [detail] : [];
+  });
+  for (const detail of details) {
+    for (const value of detail.values)
       if (value.status === 'conflict')
-        report.conflicts.push({ responseId: item.id, variable: value.variable });
+        report.conflicts.push({ responseId: detail.response.id, variable: value.variable });
   }
+  report.notTaken = notTakenIndicators(details, refused);
   return report;
+}
+
+/**
+ * The catalog's indicators this service does not take: those it refused a write of (`refused`), and
+ * those no response it showed has (each one's value "not available", a 404, in every one of them).
+ * One that some response has is only absent from the others.
+ */
+function notTakenIndicators(
+  details: readonly ResponseDetail[],
+  refused: ReadonlyMap<string, string>,
+): ResponsesSyncReport['notTaken'] {
+  return indicatorCatalog.flatMap((def) => {
+    const views = details.map((d) => d.values.find((v) => v.variable === def.variable));
+    const absent = views.length > 0 && views.every((v) => v !== undefined && !v.available);
+    if (!absent && !refused.has(def.variable)) return [];
+    const message =
+      refused.get(def.variable) ??
+      views.find((v) => v?.unavailableReason)?.unavailableReason ??
+      'Variable could not be found.';
+    return [{ variable: def.variable, label: def.label, message }];
+  });
 }
 
 function serviceMessages(error: ApiError): string[] {

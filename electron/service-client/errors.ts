@@ -26,6 +26,8 @@ export class ApiError extends Error {
       ambiguous?: boolean;
       /** For rate_limited: when the service expects the counter to reset (epoch ms). */
       resetAt?: number;
+      /** For server: how long the service asked to wait (its Retry-After), in ms. */
+      retryAfterMs?: number;
       cause?: unknown;
     } = {},
   ) {
@@ -61,8 +63,9 @@ export function errorForStatus(status: number, body: unknown, what: string): Api
   if (status === 429)
     return new ApiError('rate_limited', `Too many requests for ${what}${suffix}`, { status, body });
   if (status >= 500) {
-    // A 5xx may come after the server applied part of the work.
-    return new ApiError('server', `The service failed on ${what} (HTTP ${status})${suffix}`, {
+    // A 5xx may come after the server applied part of the work. The service answered: it is
+    // having trouble, not out of reach.
+    return new ApiError('server', `The service is having trouble (HTTP ${status}) with ${what}${suffix}`, {
       status,
       body,
       ambiguous: true,

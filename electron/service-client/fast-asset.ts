@@ -21,9 +21,17 @@ import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
 import { hasMessages, type VerdictKind } from '../../shared/sync/server-verdict';
 import { parseAssetPage, parseBatchAnswer } from './service-client';
 
-/** A batch answer's bytes as `parseBatchAnswer` reads them (the same result, the same errors). */
-export function readBatchAnswer(bytes: Uint8Array, status: number): BatchResponse {
-  return fastBatchResponse(jsonOf(bytes)) ?? parseBatchAnswer(bytes, status);
+/**
+ * A batch answer's bytes as `parseBatchAnswer` reads them (the same result, the same errors), with
+ * its JSON as it came: the parsed answer fills in what an asset left out, the JSON says what it
+ * carried (see electron/workspace/answer-merge.ts).
+ */
+export function readBatchAnswerJson(
+  bytes: Uint8Array,
+  status: number,
+): { answer: BatchResponse; json: unknown } {
+  const json = jsonOf(bytes);
+  return { answer: fastBatchResponse(json) ?? parseBatchAnswer(bytes, status), json };
 }
 
 /**

@@ -29,6 +29,13 @@ import { asTransportError, parseAnswer, parseBody, readAnswerBytes, readJson } f
 
 export { answerLimits };
 import { boundedPageMeta, lastPageOf } from './page-plan';
+import {
+  defaultServerBackoff,
+  nextServerWait,
+  retryAfterMs,
+  type ServerBackoff,
+  type ServerWait,
+} from './server-backoff';
 
 export interface ApiClientOptions {
   /** The service's base address; `/api/v1` and `/api/v0` are appended. */
@@ -54,6 +61,8 @@ export interface ApiClientOptions {
   onRateLimitWait?: (until: number) => void;
   /** The transport; the global fetch unless a caller observes traffic (tests count 429s). */
   fetch?: typeof fetch;
+  /** The waits after a batch the service answered 5xx (see server-backoff.ts). */
+  serverBackoff?: ServerBackoff;
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -78,12 +87,14 @@ interface CallOptions {
  */
 export class SubmissionApiClient {
   readonly pacer: BatchPacer;
-  private readonly clock: PacerClock;
+  /** The time the client waits by (pacing, retries); the sync waits by it too. */
+  readonly clock: PacerClock;
   private readonly timeoutMs: number;
   private readonly deadlineMs: number;
   private readonly retries: number;
   private readonly retryBaseDelayMs: number;
   private readonly pageConcurrency: number;
+  readonly serverBackoff: ServerBackoff;
 
   constructor(private readonly opts: ApiClientOptions) {
     this.clock = opts.clock ?? realClock;
@@ -93,6 +104,7 @@ export class SubmissionApiClient {
     this.retries = opts.retries ?? 4;
     this.retryBaseDelayMs = opts.retryBaseDelayMs ?? 300;
     this.pageConcurrency = opts.pageConcurrency ?? 4;
+    this.serverBackoff = opts.serverBackoff ?? defaultServerBackoff;
   }
 
   listEntities(signal?: AbortSignal): Promise<Entity[]> {
@@ -227,13 +239,20 @@ export class SubmissionApiClient {
    * `postBatch` with the body already serialized and the answer's bytes unparsed (`parseBatchAnswer`
    * reads them): the sync builds and parses batches in its worker thread. Paced and retried on 429
    * the same way; an answer that cannot be read after a 2xx is ambiguous (the batch was applied).
+   *
+   * A 503 says the service did not take the request (RFC 9110 §15.6.4: unable to handle it now), so
+   * the same batch goes again once the service's Retry-After, else a doubling wait of minutes, is
+   * over (`onServerWait` is told when); after the backoff's attempts it fails, not ambiguous. Any
+   * other 5xx may come after the work was done: it fails at once, ambiguous, with its Retry-After.
    */
   async postBatchBytes(
     entityId: number,
     json: string | Uint8Array,
     signal?: AbortSignal,
+    onServerWait?: (wait: ServerWait) => void,
   ): Promise<{ bytes: Uint8Array; status: number }> {
     const what = batchWhat;
+    let waits = 0;
     for (;;) {
       await this.pacer.acquire(this.opts.onRateLimitWait, signal);
       let response: Response;
@@ -253,7 +272,18 @@ export class SubmissionApiClient {
         await response.body?.cancel();
         continue;
       }
-      if (!response.ok) throw errorForStatus(response.status, await readJson(response), what);
+      if (!response.ok) {
+        const error = errorForStatus(response.status, await readJson(response), what);
+        const retryAfter = retryAfterMs(response.headers.get('retry-after'), this.clock.now());
+        if (retryAfter !== undefined) error.details.retryAfterMs = retryAfter;
+        if (response.status !== 503) throw error;
+        error.details.ambiguous = false;
+        const wait = nextServerWait(waits++, error, this.serverBackoff, this.clock.now());
+        if (!wait) throw error;
+        onServerWait?.(wait);
+        await this.clock.sleep(wait.until - this.clock.now(), signal);
+        continue;
+      }
       try {
         return { bytes: await readAnswerBytes(response, what, answerLimits.batch), status: response.status };
       } catch (error) {

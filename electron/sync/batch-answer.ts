@@ -17,13 +17,22 @@ export interface SentBatch {
 /**
  * Applies the service's answer to a batch, inside its settlement: each asset in the answer is traced
  * back to the record it came from (new assets by partners_id, others by service id) and counted.
+ * `json`: the answer as its JSON held it, which says what each answered asset carried (an answer
+ * may be trimmed: see electron/workspace/answer-merge.ts). Returns the creates to reconcile: those
+ * left untraced when the answer created assets without saying whose they are.
  */
 export function applyBatchAnswer(
   tx: BatchSettlement,
   batch: SentBatch,
   answer: BatchResponse,
   summary: PushSummary,
-): void {
+  json?: unknown,
+): string[] {
+  const carried = (list: 'created' | 'always_created' | 'updated' | 'always_updated', i: number) => {
+    const items = isObject(json) ? json[list] : undefined;
+    const item: unknown = Array.isArray(items) ? items[i] : undefined;
+    return isObject(item) ? item : undefined;
+  };
   const byPartner = indexBy(
     batch.creates.map((i) => i.record),
     (record) => record.partnersId,
@@ -32,15 +41,25 @@ export function applyBatchAnswer(
     [...batch.updates, ...batch.deletes].map((i) => i.record),
     (record) => record.serviceAssetId,
   );
-  for (const asset of [...answer.created, ...answer.always_created]) {
-    const record = findRecord(asset, byPartner, new Map());
-    if (record) tx.acknowledged(record.localId, asset);
-    summary.created++;
+  /** New assets the answer created that cannot be traced back (trimmed of their partners_id). */
+  let untraced = 0;
+  const settled = new Set<string>();
+  for (const list of ['created', 'always_created'] as const) {
+    answer[list].forEach((asset, i) => {
+      const record = findRecord(asset, byPartner, new Map());
+      if (record) {
+        tx.acknowledged(record.localId, asset, carried(list, i));
+        settled.add(record.localId);
+      } else untraced++;
+      summary.created++;
+    });
   }
-  for (const asset of [...answer.updated, ...answer.always_updated]) {
-    const record = findRecord(asset, new Map(), byService);
-    if (record) tx.acknowledged(record.localId, asset);
-    summary.updated++;
+  for (const list of ['updated', 'always_updated'] as const) {
+    answer[list].forEach((asset, i) => {
+      const record = findRecord(asset, new Map(), byService);
+      if (record) tx.acknowledged(record.localId, asset, carried(list, i));
+      summary.updated++;
+    });
   }
   for (const asset of answer.deleted) {
     const record = findRecord(asset, new Map(), byService);
@@ -49,7 +68,10 @@ export function applyBatchAnswer(
   }
   for (const asset of answer.invalid) {
     const record = findRecord(asset, byPartner, byService);
-    if (record) tx.invalid(record.localId, verdictOf(asset));
+    if (record) {
+      tx.invalid(record.localId, verdictOf(asset));
+      settled.add(record.localId);
+    }
     summary.invalid++;
   }
   const deleting = new Set(batch.deletes.map((i) => i.record.localId));
@@ -61,6 +83,11 @@ export function applyBatchAnswer(
     else tx.notFound(record.localId);
     summary.notFound++;
   }
+  // Created, but which of ours is which cannot be told: as with a lost answer, the next pull finds
+  // them by partners_id (never sent twice). The creates left unsettled, for that reconcile.
+  return untraced === 0
+    ? []
+    : batch.creates.map((i) => i.record.localId).filter((localId) => !settled.has(localId));
 }
 
 export function indexBy<K, R extends SentAsset>(
@@ -91,3 +118,6 @@ export function findRecord<R extends SentAsset>(
   if (typeof asset.partners_id === 'number') return byPartner.get(asset.partners_id);
   return undefined;
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BatchRequest, BatchResponse } from '../../shared/domain';
 import type { PushMode, PushSummary } from '../../shared/sync/types';
 import { ApiError } from '../service-client/errors';
-import { readBatchAnswer } from '../service-client/fast-asset';
+import { readBatchAnswerJson } from '../service-client/fast-asset';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { applyBatchAnswer, type SentBatch } from './batch-answer';
 import { BatchPlanner, type PlannedBatch, type PlannedItem, type PlanOptions } from './batch-planner';
@@ -93,24 +93,40 @@ export class PushRun {
   /**
    * Applies the service's answer (its bytes as received) in one transaction: what it acknowledged
    * becomes the base. An answer that cannot be read after a 2xx leaves the batch ambiguous, to be
-   * reconciled: `lost`.
+   * reconciled: `lost`; so do creates it made without saying whose they are (with their counts).
    */
-  settle(batchId: string, bytes: Uint8Array, status: number): { counts: SettledCounts } | { lost: true } {
+  settle(
+    batchId: string,
+    bytes: Uint8Array,
+    status: number,
+  ): { counts: SettledCounts; lost?: true } | { lost: true } {
     const out = this.out.get(batchId);
     this.out.delete(batchId);
     if (!out) throw new Error(`No batch ${batchId} in this push`);
     let answer: BatchResponse;
+    let json: unknown;
     try {
-      answer = readBatchAnswer(bytes, status);
+      ({ answer, json } = readBatchAnswerJson(bytes, status));
     } catch (error) {
       if (!(error instanceof ApiError && error.ambiguous)) throw error;
       this.store.markBatchAmbiguous(batchId);
       return { lost: true };
     }
     const summary = emptyPush();
-    this.store.settleBatch(batchId, (tx) => applyBatchAnswer(tx, out.batch, answer, summary), out.sent);
+    let untraced: string[] = [];
+    this.store.settleBatch(
+      batchId,
+      (tx) => (untraced = applyBatchAnswer(tx, out.batch, answer, summary, json)),
+      out.sent,
+    );
     const { created, updated, deleted, invalid, notFound } = summary;
-    return { counts: { created, updated, deleted, invalid, notFound } };
+    const counts = { created, updated, deleted, invalid, notFound };
+    if (untraced.length === 0) return { counts };
+    // Creates the answer did not trace back are reconciled like a lost answer's (see applyBatchAnswer).
+    const reconcile = randomUUID();
+    this.store.beginBatch(reconcile, untraced);
+    this.store.markBatchAmbiguous(reconcile);
+    return { counts, lost: true };
   }
 
   /**

@@ -4,14 +4,16 @@ import type { SubmissionApiClient } from '../service-client/service-client';
 import type { SyncLocal } from './sync-local';
 import type { OutgoingBatch } from './sync-session';
 
+/** A round's end: done, or an answer was lost (to a 5xx: `serverError`, which may ask for a wait). */
+export type SendOutcome = 'done' | { lost: true; serverError?: ApiError | undefined };
+
 /**
  * Sends a push round's batches, `lanes` requests in flight: the service works on one while this
  * side settles another. The local part (sync-local.ts) plans and settles in the order it is asked;
  * it is kept one batch ahead (planned and recorded in the outbox while the ones before it are out),
  * so the next request leaves as soon as a lane is free and the local part's time goes to settling
  * answers, not to the batch the service waits for. Each batch has its own outbox entry, so a lost
- * answer is reconciled per batch; one planned but never sent is forgotten. 'lost' when an answer
- * was lost.
+ * answer is reconciled per batch; one planned but never sent is forgotten.
  */
 export async function sendBatches(opts: {
   local: SyncLocal;
@@ -23,9 +25,11 @@ export async function sendBatches(opts: {
   summary: PushSummary;
   signal?: AbortSignal | undefined;
   onProgress: (progress: SyncProgress) => void;
-}): Promise<'done' | 'lost'> {
+}): Promise<SendOutcome> {
   const { local, client, entityId, total, summary, signal } = opts;
   let lost = false;
+  /** The 5xx that lost an answer, if one did (the engine waits before reconciling). */
+  let lostTo: ApiError | undefined;
   let done = 0;
   /** The first settlement that failed: nothing more is planned, and the round fails with it. */
   let failure: { error: unknown } | undefined;
@@ -52,10 +56,8 @@ export async function sendBatches(opts: {
   const settle = async (batch: OutgoingBatch, answer: { bytes: Uint8Array; status: number }) => {
     try {
       const settled = await local.run('pushSettle', { batchId: batch.batchId, ...answer });
-      if ('lost' in settled) {
-        lost = true;
-        return;
-      }
+      if (settled.lost) lost = true;
+      if (!('counts' in settled)) return;
       for (const key of ['created', 'updated', 'deleted', 'invalid', 'notFound'] as const)
         summary[key] += settled.counts[key];
       done++;
@@ -77,12 +79,17 @@ export async function sendBatches(opts: {
       let answer: { bytes: Uint8Array; status: number };
       try {
         summary.requests++;
-        answer = await client.postBatchBytes(entityId, batch.body, signal);
+        answer = await client.postBatchBytes(entityId, batch.body, signal, (wait) => {
+          // The service answered 503: the same batch goes again at `retryAt`; the window says when.
+          summary.requests++;
+          opts.onProgress({ phase: 'push', done, total, retryAt: wait.until, message: wait.message });
+        });
       } catch (error) {
         if (error instanceof ApiError && (error.ambiguous || error.kind === 'cancelled')) {
           await local.run('pushDrop', { batchId: batch.batchId, ambiguous: true });
           if (error.kind === 'cancelled') throw error;
           lost = true;
+          if (error.kind === 'server') lostTo ??= error;
           return;
         }
         // Refused whole (401, 403, 400...): nothing was applied.
@@ -105,5 +112,5 @@ export async function sendBatches(opts: {
   // Cancelled once the last batch was out: what was sent is settled, and the sync says cancelled.
   signal?.throwIfAborted();
   opts.onProgress({ phase: 'push', done, total: Math.max(done, total) });
-  return lost ? 'lost' : 'done';
+  return lost ? { lost: true, serverError: lostTo } : 'done';
 }

@@ -11,13 +11,14 @@ import type {
   SyncReport,
 } from '../../shared/sync/types';
 import { ApiError } from '../service-client/errors';
+import { serverWaitMs } from '../service-client/server-backoff';
 import type { SubmissionApiClient } from '../service-client/service-client';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { findRecord, indexBy } from './batch-answer';
 import { confirmGone, readListing } from './remote-listing';
 import { localWorkFor, openSyncLocal, prewarmSyncWorker, type LocalWork, type SyncLocal } from './sync-local';
 import type { ContextData } from './sync-session';
-import { sendBatches } from './send-batches';
+import { sendBatches, type SendOutcome } from './send-batches';
 import { emptyPull, emptyPush, stopReason, summarize } from './sync-report';
 
 export type { SyncPhase, SyncProgress, PushMode, PullSummary, PushSummary, SyncReport };
@@ -187,12 +188,29 @@ export class SyncEngine {
     signal?: AbortSignal,
     choices: PushChoices = {},
   ): Promise<void> {
-    const { store } = this.opts;
+    const { store, client } = this.opts;
     const rounds = this.opts.maxReconcileRounds ?? 5;
+    /** The 5xx that lost the last round's answer, and how many such waits there were. */
+    let serverError: ApiError | undefined;
+    let waits = 0;
     for (let round = 0; ; round++) {
       if (store.unsettledBatches().length > 0) {
+        if (serverError && waits >= Math.min(rounds, client.serverBackoff.attempts)) throw serverError;
         if (round >= rounds)
           throw new ApiError('network', 'The service keeps dropping answers; pending changes stay queued.');
+        if (serverError) {
+          // The service answered 5xx and may have done the work: wait (it is having trouble), then
+          // check what it holds before anything is resent.
+          const wait = serverWaitMs(waits++, serverError.details.retryAfterMs, client.serverBackoff);
+          this.progress({
+            phase: 'reconcile',
+            done: 0,
+            total: 1,
+            retryAt: client.clock.now() + wait,
+            message: serverError.message,
+          });
+          await client.clock.sleep(wait, signal);
+        }
         this.progress({
           phase: 'reconcile',
           done: 0,
@@ -201,18 +219,20 @@ export class SyncEngine {
         });
         await this.pullWith(local, signal);
       }
-      if ((await this.pushRound(local, summary, mode, signal, choices)) === 'done') return;
+      const outcome = await this.pushRound(local, summary, mode, signal, choices);
+      if (outcome === 'done') return;
+      serverError = outcome.serverError;
     }
   }
 
-  /** One pass over the pending work: 'lost' when an answer was lost (a reconcile comes next). */
+  /** One pass over the pending work: `lost` when an answer was lost (a reconcile comes next). */
   private async pushRound(
     local: SyncLocal,
     summary: PushSummary,
     mode: PushMode,
     signal: AbortSignal | undefined,
     { deletes, sendAnyway }: PushChoices,
-  ): Promise<'done' | 'lost'> {
+  ): Promise<SendOutcome> {
     this.progress({ phase: 'validate', done: 0, total: 1 });
     const start = await local.run('pushStart', {
       mode,

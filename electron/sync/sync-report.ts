@@ -15,6 +15,11 @@ export function stopReason(error: unknown): NonNullable<SyncReport['stopped']> {
     if (error.kind === 'forbidden') return { reason: 'forbidden', message: error.message };
     if (error.kind === 'cancelled')
       return { reason: 'cancelled', message: 'Sync cancelled; pending changes stay queued.' };
+    if (error.kind === 'server') {
+      // It answered: not offline. What was not sent stays pending for a later sync.
+      const message = `${error.message}. Pending changes stay queued; sync again later.`;
+      return { reason: 'error', message, serviceTrouble: true };
+    }
     return { reason: 'error', message: error.message, ...(isOfflineError(error) ? { offline: true } : {}) };
   }
   if (error instanceof Error && error.name === 'AbortError') {

@@ -35,7 +35,7 @@ export interface SessionOps {
   pushNext: [null, { batch: OutgoingBatch | null; blocked: PushSummary['blocked'] }];
   pushSettle: [
     { batchId: string; bytes: Uint8Array; status: number },
-    { counts: SettledCounts } | { lost: true },
+    { counts: SettledCounts; lost?: true } | { lost: true },
   ];
   pushDrop: [{ batchId: string; ambiguous: boolean }, null];
   pullStart: [null, null];

@@ -10,9 +10,12 @@ export class BatchSettlement {
     private readonly sent?: ReadonlyMap<string, string>,
   ) {}
 
-  /** `created`, `always_created`, `updated`, `always_updated`: the service now holds this. */
-  acknowledged(localId: string, asset: Asset): void {
-    this.store.acknowledge(localId, asset, this.sent?.get(localId));
+  /**
+   * `created`, `always_created`, `updated`, `always_updated`: the service now holds this. `carried`:
+   * the asset as the answer's JSON held it, when the answer may be partial (see answer-merge.ts).
+   */
+  acknowledged(localId: string, asset: Asset, carried?: Record<string, unknown>): void {
+    this.store.acknowledge(localId, asset, this.sent?.get(localId), carried);
   }
 
   deleted(localId: string): void {

@@ -3,6 +3,7 @@ import type { Asset } from '../../shared/domain';
 import { changedPaths, mergeThreeWay, type AssetDoc } from '../../shared/sync/asset-doc';
 import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
 import { verdictOf } from '../../shared/sync/server-verdict';
+import { mergeAnswer } from './answer-merge';
 import { parseDoc, type AssetRecord } from './asset-record';
 import { localColumns, type StoreAccess } from './store-access';
 import { WorkspaceEditError } from './workspace-edit-error';
@@ -148,13 +149,23 @@ export class RemoteMerge {
    * on the copy that was sent (`sent`, as the push kept it, or the row's own `sent` column). The
    * asset's batch is done with it: it leaves the batch in the same write (one row rewrite, not two).
    */
-  acknowledge(localId: string, asset: Asset, sent?: string): void {
-    const { theirs, theirsJson, outliers, verdict } = serviceCopy(asset);
+  acknowledge(localId: string, asset: Asset, sent?: string, carried?: Record<string, unknown>): void {
+    const copy = serviceCopy(asset);
+    const { outliers, verdict } = copy;
+    let { theirs, theirsJson } = copy;
+    let keepOutliers = false;
+    if (carried) {
+      // A batch answer may carry only part of the asset: merged into the copy sent, not taken whole.
+      const prior = parseDoc(sent ?? this.sentOrBase(localId)) ?? {};
+      theirs = mergeAnswer(prior, theirs, carried);
+      theirsJson = JSON.stringify(theirs);
+      keepOutliers = !Object.hasOwn(carried, '_outliers');
+    }
     const write = (currentJson: string | null, where: string, ...params: unknown[]) => {
       const { local, deleted } = localColumns(currentJson, theirsJson);
       return this.store
         .sql(
-          `UPDATE assets SET service_asset_id = ?, base = ?, local = ?, deleted = ?, outliers = ?, server_validations = ?, not_found = 0, in_flight = NULL, sent = NULL, updated_at = ? WHERE local_id = ?${where}`,
+          `UPDATE assets SET service_asset_id = ?, base = ?, local = ?, deleted = ?, outliers = ${keepOutliers ? 'COALESCE(outliers, ?)' : '?'}, server_validations = ?, not_found = 0, in_flight = NULL, sent = NULL, updated_at = ? WHERE local_id = ?${where}`,
         )
         .run(
           asset.service_asset_id,
@@ -184,6 +195,13 @@ export class RemoteMerge {
       currentJson = JSON.stringify(mergeThreeWay(base, parseDoc(row.current) ?? {}, theirs).merged);
     }
     write(currentJson, '');
+  }
+
+  /** The copy a batch carried of an asset (its `sent` column), else its analyst's copy, else its base. */
+  private sentOrBase(localId: string): string | null {
+    const row = this.store.sql('SELECT sent, current, base FROM assets WHERE local_id = ?').get(localId) as
+      { sent: string | null; current: string | null; base: string | null } | undefined;
+    return row?.sent ?? row?.current ?? row?.base ?? null;
   }
 
   /**

@@ -302,10 +302,11 @@ export class WorkspaceStore {
 
   /**
    * Takes the service's answer for an asset it created or updated from what we sent: the answer
-   * becomes the base, and edits the analyst made while the batch was in flight stay pending.
+   * becomes the base (merged into the copy sent when `carried` says it may be partial), and edits the
+   * analyst made while the batch was in flight stay pending.
    */
-  acknowledge(localId: string, asset: Asset, sent?: string): void {
-    this.remote.acknowledge(localId, asset, sent);
+  acknowledge(localId: string, asset: Asset, sent?: string, carried?: Record<string, unknown>): void {
+    this.remote.acknowledge(localId, asset, sent, carried);
   }
 
   /** Marks the assets the service confirmed gone (by a 404 on each, see `confirmGone`). */

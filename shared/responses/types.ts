@@ -157,6 +157,12 @@ export interface ResponsesSyncReport {
   conflicts: Array<{ responseId: number; variable: string }>;
   /** Answers the service refused for another reason (invalid, read-only); they stay modified. */
   rejected: Array<{ responseId: number; variable: string; message: string }>;
+  /**
+   * Indicators of the app's catalog this service does not take: it answered 404 ("Variable could
+   * not be found.") for them in every response it showed, or to a write of one. Answers to them
+   * stay in the workspace, unsent; the other indicators sync as ever.
+   */
+  notTaken: Array<{ variable: string; label: string; message: string }>;
   /** Set when the sync stopped early (offline, signed out); what was done is kept. */
   stopped?: { reason: 'unauthorized' | 'error'; message: string } | undefined;
 }

@@ -18,6 +18,11 @@ export interface SyncProgress {
   total: number;
   /** When the pacer holds the next batch back (epoch ms), for a countdown. */
   nextSendAt?: number | undefined;
+  /**
+   * The service answered 5xx: when the sync tries again (epoch ms); `message` says what it answered.
+   * The service is having trouble, not out of reach: the header does not go offline for it.
+   */
+  retryAt?: number | undefined;
   message?: string | undefined;
 }
 
@@ -57,6 +62,8 @@ export interface SyncReport {
     message: string;
     /** The service could not be reached (a network failure or no answer in time). */
     offline?: boolean | undefined;
+    /** The service answered, with 5xx: it is having trouble (not offline). */
+    serviceTrouble?: boolean | undefined;
   };
 }
 

@@ -28,6 +28,23 @@ export function SyncSummary() {
           Stopped: {report.stopped.message}
         </span>
       )}
+      {report.notTaken.length > 0 && (
+        <div className="sync-not-taken" data-testid="sync-not-taken">
+          <p>
+            This service does not take {report.notTaken.length === 1 ? 'this indicator' : 'these indicators'}{' '}
+            (it answered “{report.notTaken[0]?.message}”). Answers to{' '}
+            {report.notTaken.length === 1 ? 'it' : 'them'} stay here and are not sent; every other indicator
+            syncs as usual.
+          </p>
+          <ul>
+            {report.notTaken.map((n) => (
+              <li key={n.variable}>
+                {n.label} <code>{n.variable}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {report.rejected.length > 0 && (
         <ul className="sync-rejected">
           {report.rejected.map((r) => (

@@ -6,6 +6,7 @@ import { loadReview, useSync } from '../sync/sync-store';
 import { notify, useUi } from '../store/ui';
 import { loadAll, useWorkspace } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
+import { onlineState } from './online-state';
 
 export function Header() {
   const session = useWorkspace((s) => s.session);
@@ -100,19 +101,12 @@ export function Header() {
 export function OnlineIndicator() {
   const online = useWorkspace((s) => s.session?.online ?? true);
   const paused = useWorkspace((s) => s.session?.auth.paused ?? false);
-  const state = paused ? 'paused' : online ? 'online' : 'offline';
-  const text = paused ? 'Sign in needed' : online ? 'Online' : 'Offline';
+  const running = useSync((s) => s.running);
+  const progress = useSync((s) => s.progress);
+  const report = useSync((s) => s.report);
+  const { state, text, title } = onlineState({ online, paused, running, progress, report });
   return (
-    <span
-      className={`online-indicator ${state}`}
-      data-testid="online-indicator"
-      role="status"
-      title={
-        online
-          ? 'The service answered the last call'
-          : 'The service could not be reached: work goes on offline'
-      }
-    >
+    <span className={`online-indicator ${state}`} data-testid="online-indicator" role="status" title={title}>
       <span className="dot" aria-hidden="true" />
       {text}
     </span>

@@ -94,6 +94,8 @@ function Progress() {
   const pct = progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : 0;
   const wait =
     progress.nextSendAt && progress.nextSendAt > now ? Math.ceil((progress.nextSendAt - now) / 1000) : 0;
+  // The service answered 5xx: the sync tries again at retryAt (see shared/sync/types.ts).
+  const retry = progress.retryAt && progress.retryAt > now ? Math.ceil((progress.retryAt - now) / 1000) : 0;
   return (
     <div className="sync-progress" data-testid="sync-progress">
       <div className="progress-label">
@@ -104,6 +106,12 @@ function Progress() {
       {wait > 0 && (
         <div className="countdown" data-testid="countdown" role="timer">
           Waiting for the service’s rate limit: next batch in {wait} s
+        </div>
+      )}
+      {retry > 0 && progress.retryAt !== undefined && (
+        <div className="countdown" data-testid="retry-countdown" role="timer">
+          The service is having trouble (it answered, so this is not a connection problem): trying again at{' '}
+          {new Date(progress.retryAt).toLocaleTimeString()}, in {retry} s
         </div>
       )}
     </div>
