@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { ApiError } from './errors';
+import { isTimeout } from '../net/deadline';
 import {
   BodyTooLargeError,
   describeBytes,
@@ -25,7 +26,7 @@ export async function readAnswerBytes(response: Response, what: string, limit: n
         `The service's answer for ${what} is larger than ${describeBytes(limit)}, more than such an answer can hold; it was not read.`,
         { status: response.status, cause: error },
       );
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    if (isTimeout(error) || (error instanceof Error && error.name === 'AbortError'))
       throw asTransportError(error, what, false);
     throw new ApiError('bad_response', `The service sent an unreadable answer for ${what}`, {
       status: response.status,
@@ -81,7 +82,7 @@ export async function readJson(response: Response): Promise<unknown> {
 export function asTransportError(error: unknown, what: string, mayHaveApplied: boolean): ApiError {
   if (error instanceof ApiError) return error;
   const name = error instanceof Error ? error.name : '';
-  if (name === 'TimeoutError') {
+  if (isTimeout(error)) {
     return new ApiError('timeout', `The service did not answer in time for ${what}`, {
       ambiguous: mayHaveApplied,
       cause: error,

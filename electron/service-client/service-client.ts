@@ -29,6 +29,7 @@ import { asTransportError, parseAnswer, parseBody, readAnswerBytes, readJson } f
 
 export { answerLimits };
 import { boundedPageMeta, lastPageOf } from './page-plan';
+import { fetchWithDeadline } from '../net/deadline';
 
 export interface ApiClientOptions {
   /** The service's base address; `/api/v1` and `/api/v0` are appended. */
@@ -353,10 +354,18 @@ export class SubmissionApiClient {
       body = JSON.stringify(call.body);
     }
     const left = call.deadline === undefined ? this.timeoutMs : call.deadline - this.clock.now();
-    const timeout = AbortSignal.timeout(Math.max(1, Math.min(this.timeoutMs, left)));
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
     // Never follow a redirect: it would carry the token to an address the user did not choose.
-    return (this.opts.fetch ?? fetch)(url, { method, headers, body, signal, redirect: 'manual' });
+    // The deadline holds until the answer's last byte, through a collection (electron/net/deadline.ts).
+    return fetchWithDeadline(
+      url,
+      { method, headers, body, redirect: 'manual' },
+      {
+        timeoutMs: Math.min(this.timeoutMs, left),
+        stallMs: this.timeoutMs,
+        signal: call.signal,
+        fetch: this.opts.fetch,
+      },
+    );
   }
 }
 
