@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { ApiError } from './errors';
 import { isTimeout } from '../net/deadline';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../shared/text/json-depth';
 import {
   BodyTooLargeError,
   describeBytes,
@@ -37,6 +38,7 @@ export async function readAnswerBytes(response: Response, what: string, limit: n
 
 /** The body's bytes as JSON checked by `schema`; anything else is a `bad_response` ApiError. */
 export function parseAnswer<T>(bytes: Uint8Array, schema: z.ZodType<T>, what: string, status: number): T {
+  refuseDeepNesting(bytes, what, status);
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
@@ -56,6 +58,19 @@ export function parseAnswer<T>(bytes: Uint8Array, schema: z.ZodType<T>, what: st
     });
   }
   return parsed.data;
+}
+
+/**
+ * Nesting is bounded before parsing: a page of nested arrays within the size limit cost 59 s and
+ * 3.4 GB before a reader overflowed its stack (shared/text/json-depth.ts).
+ */
+export function refuseDeepNesting(bytes: Uint8Array, what: string, status: number): void {
+  if (jsonNestsDeeperThan(bytes))
+    throw new ApiError(
+      'bad_response',
+      `The service's answer for ${what} nests deeper than ${MAX_JSON_DEPTH} levels, which no answer of the service does; it was not read.`,
+      { status },
+    );
 }
 
 /** Reads and parses in one go (what every call but the sync's hot paths does). */
