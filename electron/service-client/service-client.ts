@@ -338,9 +338,10 @@ export class SubmissionApiClient {
   }
 
   private async request(method: Method, path: string, call: CallOptions): Promise<Response> {
+    // The token first: for the embedded sandbox, asking for it is what checks (or moves) its port.
+    const token = await this.opts.getToken();
     const url = this.url(path, call);
     const headers: Record<string, string> = { Accept: 'application/json' };
-    const token = await this.opts.getToken();
     if (token) headers['Authorization'] = `Bearer ${token}`;
     let body: string | Uint8Array | undefined;
     if (call.json !== undefined) {
