@@ -4,7 +4,7 @@
  * flows and the token's expiry watch. Its slice of the bridge: `session.get` and `auth.*`.
  */
 import { randomUUID } from 'node:crypto';
-import type { OAuthFinished, SessionState } from '../../shared/bridge/types';
+import type { OAuthFinished, SessionState, WorkspaceProblem } from '../../shared/bridge/types';
 import type { Entity } from '../../shared/domain';
 import { grantableScopes } from '../../shared/auth/scopes';
 import { errorMessage } from '../../shared/errors';
@@ -81,6 +81,8 @@ export class SessionService {
   private readonly listeners: SessionListener[] = [];
   /** Filled by the composition root: the open workspace's entity, for `session.get`. */
   activeEntityId: () => number | null = () => null;
+  /** The active connection's workspace that could not be opened (set by the app's composition). */
+  workspaceProblem: () => WorkspaceProblem | undefined = () => undefined;
 
   constructor(private readonly deps: SessionDeps) {
     this.connection = deps.registry.active();
@@ -217,6 +219,7 @@ export class SessionService {
       online: this.isOnline,
       connecting: this.isConnecting,
       problem: this.problem,
+      workspaceProblem: this.workspaceProblem(),
     };
   }
 
