@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import { ApiError } from './errors';
 import { isTimeout } from '../net/deadline';
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../shared/text/json-depth';
+import { JsonDepthScan, jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../shared/text/json-depth';
 import {
   BodyTooLargeError,
   describeBytes,
@@ -16,11 +16,29 @@ import {
   answerLimits,
 } from './bounded-body';
 
-/** The body's bytes, bounded by `limit`; a body cut short or too large is an ApiError. */
-export async function readAnswerBytes(response: Response, what: string, limit: number): Promise<Uint8Array> {
+/**
+ * The body's bytes, bounded by `limit`; a body cut short or too large is an ApiError. With
+ * `json`, its nesting is read as it arrives, and an answer nested too deep is refused at the chunk
+ * that shows it (a 30 MB nested page at its first 64 KB), its rest unread.
+ */
+export async function readAnswerBytes(
+  response: Response,
+  what: string,
+  limit: number,
+  opts: { json?: boolean } = {},
+): Promise<Uint8Array> {
+  const scan = opts.json ? new JsonDepthScan() : undefined;
   try {
-    return await readBoundedBytes(response, limit);
+    return await readBoundedBytes(
+      response,
+      limit,
+      scan &&
+        ((chunk) => {
+          if (scan.push(chunk)) refuseDeepNesting(chunk, what, response.status, true);
+        }),
+    );
   } catch (error) {
+    if (error instanceof ApiError) throw error;
     if (error instanceof BodyTooLargeError)
       throw new ApiError(
         'bad_response',
@@ -64,8 +82,8 @@ export function parseAnswer<T>(bytes: Uint8Array, schema: z.ZodType<T>, what: st
  * Nesting is bounded before parsing: a page of nested arrays within the size limit cost 59 s and
  * 3.4 GB before a reader overflowed its stack (shared/text/json-depth.ts).
  */
-export function refuseDeepNesting(bytes: Uint8Array, what: string, status: number): void {
-  if (jsonNestsDeeperThan(bytes))
+export function refuseDeepNesting(bytes: Uint8Array, what: string, status: number, known = false): void {
+  if (known || jsonNestsDeeperThan(bytes))
     throw new ApiError(
       'bad_response',
       `The service's answer for ${what} nests deeper than ${MAX_JSON_DEPTH} levels, which no answer of the service does; it was not read.`,

@@ -162,7 +162,7 @@ export class SubmissionApiClient {
     const what = pageWhat(page);
     const call = { query: { page, per_page: perPage }, what, signal, limit: answerLimits.page };
     const response = await this.send('GET', `/api/v1/entities/${entityId}/assets`, call);
-    const bytes = await readAnswerBytes(response, what, answerLimits.page);
+    const bytes = await readAnswerBytes(response, what, answerLimits.page, { json: true });
     const meta = pageMetaFromHeaders((name) => response.headers.get(name), page);
     // Links may be relative (resolved against this request) and may claim more pages than exist.
     const requestUrl = response.url || this.url(`/api/v1/entities/${entityId}/assets`, call).href;
@@ -256,7 +256,10 @@ export class SubmissionApiClient {
       }
       if (!response.ok) throw errorForStatus(response.status, await readJson(response), what);
       try {
-        return { bytes: await readAnswerBytes(response, what, answerLimits.batch), status: response.status };
+        return {
+          bytes: await readAnswerBytes(response, what, answerLimits.batch, { json: true }),
+          status: response.status,
+        };
       } catch (error) {
         // The service answered 2xx: the batch was applied even if its answer is unreadable.
         if (error instanceof ApiError) error.details.ambiguous = true;

@@ -69,3 +69,62 @@ function textNestsDeeper(json: string, max: number): boolean {
   }
   return false;
 }
+
+/**
+ * The same reading over bytes as they arrive, chunk by chunk (an answer refused at its first 64 KB
+ * instead of after 30 MB): `push` is true once the nesting has gone past `max`.
+ */
+export class JsonDepthScan {
+  private depth = 0;
+  private inString = false;
+  /** The next byte is escaped (a chunk ended on an odd run of backslashes inside a string). */
+  private escaped = false;
+  private over = false;
+
+  constructor(private readonly max = MAX_JSON_DEPTH) {}
+
+  push(chunk: Uint8Array): boolean {
+    if (this.over) return true;
+    const n = chunk.length;
+    let i = 0;
+    while (i < n) {
+      if (this.inString) {
+        i = this.skipString(chunk, i);
+        continue;
+      }
+      const c = chunk[i] as number;
+      i++;
+      if (c === QUOTE) this.inString = true;
+      else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+        if (++this.depth > this.max) return (this.over = true);
+      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) this.depth--;
+    }
+    return false;
+  }
+
+  /** From `from` inside a string: past its closing quote, or to the chunk's end. */
+  private skipString(chunk: Uint8Array, from: number): number {
+    let p = from;
+    if (this.escaped) {
+      this.escaped = false;
+      p++;
+    }
+    const n = chunk.length;
+    for (;;) {
+      if (p >= n) return n;
+      const q = chunk.indexOf(QUOTE, p);
+      // Backslashes are counted back to `p` only: what lies before it was read already.
+      let slashes = 0;
+      for (let k = (q < 0 ? n : q) - 1; k >= p && chunk[k] === BACKSLASH; k--) slashes++;
+      if (q < 0) {
+        this.escaped = (slashes & 1) === 1;
+        return n;
+      }
+      if ((slashes & 1) === 0) {
+        this.inString = false;
+        return q + 1;
+      }
+      p = q + 1;
+    }
+  }
+}
