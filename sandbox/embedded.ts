@@ -4,10 +4,13 @@
  * loop of the app's main process. It answers `ready` with what the app needs, and stops on `stop`,
  * on the app going away (disconnect) or on SIGTERM.
  */
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { errorMessage } from '../shared/errors';
 import {
   configEnvName,
+  identityPath,
+  identityProof,
   type AppToSandbox,
   type EmbeddedSandboxConfig,
   type EmbeddedSandboxInfo,
@@ -40,6 +43,14 @@ async function start(config: EmbeddedSandboxConfig) {
     dataDir: join(config.dataDir, 'sandbox'),
     assessmentYear: config.assessmentYear,
   });
+  // The app checks that the port it sends to is still this process's before it sends a token.
+  const identityKey = randomBytes(32).toString('hex');
+  server.app.get(identityPath, (request, reply) => {
+    const nonce = (request.query as { nonce?: unknown }).nonce;
+    if (typeof nonce !== 'string' || !/^[0-9a-f]{32,128}$/.test(nonce))
+      return reply.code(400).send({ error: 'nonce: 32 to 128 hex digits' });
+    return reply.send({ proof: identityProof(identityKey, nonce) });
+  });
   const { baseUrl } = await server.listen(0);
   const access = ensureDemoAccess(server.store, { assessmentYear: config.assessmentYear });
   const partner = server.store.admin.listDataPartners()[0];
@@ -62,6 +73,7 @@ async function start(config: EmbeddedSandboxConfig) {
     entityIds: access.entityIds,
     oauthClient,
     demoUser: access.demoUser,
+    identityKey,
   };
   return { server, info };
 }

@@ -114,6 +114,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   });
 
   session.activeEntityId = () => workspaces.current?.entityId ?? null;
+  session.workspaceProblem = () => workspaces.problem;
   session.listen({
     restored: (entities) => workspaces.restore(entities),
     activated: (entities) => workspaces.reopen(entities),

@@ -7,9 +7,12 @@
  * The only module outside `sandbox/` that knows it, and then only its message protocol.
  */
 import { fork } from 'node:child_process';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import {
   configEnvName,
+  identityPath,
+  identityProof,
   type AppToSandbox,
   type EmbeddedSandboxConfig,
   type EmbeddedSandboxInfo,
@@ -17,6 +20,8 @@ import {
 } from '../../sandbox/embedded-protocol';
 import { oobRedirectUri } from '../auth/oauth-login';
 import type { LocalSandboxAccess } from '../auth/session-service';
+import { fetchWithDeadline } from '../net/deadline';
+import { readBoundedText } from '../service-client/bounded-body';
 
 export type { EmbeddedSandboxInfo };
 
@@ -52,22 +57,42 @@ export function nodeSandboxSpawner(
 
 const startTimeoutMs = 60_000;
 const stopTimeoutMs = 5_000;
+/** How long a port that just answered as our child's is taken as still being it. */
+const identityFreshMs = 250;
+const identityTimeoutMs = 3_000;
+
+interface Running {
+  process: SandboxProcess;
+  info: EmbeddedSandboxInfo;
+  exited: Promise<void>;
+  /** When its port last answered with the child's proof (performance.now()). */
+  verifiedAt: number;
+}
 
 export class EmbeddedSandbox implements LocalSandboxAccess {
   private starting: Promise<EmbeddedSandboxInfo> | undefined;
-  private running: { process: SandboxProcess; info: EmbeddedSandboxInfo; exited: Promise<void> } | undefined;
+  private running: Running | undefined;
+  private checking: Promise<EmbeddedSandboxInfo> | undefined;
+  private launches = 0;
 
   constructor(
     private readonly opts: { dataDir: string; assessmentYear: number; spawn?: SpawnSandbox | undefined },
   ) {}
 
-  /** Starts the process on first use; later calls share it. A failed start is tried again next time. */
+  /**
+   * The running sandbox, its port just seen answered by this very process (a nonce it answers with
+   * the key it was given over its own channel): a call that needs the service, and so its token,
+   * goes through here first. A process that died, or a port that answers as something else (issue
+   * 29: another local process bound the dead child's port and received the run's token), is
+   * replaced by a new process, on a new port with a new token. A failed start is tried again next
+   * time.
+   */
   ensure(): Promise<EmbeddedSandboxInfo> {
-    this.starting ??= this.launch().catch((error: unknown) => {
-      this.starting = undefined;
-      throw error;
-    });
-    return this.starting;
+    const running = this.running;
+    if (running && performance.now() - running.verifiedAt < identityFreshMs)
+      return Promise.resolve(running.info);
+    this.checking ??= this.checkedRun().finally(() => (this.checking = undefined));
+    return this.checking;
   }
 
   /** What the started sandbox answered; undefined until it has started. */
@@ -110,7 +135,28 @@ export class EmbeddedSandbox implements LocalSandboxAccess {
     return info;
   }
 
-  private launch(): Promise<EmbeddedSandboxInfo> {
+  private async checkedRun(): Promise<EmbeddedSandboxInfo> {
+    for (let attempt = 1; ; attempt++) {
+      if (!this.starting) {
+        const launch = ++this.launches;
+        this.starting = this.launch(launch).catch((error: unknown) => {
+          if (this.launches === launch) this.starting = undefined;
+          throw error;
+        });
+      }
+      const info = await this.starting;
+      if (await answersAsOurs(info)) {
+        if (this.running?.info === info) this.running.verifiedAt = performance.now();
+        return info;
+      }
+      // Not our child behind that port any more: never send it anything; start another.
+      await this.close();
+      if (attempt >= 2) throw new Error('The local sandbox does not answer on its own port.');
+    }
+  }
+
+  /** `launch`, numbered: a child's exit forgets its own start, never a later one's. */
+  private launch(launch: number): Promise<EmbeddedSandboxInfo> {
     const config: EmbeddedSandboxConfig = {
       dataDir: this.opts.dataDir,
       assessmentYear: this.opts.assessmentYear,
@@ -131,17 +177,43 @@ export class EmbeddedSandbox implements LocalSandboxAccess {
           reject(new Error(`The local sandbox could not start: ${message.message}`));
           return;
         }
-        this.running = { process: child, info: message.info, exited };
+        // Not verified yet: `ensure` asks its port for the proof before anything is sent there.
+        this.running = { process: child, info: message.info, exited, verifiedAt: -Infinity };
         resolve(message.info);
       });
       child.onExit((code) => {
         clearTimeout(timer);
         exitedResolve();
-        // Gone (stopped or crashed): the next use starts a new one.
+        // Gone (stopped or crashed): the next use starts a new one, on a new port with a new token.
         if (this.running?.process === child) this.running = undefined;
-        if (this.running === undefined && this.starting) this.starting = undefined;
+        if (this.launches === launch) this.starting = undefined;
         reject(new Error(`The local sandbox stopped (exit code ${String(code)}).`));
       });
     });
+  }
+}
+
+/** True when `info`'s port answers a fresh nonce with the proof only our child can compute. */
+async function answersAsOurs(info: EmbeddedSandboxInfo): Promise<boolean> {
+  const nonce = randomBytes(16).toString('hex');
+  try {
+    const response = await fetchWithDeadline(
+      `${info.baseUrl}${identityPath}?nonce=${nonce}`,
+      { redirect: 'manual' },
+      { timeoutMs: identityTimeoutMs },
+    );
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      return false;
+    }
+    const proof = (JSON.parse(await readBoundedText(response, 1024)) as { proof?: unknown }).proof;
+    const expected = Buffer.from(identityProof(info.identityKey, nonce));
+    return (
+      typeof proof === 'string' &&
+      proof.length === expected.length &&
+      timingSafeEqual(Buffer.from(proof), expected)
+    );
+  } catch {
+    return false;
   }
 }

@@ -1,4 +1,5 @@
 import { AuthError } from './errors';
+import { fetchWithDeadline, isTimeout } from '../net/deadline';
 import { BodyTooLargeError, describeBytes, readBoundedText } from '../service-client/bounded-body';
 
 /** A token or token-info answer is a few hundred bytes; anything near this is not one. */
@@ -15,13 +16,16 @@ export async function requestJson(
   const { timeoutMs = 30_000, ...rest } = init;
   let response: Response;
   try {
-    response = await fetchImpl(url, {
-      ...rest,
-      headers: { Accept: 'application/json', ...(rest.headers as Record<string, string> | undefined) },
-      // Never follow: a redirect would carry the token (or the code) somewhere the user did not pick.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    response = await fetchWithDeadline(
+      url,
+      {
+        ...rest,
+        headers: { Accept: 'application/json', ...(rest.headers as Record<string, string> | undefined) },
+        // Never follow: a redirect would carry the token (or the code) somewhere the user did not pick.
+        redirect: 'manual',
+      },
+      { timeoutMs, fetch: fetchImpl },
+    );
   } catch (error) {
     throw new AuthError(
       'unreachable',
@@ -58,7 +62,7 @@ export function formBody(fields: Record<string, string>): RequestInit {
 
 function describeNetworkError(error: unknown): string {
   if (error instanceof Error) {
-    if (error.name === 'TimeoutError') return 'no answer in time';
+    if (isTimeout(error)) return 'no answer in time';
     const cause = (error as { cause?: unknown }).cause;
     if (cause instanceof Error) return cause.message;
     return error.message;

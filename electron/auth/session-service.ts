@@ -4,7 +4,7 @@
  * flows and the token's expiry watch. Its slice of the bridge: `session.get` and `auth.*`.
  */
 import { randomUUID } from 'node:crypto';
-import type { OAuthFinished, SessionState } from '../../shared/bridge/types';
+import type { OAuthFinished, SessionState, WorkspaceProblem } from '../../shared/bridge/types';
 import type { Entity } from '../../shared/domain';
 import { grantableScopes } from '../../shared/auth/scopes';
 import { errorMessage } from '../../shared/errors';
@@ -81,6 +81,8 @@ export class SessionService {
   private readonly listeners: SessionListener[] = [];
   /** Filled by the composition root: the open workspace's entity, for `session.get`. */
   activeEntityId: () => number | null = () => null;
+  /** The active connection's workspace that could not be opened (set by the app's composition). */
+  workspaceProblem: () => WorkspaceProblem | undefined = () => undefined;
 
   constructor(private readonly deps: SessionDeps) {
     this.connection = deps.registry.active();
@@ -217,6 +219,7 @@ export class SessionService {
       online: this.isOnline,
       connecting: this.isConnecting,
       problem: this.problem,
+      workspaceProblem: this.workspaceProblem(),
     };
   }
 
@@ -355,9 +358,13 @@ export class SessionService {
   }
 
   private newClient(target: Connection): SubmissionApiClient {
+    const sandbox = target.id === localSandboxId ? this.sandboxAddress(target) : undefined;
     return new SubmissionApiClient({
-      baseUrl: target.baseUrl,
-      getToken: () => this.token?.accessToken,
+      // Read per request, after getToken (the embedded sandbox may have moved to a new port).
+      get baseUrl() {
+        return sandbox?.baseUrl ?? target.baseUrl;
+      },
+      getToken: sandbox ? () => sandbox.token() : () => this.token?.accessToken,
       // A slow or failing service is retried within one deadline: the analyst hears that the app is
       // still trying (once every few seconds, not per page) and can cancel the sync meanwhile.
       onRetry: ({ what, attempt, error }) => {
@@ -370,6 +377,30 @@ export class SessionService {
         });
       },
     });
+  }
+
+  /**
+   * The embedded sandbox's address and token, checked before each request: its process answered on
+   * that port just now, or it is started again (a new port and token, issue 29), and the session's
+   * token and the connection's origin follow it.
+   */
+  private sandboxAddress(target: Connection): { baseUrl: string; token(): Promise<string | undefined> } {
+    const address = {
+      baseUrl: target.baseUrl,
+      token: async (): Promise<string | undefined> => {
+        const run = await this.deps.localSandbox.ensure();
+        if (run.baseUrl !== address.baseUrl) {
+          address.baseUrl = run.baseUrl;
+          if (this.connection.id === localSandboxId)
+            this.connection = this.deps.registry.setSandboxOrigin(run.baseUrl);
+        }
+        const token = this.token;
+        if (token?.kind === 'sandbox' && token.accessToken !== run.token)
+          this.token = { ...token, accessToken: run.token };
+        return this.token?.accessToken;
+      },
+    };
+    return address;
   }
 
   private mustGet(connectionId: string): Connection {

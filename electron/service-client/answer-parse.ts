@@ -6,6 +6,8 @@
  */
 import type { z } from 'zod';
 import { ApiError } from './errors';
+import { isTimeout } from '../net/deadline';
+import { JsonDepthScan, jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../shared/text/json-depth';
 import {
   BodyTooLargeError,
   describeBytes,
@@ -14,18 +16,36 @@ import {
   answerLimits,
 } from './bounded-body';
 
-/** The body's bytes, bounded by `limit`; a body cut short or too large is an ApiError. */
-export async function readAnswerBytes(response: Response, what: string, limit: number): Promise<Uint8Array> {
+/**
+ * The body's bytes, bounded by `limit`; a body cut short or too large is an ApiError. With
+ * `json`, its nesting is read as it arrives, and an answer nested too deep is refused at the chunk
+ * that shows it (a 30 MB nested page at its first 64 KB), its rest unread.
+ */
+export async function readAnswerBytes(
+  response: Response,
+  what: string,
+  limit: number,
+  opts: { json?: boolean } = {},
+): Promise<Uint8Array> {
+  const scan = opts.json ? new JsonDepthScan() : undefined;
   try {
-    return await readBoundedBytes(response, limit);
+    return await readBoundedBytes(
+      response,
+      limit,
+      scan &&
+        ((chunk) => {
+          if (scan.push(chunk)) refuseDeepNesting(chunk, what, response.status, true);
+        }),
+    );
   } catch (error) {
+    if (error instanceof ApiError) throw error;
     if (error instanceof BodyTooLargeError)
       throw new ApiError(
         'bad_response',
         `The service's answer for ${what} is larger than ${describeBytes(limit)}, more than such an answer can hold; it was not read.`,
         { status: response.status, cause: error },
       );
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    if (isTimeout(error) || (error instanceof Error && error.name === 'AbortError'))
       throw asTransportError(error, what, false);
     throw new ApiError('bad_response', `The service sent an unreadable answer for ${what}`, {
       status: response.status,
@@ -36,6 +56,7 @@ export async function readAnswerBytes(response: Response, what: string, limit: n
 
 /** The body's bytes as JSON checked by `schema`; anything else is a `bad_response` ApiError. */
 export function parseAnswer<T>(bytes: Uint8Array, schema: z.ZodType<T>, what: string, status: number): T {
+  refuseDeepNesting(bytes, what, status);
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
@@ -55,6 +76,19 @@ export function parseAnswer<T>(bytes: Uint8Array, schema: z.ZodType<T>, what: st
     });
   }
   return parsed.data;
+}
+
+/**
+ * Nesting is bounded before parsing: a page of nested arrays within the size limit cost 59 s and
+ * 3.4 GB before a reader overflowed its stack (shared/text/json-depth.ts).
+ */
+export function refuseDeepNesting(bytes: Uint8Array, what: string, status: number, known = false): void {
+  if (known || jsonNestsDeeperThan(bytes))
+    throw new ApiError(
+      'bad_response',
+      `The service's answer for ${what} nests deeper than ${MAX_JSON_DEPTH} levels, which no answer of the service does; it was not read.`,
+      { status },
+    );
 }
 
 /** Reads and parses in one go (what every call but the sync's hot paths does). */
@@ -81,7 +115,7 @@ export async function readJson(response: Response): Promise<unknown> {
 export function asTransportError(error: unknown, what: string, mayHaveApplied: boolean): ApiError {
   if (error instanceof ApiError) return error;
   const name = error instanceof Error ? error.name : '';
-  if (name === 'TimeoutError') {
+  if (isTimeout(error)) {
     return new ApiError('timeout', `The service did not answer in time for ${what}`, {
       ambiguous: mayHaveApplied,
       cause: error,

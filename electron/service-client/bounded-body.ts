@@ -40,7 +40,12 @@ export async function readBoundedText(response: Response, limit: number): Promis
  * The body's bytes in a buffer of their own (so it can be transferred to a worker thread without a
  * copy), or BodyTooLargeError as soon as the limit is passed (the rest is not read).
  */
-export async function readBoundedBytes(response: Response, limit: number): Promise<Uint8Array> {
+export async function readBoundedBytes(
+  response: Response,
+  limit: number,
+  /** Sees each chunk as it arrives; what it throws stops the reading there (the rest is not read). */
+  onChunk?: (chunk: Uint8Array) => void,
+): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel().catch(() => undefined);
@@ -57,6 +62,14 @@ export async function readBoundedBytes(response: Response, limit: number): Promi
     if (size > limit) {
       await reader.cancel().catch(() => undefined);
       throw new BodyTooLargeError(limit);
+    }
+    if (onChunk) {
+      try {
+        onChunk(value);
+      } catch (error) {
+        await reader.cancel().catch(() => undefined);
+        throw error;
+      }
     }
     chunks.push(value);
   }

@@ -20,6 +20,7 @@ import type { AssetDoc } from '../../shared/sync/asset-doc';
 import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
 import { hasMessages, type VerdictKind } from '../../shared/sync/server-verdict';
 import { parseAssetPage, parseBatchAnswer } from './service-client';
+import { jsonNestsDeeperThan } from '../../shared/text/json-depth';
 
 /**
  * A batch answer's bytes as `parseBatchAnswer` reads them (the same result, the same errors), with
@@ -45,6 +46,8 @@ export function readListedPage(bytes: Uint8Array, page: number, status: number):
 
 /** The bytes as JSON, or undefined (zod's path then says why it cannot read them). */
 function jsonOf(bytes: Uint8Array): unknown {
+  // Too deep to parse at all: zod's path refuses it before parsing, with the reason.
+  if (jsonNestsDeeperThan(bytes)) return undefined;
   try {
     return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
   } catch {

@@ -36,6 +36,7 @@ import {
   type ServerBackoff,
   type ServerWait,
 } from './server-backoff';
+import { fetchWithDeadline } from '../net/deadline';
 
 export interface ApiClientOptions {
   /** The service's base address; `/api/v1` and `/api/v0` are appended. */
@@ -173,7 +174,7 @@ export class SubmissionApiClient {
     const what = pageWhat(page);
     const call = { query: { page, per_page: perPage }, what, signal, limit: answerLimits.page };
     const response = await this.send('GET', `/api/v1/entities/${entityId}/assets`, call);
-    const bytes = await readAnswerBytes(response, what, answerLimits.page);
+    const bytes = await readAnswerBytes(response, what, answerLimits.page, { json: true });
     const meta = pageMetaFromHeaders((name) => response.headers.get(name), page);
     // Links may be relative (resolved against this request) and may claim more pages than exist.
     const requestUrl = response.url || this.url(`/api/v1/entities/${entityId}/assets`, call).href;
@@ -285,7 +286,10 @@ export class SubmissionApiClient {
         continue;
       }
       try {
-        return { bytes: await readAnswerBytes(response, what, answerLimits.batch), status: response.status };
+        return {
+          bytes: await readAnswerBytes(response, what, answerLimits.batch, { json: true }),
+          status: response.status,
+        };
       } catch (error) {
         // The service answered 2xx: the batch was applied even if its answer is unreadable.
         if (error instanceof ApiError) error.details.ambiguous = true;
@@ -367,9 +371,10 @@ export class SubmissionApiClient {
   }
 
   private async request(method: Method, path: string, call: CallOptions): Promise<Response> {
+    // The token first: for the embedded sandbox, asking for it is what checks (or moves) its port.
+    const token = await this.opts.getToken();
     const url = this.url(path, call);
     const headers: Record<string, string> = { Accept: 'application/json' };
-    const token = await this.opts.getToken();
     if (token) headers['Authorization'] = `Bearer ${token}`;
     let body: string | Uint8Array | undefined;
     if (call.json !== undefined) {
@@ -383,10 +388,18 @@ export class SubmissionApiClient {
       body = JSON.stringify(call.body);
     }
     const left = call.deadline === undefined ? this.timeoutMs : call.deadline - this.clock.now();
-    const timeout = AbortSignal.timeout(Math.max(1, Math.min(this.timeoutMs, left)));
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
     // Never follow a redirect: it would carry the token to an address the user did not choose.
-    return (this.opts.fetch ?? fetch)(url, { method, headers, body, signal, redirect: 'manual' });
+    // The deadline holds until the answer's last byte, through a collection (electron/net/deadline.ts).
+    return fetchWithDeadline(
+      url,
+      { method, headers, body, redirect: 'manual' },
+      {
+        timeoutMs: Math.min(this.timeoutMs, left),
+        stallMs: this.timeoutMs,
+        signal: call.signal,
+        fetch: this.opts.fetch,
+      },
+    );
   }
 }
 

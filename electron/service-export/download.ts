@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ServiceExportError, parseHttpUrl } from './errors';
+import { deadline, withStallGuard } from '../net/deadline';
 
 export interface DownloadOptions {
   /** Folder the file is kept in (created if missing). */
@@ -44,20 +45,33 @@ function fileNameFor(url: URL): string {
  * when complete and recognisably an XLSX, so a half file is never left where it could be imported.
  */
 export async function downloadExportFile(rawUrl: string, opts: DownloadOptions): Promise<Downloaded> {
+  // A timer held until the download ends (AbortSignal.timeout is collected with its timer).
+  const limit = deadline(opts.timeoutMs ?? 5 * 60_000, opts.signal);
+  try {
+    return await downloadWithin(rawUrl, opts, limit.signal);
+  } finally {
+    limit.dispose();
+  }
+}
+
+/** A service that goes quiet this long in the middle of the file is not coming back. */
+const STALL_MS = 60_000;
+
+async function downloadWithin(
+  rawUrl: string,
+  opts: DownloadOptions,
+  signal: AbortSignal,
+): Promise<Downloaded> {
   const maxBytes = opts.maxBytes ?? 100 * 1024 * 1024;
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 5 * 60_000);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   const doFetch = opts.fetch ?? fetch;
   let url = parseHttpUrl(rawUrl, 'The export link');
   let response: Response | undefined;
   try {
     for (let hop = 0; ; hop++) {
-      response = await doFetch(url, {
-        method: 'GET',
-        redirect: 'manual',
-        signal,
-        headers: { Accept: '*/*' },
-      });
+      response = await doFetch(
+        url,
+        withStallGuard({ method: 'GET', redirect: 'manual', signal, headers: { Accept: '*/*' } }, STALL_MS),
+      );
       if (response.status < 300 || response.status >= 400) break;
       await response.body?.cancel();
       const location = response.headers.get('location');

@@ -43,6 +43,8 @@ export interface ListingOptions {
     page: number,
     perPage: number,
     lastPage: (meta: PageMeta) => number,
+    /** Aborted when the pass has failed (a page refused) or the caller's signal is. */
+    signal: AbortSignal,
   ) => Promise<{ meta: PageMeta; ids: Promise<number[]> }>;
 }
 
@@ -58,8 +60,24 @@ export async function readListing(opts: ListingOptions): Promise<ListingResult> 
   }
 }
 
-/** One full pass over the pages; true when the pages agree with each other and with the total. */
+/**
+ * One full pass over the pages; true when the pages agree with each other and with the total. The
+ * first page refused ends it: no page is asked for after that, and those in flight are aborted (a
+ * refused page 1 once let 59 s of later pages through).
+ */
 async function readOnce(opts: ListingOptions, seen: Set<number>): Promise<boolean> {
+  const stop = new AbortController();
+  const onCancel = () => stop.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) onCancel();
+  else opts.signal?.addEventListener('abort', onCancel, { once: true });
+  try {
+    return await readPages(opts, seen, stop);
+  } finally {
+    opts.signal?.removeEventListener('abort', onCancel);
+  }
+}
+
+async function readPages(opts: ListingOptions, seen: Set<number>, stop: AbortController): Promise<boolean> {
   const perPage = opts.perPage ?? MAX_PER_PAGE;
   const pages = new Map<number, { ids: number[]; total: number }>();
   const taken: Array<Promise<void>> = [];
@@ -77,23 +95,35 @@ async function readOnce(opts: ListingOptions, seen: Set<number>): Promise<boolea
         },
         (error: unknown) => {
           failure ??= { error };
+          stop.abort(error);
         },
       ),
     );
   };
-  const first = await opts.readPage(1, perPage, lastPageOf);
+  const first = await opts.readPage(1, perPage, lastPageOf, stop.signal);
   lastPage = lastPageOf(first.meta);
   take(1, first.meta, first.ids);
   let next = 2;
   const worker = async () => {
     while (next <= lastPage && !failure) {
       const page = next++;
-      const { meta, ids } = await opts.readPage(page, perPage, () => lastPage);
-      take(page, meta, ids);
+      let read;
+      try {
+        read = await opts.readPage(page, perPage, () => lastPage, stop.signal);
+      } catch (error) {
+        // Aborted because an earlier page was refused: that page's error is the pass's.
+        if (failure) return;
+        throw error;
+      }
+      take(page, read.meta, read.ids);
     }
   };
   const concurrency = Math.min(opts.concurrency ?? 4, lastPage - 1);
-  await Promise.all(Array.from({ length: Math.max(0, concurrency) }, worker));
+  const workers = Promise.all(Array.from({ length: Math.max(0, concurrency) }, worker));
+  await workers.catch((error: unknown) => {
+    failure ??= { error };
+    stop.abort(error);
+  });
   await Promise.all(taken);
   if (failure) throw failure.error;
   return agrees(pages, first.meta.total, perPage, lastPage);

@@ -168,8 +168,8 @@ export class SyncEngine {
     const listing = await readListing({
       signal,
       onPage: (done, total) => this.progress({ phase: 'pull', done, total }),
-      readPage: async (page, perPage, lastPageFor) => {
-        const { bytes, meta, status } = await client.listAssetsPageBytes(entityId, page, perPage, signal);
+      readPage: async (page, perPage, lastPageFor, pageSignal) => {
+        const { bytes, meta, status } = await client.listAssetsPageBytes(entityId, page, perPage, pageSignal);
         const lastPage = lastPageFor(meta);
         return { meta, ids: local.run('pullPage', { bytes, status, page, meta, lastPage }) };
       },

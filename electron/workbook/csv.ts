@@ -7,6 +7,7 @@ import {
   formatDelimitedField,
   formatDelimitedRecord,
   RECORD_END,
+  TooManyFieldsError,
   UnterminatedQuoteError,
   type WriteOptions,
 } from '../../shared/text/delimited';
@@ -19,6 +20,7 @@ import {
 } from '../../shared/workbook/layout';
 import { checkSize, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_ROWS, WorkbookError } from './read-workbook';
 import { SheetParser, type ParsedWorkbook, type RawOrIssue } from './sheet-parser';
+import { defaultLimits, refuse } from './workbook-limits';
 
 /**
  * CSV of the same columns as the workbook, on one sheet: a first row of variable names (a CSV cannot
@@ -128,10 +130,19 @@ function decode(bytes: Buffer): string {
   }
 }
 
-/** The delimiter of the first line: a comma, or the semicolon that Excel uses where "," is decimal. */
+/**
+ * The delimiter of the first line: a comma, or the semicolon that Excel uses where "," is decimal.
+ * Only its first 64 KB are counted (far more than a header of every column takes): a first line of
+ * 39 million commas is refused by the column limit, not split three times here.
+ */
 function delimiterOf(text: string): string {
-  const line = text.slice(0, Math.max(0, text.indexOf('\n')) || text.length);
-  const count = (ch: string): number => line.split(ch).length - 1;
+  const end = text.indexOf('\n');
+  const line = text.slice(0, Math.min(end < 0 ? text.length : end, 64 * 1024));
+  const count = (ch: string): number => {
+    let n = 0;
+    for (let at = line.indexOf(ch); at >= 0; at = line.indexOf(ch, at + 1)) n++;
+    return n;
+  };
   const semi = count(';');
   const tab = count('\t');
   const comma = count(',');
@@ -160,9 +171,13 @@ export async function readAssetCsv(
   const parser = new SheetParser(CSV_SHEET, { maxRows: opts.maxRows ?? DEFAULT_MAX_ROWS });
   let row = 0;
   try {
-    for (const record of delimitedRecords(text, { delimiter: delimiterOf(text) }))
+    const delimiter = delimiterOf(text);
+    // The workbook's column limit holds for a CSV too, checked as each record is split.
+    for (const record of delimitedRecords(text, { delimiter, maxFields: defaultLimits.maxColumns }))
       parser.push(++row, record.map(rawFromCsv));
   } catch (error) {
+    if (error instanceof TooManyFieldsError)
+      throw refuse.columns(CSV_SHEET, `row ${error.record}`, error.limit);
     if (error instanceof RangeError)
       throw new WorkbookError('too_many_rows', error.message, { cause: error });
     if (error instanceof UnterminatedQuoteError)

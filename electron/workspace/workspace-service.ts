@@ -4,17 +4,19 @@
  * entity). Its slice of the bridge: `session.selectEntity` and `workspace.*`.
  */
 import { randomUUID } from 'node:crypto';
-import type { WorkspaceSnapshot } from '../../shared/bridge/types';
+import type { SessionState, WorkspaceProblem, WorkspaceSnapshot } from '../../shared/bridge/types';
 import { countNames, workspaceContexts, type Entity, type ValidationContext } from '../../shared/domain';
 import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { AssetView, HistoryOutcome } from '../../shared/sync/types';
 import type { SessionService } from '../auth/session-service';
 import { badRequest, notFound } from '../bridge/errors';
+import { errorMessage } from '../../shared/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { workspaceFile } from '../storage/paths';
 import { assetView, assetViewPage } from './asset-views';
 import { readReference, referenceKey, refreshReference } from './reference-lists';
 import { WorkspaceStore } from './workspace-store';
+import { damageOf, describeDamage, setAside } from './workspace-damage';
 
 export interface OpenWorkspace {
   connectionId: string;
@@ -48,11 +50,14 @@ export type WorkspaceHandlers = Pick<
   | 'workspace.removeEntry'
   | 'workspace.resolveConflict'
   | 'workspace.resolveRemoteDeletion'
+  | 'workspace.rebuild'
 >;
 
 export class WorkspaceService {
   private open: OpenWorkspace | undefined;
   private readonly listeners: WorkspaceListener[] = [];
+  /** The workspace that could not be opened or read, with its connection: shown until resolved. */
+  private trouble: { connectionId: string; problem: WorkspaceProblem } | undefined;
 
   constructor(
     private readonly deps: {
@@ -71,9 +76,17 @@ export class WorkspaceService {
     return this.open;
   }
 
+  /** The active connection's workspace that could not be opened, and why (the session shows it). */
+  get problem(): WorkspaceProblem | undefined {
+    const trouble = this.trouble;
+    return trouble?.connectionId === this.deps.session.activeConnection.id ? trouble.problem : undefined;
+  }
+
   /** The open workspace, or a sentence saying why there is none. */
   require(): OpenWorkspace {
     if (!this.open) {
+      const problem = this.problem;
+      if (problem) throw badRequest(problem.message);
       throw badRequest(
         this.deps.session.signedIn
           ? 'No reporting entity is selected.'
@@ -116,7 +129,8 @@ export class WorkspaceService {
   }
 
   async openEntity(entityId: number): Promise<void> {
-    await this.connected(this.openFile(entityId));
+    const open = this.openFile(entityId);
+    if (open) await this.connected(open);
   }
 
   /** What needs the service once a workspace is open: the lists, then its listeners (a first pull). */
@@ -127,17 +141,84 @@ export class WorkspaceService {
     for (const listener of this.listeners) await listener.opened?.(open);
   }
 
-  /** The entity's SQLite file, opened: everything that needs no network. */
-  private openFile(entityId: number): OpenWorkspace {
+  /**
+   * The entity's SQLite file, opened: everything that needs no network. A file that cannot be
+   * opened (damaged, or its folder not writable) leaves no workspace open and says why (`problem`);
+   * the app goes on, and every other entity's workspace opens as usual.
+   */
+  private openFile(entityId: number): OpenWorkspace | undefined {
     this.close();
     const { session } = this.deps;
     const connectionId = session.activeConnection.id;
     const file = workspaceFile(this.deps.dataDir, connectionId, entityId);
-    const store = WorkspaceStore.open(file);
     const entity = session.entities.find((candidate) => candidate.id === entityId);
-    if (entity) store.saveEntity(entity);
+    let store: WorkspaceStore | undefined;
+    try {
+      store = WorkspaceStore.open(file);
+      if (entity) store.saveEntity(entity);
+    } catch (error) {
+      store?.close();
+      if (!this.noteDamage(error, connectionId, entityId, file)) throw error;
+      return undefined;
+    }
+    if (this.trouble?.connectionId === connectionId && this.trouble.problem.entityId === entityId)
+      this.trouble = undefined;
     this.open = { connectionId, entityId, file, store };
     return this.open;
+  }
+
+  /** Records `error` as the workspace's problem when it is one of its file; false for anything else. */
+  private noteDamage(error: unknown, connectionId: string, entityId: number, file: string): boolean {
+    const kind = damageOf(error);
+    if (!kind) return false;
+    const entityName =
+      this.deps.session.entities.find((candidate) => candidate.id === entityId)?.name ?? null;
+    this.trouble = { connectionId, problem: describeDamage({ entityId, entityName, file, kind, error }) };
+    return true;
+  }
+
+  /**
+   * The open workspace's file failed while in use (corruption in the middle of it): it is closed,
+   * left as it is, and the failure becomes the workspace's problem, said in words.
+   */
+  private guard<T>(run: () => T | Promise<T>): Promise<T> {
+    const open = this.open;
+    return Promise.resolve()
+      .then(run)
+      .catch((error: unknown) => {
+        if (
+          !open ||
+          this.open !== open ||
+          !this.noteDamage(error, open.connectionId, open.entityId, open.file)
+        )
+          throw error;
+        try {
+          this.close();
+        } catch {
+          /* a damaged file may not close cleanly; it is left as it is */
+        }
+        this.open = undefined;
+        this.deps.events.emit('workspace.changed', { reason: 'entity' });
+        throw badRequest(this.problem?.message ?? errorMessage(error));
+      });
+  }
+
+  /** Moves the damaged file aside, unchanged, and opens the entity afresh (its first pull follows). */
+  private async rebuild(): Promise<SessionState> {
+    const problem = this.problem;
+    if (!problem) throw badRequest('No workspace needs rebuilding.');
+    if (!problem.canRebuild) throw badRequest(problem.message);
+    try {
+      setAside(problem.file);
+    } catch (error) {
+      throw badRequest(
+        `The damaged file could not be moved aside (${errorMessage(error)}), so nothing was rebuilt: ${problem.file}`,
+      );
+    }
+    this.trouble = undefined;
+    await this.openEntity(problem.entityId);
+    this.deps.events.emit('workspace.changed', { reason: 'entity' });
+    return this.deps.session.state();
   }
 
   close(): void {
@@ -216,7 +297,8 @@ export class WorkspaceService {
     return this.mustView(store, localId);
   }
 
-  readonly handlers: WorkspaceHandlers = {
+  readonly handlers: WorkspaceHandlers = guarded((run) => this.guard(run), {
+    'workspace.rebuild': () => this.rebuild(),
     'session.selectEntity': async ({ entityId }) => {
       const { session, events } = this.deps;
       if (!session.entities.some((entity) => entity.id === entityId) && this.open?.entityId !== entityId)
@@ -301,7 +383,18 @@ export class WorkspaceService {
       store.step(`keeping ${choice} for a deleted asset`, () => store.resolveRemoteDeletion(localId, choice));
       return this.view(store, localId);
     },
-  };
+  });
+}
+
+/** Every handler run through `guard` (a failure of the workspace's file becomes its problem). */
+function guarded<H extends Record<string, (args: never) => unknown>>(
+  guard: <T>(run: () => T | Promise<T>) => Promise<T>,
+  handlers: H,
+): H {
+  const out: Record<string, (args: never) => unknown> = {};
+  for (const [name, handler] of Object.entries(handlers))
+    out[name] = (args: never) => guard(() => handler(args));
+  return out as H;
 }
 
 /** "paste of 9 cells", "edit of 1 cell". */

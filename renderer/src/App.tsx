@@ -13,6 +13,7 @@ import { Header } from './shell/Header';
 import { Notices } from './shell/Notices';
 import { StatusBar } from './shell/StatusBar';
 import { Toolbar } from './shell/Toolbar';
+import { WorkspaceProblemNotice } from './shell/WorkspaceProblemNotice';
 import { SignInDialog } from './sign-in/SignInDialog';
 import { notify, useUi } from './store/ui';
 import { loadAll, loadSettled, refreshSession, reloadSnapshot, useWorkspace } from './store/workspace';
@@ -95,6 +96,7 @@ export function App() {
             </p>
           )}
           {session?.problem && <p className="error banner">{session.problem}</p>}
+          <WorkspaceProblemNotice />
           {status === 'no-workspace' && <Welcome />}
           {status === 'ready' && <WorkspaceView />}
         </div>

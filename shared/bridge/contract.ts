@@ -194,6 +194,8 @@ export const bridgeMethods = {
   'workspace.undo': method<HistoryOutcome>()(noArgs),
   'workspace.redo': method<HistoryOutcome>()(noArgs),
   'workspace.history': method<HistoryState>()(noArgs),
+  /** The workspace whose file is damaged: the file moved aside unchanged, the entity pulled again. */
+  'workspace.rebuild': method<SessionState>()(noArgs),
   'workspace.deleteAssets': method<string[]>()(
     z.object({ localIds: z.array(localId).min(1).max(100_000) }).strict(),
   ),

@@ -59,6 +59,24 @@ export interface SessionState {
   connecting: boolean;
   /** Set when the session could not be established (service unreachable, refused token). */
   problem?: string | undefined;
+  /** A workspace that could not be opened (its file damaged, its folder not writable), and why. */
+  workspaceProblem?: WorkspaceProblem | undefined;
+}
+
+export interface WorkspaceProblem {
+  entityId: number;
+  /** The entity's name when the session knows it. */
+  entityName: string | null;
+  /** `damaged`: the file cannot be read as a workspace; `unwritable`: its folder or file refuses writes. */
+  kind: 'damaged' | 'unwritable';
+  /** Which workspace, why, what becomes of its unsent changes, what to do: one paragraph for the user. */
+  message: string;
+  /** The file, left as it is (a rebuild moves it aside under a new name, unchanged). */
+  file: string;
+  /** Changes not yet sent that a rebuild loses: a count read from the damaged file, or null when unreadable. */
+  unsent: number | null;
+  /** A rebuild from the service is offered (a damaged file); an unwritable folder needs the user first. */
+  canRebuild: boolean;
 }
 
 /**

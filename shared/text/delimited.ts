@@ -16,6 +16,21 @@ export interface ReadOptions {
    * (a file cut short), `close` ends the field there (clipboard text is taken as the user gave it).
    */
   unterminatedQuote?: 'error' | 'close';
+  /**
+   * Fields a record may have: one more throws {@link TooManyFieldsError} at once, before the record
+   * is held (39 million commas once made one record of 39 million fields).
+   */
+  maxFields?: number;
+}
+
+export class TooManyFieldsError extends Error {
+  constructor(
+    readonly record: number,
+    readonly limit: number,
+  ) {
+    super(`Record ${record} has more than ${limit} fields.`);
+    this.name = 'TooManyFieldsError';
+  }
 }
 
 export class UnterminatedQuoteError extends Error {
@@ -32,6 +47,8 @@ export class UnterminatedQuoteError extends Error {
  */
 export function* delimitedRecords(text: string, options: ReadOptions): Generator<string[]> {
   const { delimiter } = options;
+  const maxFields = options.maxFields ?? Infinity;
+  let records = 0;
   let record: string[] = [];
   let field = '';
   let quoted = false;
@@ -58,10 +75,12 @@ export function* delimitedRecords(text: string, options: ReadOptions): Generator
       atFieldStart = false;
     } else if (ch === delimiter) {
       record.push(field);
+      if (record.length >= maxFields) throw new TooManyFieldsError(records + 1, maxFields);
       field = '';
       atFieldStart = true;
     } else if (ch === '\n' || ch === '\r') {
       record.push(field);
+      records++;
       yield record;
       record = [];
       field = '';

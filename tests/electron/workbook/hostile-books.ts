@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 
 const ns = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const relNs = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -78,6 +78,21 @@ export const hostile = {
       'long-row.xlsx',
       `<row r="2"><c r="A2" t="inlineStr"><is><t>${'y'.repeat(20 * 1024 * 1024)}</t></is></c></row>`,
     ),
+  /** 5,000 tabs whose relationships all point at one worksheet part of 20,000 rows (issue 29). */
+  sharedParts: (dir: string): string => {
+    const file = craft(
+      dir,
+      'shared-parts.xlsx',
+      repeat(20_000, (i) => `<row r="${i + 2}"><c r="A${i + 2}"><v>${i}</v></c></row>`),
+    );
+    const sheets = repeat(5_000, (i) => `<sheet name="T${i}" sheetId="${i + 1}" r:id="rId1"/>`);
+    const zip = unzipSync(readFileSync(file));
+    zip['xl/workbook.xml'] = strToU8(
+      `<workbook xmlns="${ns}" xmlns:r="${relNs}"><sheets>${sheets}</sheets></workbook>`,
+    );
+    writeFileSync(file, zipSync(zip, { level: 9 }));
+    return file;
+  },
   /** An archive whose central directory says the sheet unpacks to 3 GB. */
   declared: (dir: string): string => {
     const file = craft(dir, 'declared.xlsx', '<row r="2"><c r="A2"><v>1</v></c></row>');
@@ -91,3 +106,10 @@ export const hostile = {
     return file;
   },
 };
+
+/** A CSV of a header and one line of 39 million commas: under the 40 MB file limit (issue 29). */
+export function commasCsv(dir: string): string {
+  const file = join(dir, 'commas.csv');
+  writeFileSync(file, Buffer.concat([Buffer.from('service_asset_id,name\n'), Buffer.alloc(39_000_000, ',')]));
+  return file;
+}
