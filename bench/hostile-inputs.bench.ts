@@ -60,7 +60,7 @@ process.stdin.once('data', (what) => ws.send(String(what).startsWith('go') ? hos
 
 async function socketMessage(): Promise<void> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0, maxPayload: 16 * 1024 * 1024 });
-  server.on('connection', (ws) => answerSocketCalls(ws, () => Promise.resolve({})));
+  server.on('connection', (ws) => answerSocketCalls(ws, () => Promise.resolve({}), { idleMs: 60_000 }));
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const page = spawn(process.execPath, ['-e', socketPage, url], { stdio: ['pipe', 'pipe', 'inherit'] });

@@ -18,10 +18,14 @@ async function socket(): Promise<WebSocket> {
   const calls: unknown[] = [];
   server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   server.on('connection', (ws) =>
-    answerSocketCalls(ws, (name, args) => {
-      calls.push(args);
-      return Promise.resolve({ name });
-    }),
+    answerSocketCalls(
+      ws,
+      (name, args) => {
+        calls.push(args);
+        return Promise.resolve({ name });
+      },
+      { idleMs: 60_000 },
+    ),
   );
   await new Promise((resolve) => server?.once('listening', resolve));
   const ws = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
