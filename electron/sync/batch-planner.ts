@@ -7,6 +7,7 @@ import {
 } from '../../shared/domain';
 import { changedPaths, updatePayload, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { PushMode, PushSummary } from '../../shared/sync/types';
+import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import type { AssetRecord } from '../workspace/asset-record';
 import { candidateKind, candidateOf, type PendingWork } from '../workspace/pending-work';
 import type { WorkspaceStore } from '../workspace/workspace-store';
@@ -35,6 +36,8 @@ export interface PlanOptions {
   deletes?: ReadonlySet<number> | undefined;
   /** Assets the analyst chose to send with their errors, through always_create / always_update. */
   sendAnyway?: ReadonlySet<string> | undefined;
+  /** The name the service reads the asset id under: the request is written with it. */
+  idName: AssetIdName;
 }
 
 type Queue = 'creates' | 'updates' | 'deletes';

@@ -1,11 +1,18 @@
 import type { Asset, PageMeta } from '../../shared/domain';
 import type { PullSummary } from '../../shared/sync/types';
+import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { readListedPage } from '../service-client/fast-asset';
 import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
 import { remoteCopy, type RemoteCopy } from '../workspace/remote-merge';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { checkedIds } from './remote-listing';
 import { emptyPull } from './sync-report';
+
+/** A page taken in: its ids, and the name its assets carry their id under (see asset-id-name.ts). */
+export interface PulledPage {
+  ids: number[];
+  idName: AssetIdName | undefined;
+}
 
 /** Assets merged in one transaction at most: a commit per page would cost more than the merge. */
 const maxPerTransaction = 1_000;
@@ -36,14 +43,14 @@ export class PullRun {
   /**
    * One page's bytes: parsed, its ids checked (an id-less asset or an empty page that should have
    * had assets is an error, and nothing of the page is merged), made ready to write and queued for
-   * merging. The ids.
+   * merging. The ids, and the name they came under.
    */
-  page(bytes: Uint8Array, status: number, page: number, meta: PageMeta, lastPage: number): number[] {
+  page(bytes: Uint8Array, status: number, page: number, meta: PageMeta, lastPage: number): PulledPage {
     this.rethrow();
-    const listed = readListedPage(bytes, page, status);
+    const { listed, idName } = readListedPage(bytes, page, status);
     const ids = checkedIds(page, listed, meta, lastPage);
     this.queue(listed);
-    return ids;
+    return { ids, idName };
   }
 
   /** The ids the workspace knows that `seen` lacks, once every page is merged. */

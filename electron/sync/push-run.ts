@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BatchRequest, BatchResponse } from '../../shared/domain';
 import type { PushMode, PushSummary } from '../../shared/sync/types';
+import { toWireRequest, type AssetIdName } from '../../shared/sync/asset-id-name';
 import { ApiError } from '../service-client/errors';
 import { readBatchAnswer } from '../service-client/fast-asset';
 import type { WorkspaceStore } from '../workspace/workspace-store';
@@ -23,6 +24,12 @@ export interface OutgoingBatch {
 
 /** The counts one settled answer adds to the push's summary. */
 export type SettledCounts = Pick<PushSummary, 'created' | 'updated' | 'deleted' | 'invalid' | 'notFound'>;
+
+/** A settled answer: its counts, and the name its assets carried their id under (see asset-id-name.ts). */
+export interface SettledBatch {
+  counts: SettledCounts;
+  idName: AssetIdName | undefined;
+}
 
 /**
  * The local part of one push round: batches planned and recorded in the outbox one at a time
@@ -86,7 +93,9 @@ export class PushRun {
       },
       sent,
     });
-    const body = new TextEncoder().encode(JSON.stringify(requestBody(planned, this.opts.mode)));
+    // Named as the connection's service reads it: the id's name, without the fields it removed.
+    const request = toWireRequest(requestBody(planned, this.opts.mode), this.opts.idName);
+    const body = new TextEncoder().encode(JSON.stringify(request));
     return { batch: { batchId, body }, blocked };
   }
 
@@ -95,13 +104,14 @@ export class PushRun {
    * becomes the base. An answer that cannot be read after a 2xx leaves the batch ambiguous, to be
    * reconciled: `lost`.
    */
-  settle(batchId: string, bytes: Uint8Array, status: number): { counts: SettledCounts } | { lost: true } {
+  settle(batchId: string, bytes: Uint8Array, status: number): SettledBatch | { lost: true } {
     const out = this.out.get(batchId);
     this.out.delete(batchId);
     if (!out) throw new Error(`No batch ${batchId} in this push`);
     let answer: BatchResponse;
+    let idName: AssetIdName | undefined;
     try {
-      answer = readBatchAnswer(bytes, status);
+      ({ answer, idName } = readBatchAnswer(bytes, status));
     } catch (error) {
       if (!(error instanceof ApiError && error.ambiguous)) throw error;
       this.store.markBatchAmbiguous(batchId);
@@ -110,7 +120,7 @@ export class PushRun {
     const summary = emptyPush();
     this.store.settleBatch(batchId, (tx) => applyBatchAnswer(tx, out.batch, answer, summary), out.sent);
     const { created, updated, deleted, invalid, notFound } = summary;
-    return { counts: { created, updated, deleted, invalid, notFound } };
+    return { counts: { created, updated, deleted, invalid, notFound }, idName };
   }
 
   /**

@@ -56,6 +56,7 @@ export async function sendBatches(opts: {
         lost = true;
         return;
       }
+      client.assetIds.learn(settled.idName);
       for (const key of ['created', 'updated', 'deleted', 'invalid', 'notFound'] as const)
         summary[key] += settled.counts[key];
       done++;
