@@ -114,6 +114,21 @@ export function toWireAsset<T extends Json>(asset: T, name: AssetIdName): Json {
   return out;
 }
 
+/**
+ * Whether an update still changes anything once written for a service that speaks `name`: an edit
+ * of a field the real service removed stays in the workspace and is not sent as an empty update.
+ */
+export function changesAnything(update: Json, name: AssetIdName): boolean {
+  const wire = toWireAsset(update, name);
+  return Object.entries(wire).some(([key, value]) => {
+    if (key === specIdName || key === serviceIdName) return false;
+    if (key !== 'annual_data' || !Array.isArray(value)) return true;
+    return value.some(
+      (record: unknown) => !isObject(record) || Object.keys(record).some((k) => k !== 'year'),
+    );
+  });
+}
+
 /** A batch or validation request as a service that speaks `name` reads it (each list's assets). */
 export function toWireRequest<T extends object>(body: T, name: AssetIdName): T {
   if (name === specIdName) return body;
