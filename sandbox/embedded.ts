@@ -37,8 +37,9 @@ function onMessage(listener: (message: AppToSandbox) => void): void {
 
 async function start(config: EmbeddedSandboxConfig) {
   const server = createSandboxServer({
-    dataDir: join(config.dataDir, 'sandbox'),
+    dataDir: join(config.dataDir, config.realNames ? 'sandbox-real-names' : 'sandbox'),
     assessmentYear: config.assessmentYear,
+    realNames: config.realNames === true,
   });
   const { baseUrl } = await server.listen(0);
   const access = ensureDemoAccess(server.store, { assessmentYear: config.assessmentYear });

@@ -62,6 +62,14 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   const assessmentYear = opts.assessmentYear ?? new Date().getUTCFullYear();
   const { dataDir } = opts;
   const sandbox = new EmbeddedSandbox({ dataDir, assessmentYear, spawn: opts.spawnSandbox });
+  // The second built-in connection: the same sandbox speaking the real service's names, started
+  // (its own process) only when that connection is first used.
+  const sandboxRealNames = new EmbeddedSandbox({
+    dataDir,
+    assessmentYear,
+    spawn: opts.spawnSandbox,
+    realNames: true,
+  });
   const secrets = opts.secrets ?? (await openSecretStore());
   const registry = await openConnectionRegistry({ dataDir });
 
@@ -71,6 +79,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     registry,
     events,
     localSandbox: sandbox,
+    localSandboxRealNames: sandboxRealNames,
     openBrowser: opts.openBrowser,
   });
   const workspaces = new WorkspaceService({ dataDir, assessmentYear, session, events });
@@ -169,7 +178,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       await connected.catch(() => undefined);
       session.close();
       workspaces.close();
-      await sandbox.close();
+      await Promise.all([sandbox.close(), sandboxRealNames.close()]);
     },
   };
 }

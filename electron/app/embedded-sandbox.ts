@@ -58,7 +58,13 @@ export class EmbeddedSandbox implements LocalSandboxAccess {
   private running: { process: SandboxProcess; info: EmbeddedSandboxInfo; exited: Promise<void> } | undefined;
 
   constructor(
-    private readonly opts: { dataDir: string; assessmentYear: number; spawn?: SpawnSandbox | undefined },
+    private readonly opts: {
+      dataDir: string;
+      assessmentYear: number;
+      spawn?: SpawnSandbox | undefined;
+      /** The sandbox that speaks the real service's names (`--real-names`), with its own data. */
+      realNames?: boolean;
+    },
   ) {}
 
   /** Starts the process on first use; later calls share it. A failed start is tried again next time. */
@@ -115,6 +121,7 @@ export class EmbeddedSandbox implements LocalSandboxAccess {
       dataDir: this.opts.dataDir,
       assessmentYear: this.opts.assessmentYear,
       redirectUris: ['http://127.0.0.1/', oobRedirectUri],
+      realNames: this.opts.realNames === true,
     };
     const spawn = this.opts.spawn ?? nodeSandboxSpawner();
     const child = spawn({ [configEnvName]: JSON.stringify(config) });
