@@ -15,7 +15,7 @@ const listPath = `GET /api/v1/entities/${entityId}/assets`;
 function asset(id: number, name = `Asset ${id}`): Record<string, unknown> {
   return {
     ...(JSON.parse(assetDeleteText) as Record<string, unknown>),
-    service_asset_id: id,
+    gresb_asset_id: id,
     name,
     partners_id: null,
   };
@@ -69,7 +69,7 @@ describe('a pull never infers deletion from a listing', () => {
   it('assets without ids are an error, not data', async () => {
     const { store, error } = await pullAgainst({
       [listPath]: {
-        body: [asset(1), { ...asset(2), service_asset_id: null }, { ...asset(3), service_asset_id: null }],
+        body: [asset(1), { ...asset(2), gresb_asset_id: null }, { ...asset(3), gresb_asset_id: null }],
         headers: { total: '3', 'per-page': '100' },
       },
     });
