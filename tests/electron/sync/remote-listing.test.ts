@@ -4,7 +4,7 @@
  * still has. The service is a replay server over real HTTP.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Asset } from '../../../shared/domain';
+import { assetSchema } from '../../../shared/domain';
 import { assetDeleteText } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
 import { makeClient, makeEngine, tempWorkspace } from './harness';
@@ -24,7 +24,8 @@ function asset(id: number, name = `Asset ${id}`): Record<string, unknown> {
 /** A workspace that knows assets 1, 2 and 3 as the service's, and has deleted 2 and edited 3. */
 function workspaceWithPendingWork() {
   const { store } = tempWorkspace('listing');
-  for (const id of [1, 2, 3]) store.applyRemote(asset(id) as unknown as Asset);
+  // As the client reads an answer: the docs' gresb_asset_id under our name.
+  for (const id of [1, 2, 3]) store.applyRemote(assetSchema.parse(asset(id)));
   store.deleteAsset(store.assetByServiceId(2)?.localId as string);
   store.setValue(store.assetByServiceId(3)?.localId as string, 'address', 'Mine');
   return store;
