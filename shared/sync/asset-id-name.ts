@@ -129,6 +129,50 @@ export function changesAnything(update: Json, name: AssetIdName): boolean {
   });
 }
 
+/**
+ * The service's copy of an asset, from a service that speaks the real names, with the fields it
+ * removed taken from ours (`base`): it never sends them, so their absence says nothing, and what
+ * the workspace holds of them is kept rather than merged away. Undefined when there is nothing to
+ * take (the usual case: the copy is used as it came).
+ */
+export function withRemovedFieldsKept(theirs: Json, base: Json): Json | undefined {
+  let out: Json | undefined;
+  for (const field of removedAssetFields) {
+    if (base[field] === undefined || base[field] === null || field in theirs) continue;
+    out ??= { ...theirs };
+    out[field] = base[field];
+  }
+  const ours = base['annual_data'];
+  const records = theirs['annual_data'];
+  if (Array.isArray(ours) && Array.isArray(records)) {
+    const byYear = new Map<unknown, Json>();
+    for (const record of ours) if (isObject(record)) byYear.set(record['year'], record);
+    let changed = false;
+    const kept = records.map((record: unknown) => {
+      const mine = isObject(record) ? byYear.get(record['year']) : undefined;
+      if (!isObject(record) || !mine) return record;
+      let copy: Json | undefined;
+      for (const field of removedAnnualFields) {
+        if (mine[field] === undefined || mine[field] === null || field in record) continue;
+        copy ??= { ...record };
+        copy[field] = mine[field];
+      }
+      if (copy) changed = true;
+      return copy ?? record;
+    });
+    if (changed) {
+      out ??= { ...theirs };
+      out['annual_data'] = kept;
+    }
+  }
+  return out;
+}
+
+/** Whether an asset's stored text may hold a field the real service removed (a cheap first look). */
+export function mayHoldRemovedFields(json: string): boolean {
+  return [...removedAssetFields, ...removedAnnualFields].some((field) => json.includes(`"${field}"`));
+}
+
 /** A batch or validation request as a service that speaks `name` reads it (each list's assets). */
 export function toWireRequest<T extends object>(body: T, name: AssetIdName): T {
   if (name === specIdName) return body;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, validAsset, type Harness } from '../../sandbox/helpers';
 import { countingFetch, makeClient, makeEngine, namings, newAsset, tempWorkspace } from './harness';
-import type { Asset } from '../../../shared/domain';
+import { assetSchema, type Asset } from '../../../shared/domain';
 
 describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNames }) => {
   let h: Harness;
@@ -101,6 +101,44 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
     expect(badVerdict?.valid).toBe(false);
     expect(badVerdict?.validations.asset.errors).toHaveProperty('country');
     expect((await remoteAssets()).length).toBe(before);
+    store.close();
+  });
+
+  it("a field the real service removed, held in the workspace, is kept through its pulls; our spec's service is followed", async () => {
+    const created = await h.api('POST', `/api/v1/entities/${h.entityId}/assets`, { body: validAsset(7_000) });
+    const raw = created.json();
+    const id = (raw['gresb_asset_id'] ?? raw['service_asset_id']) as number;
+    const { store } = tempWorkspace();
+    const { engine } = makeEngine(store, makeClient(h.baseUrl, h.token), h.entityId);
+    await engine.pull();
+    // The workspace's copy holds lat and owned_entire_period (typed here, or from before).
+    const before = store.assetByServiceId(id)!;
+    const base = before.base as Record<string, unknown>;
+    const annual = (base['annual_data'] as Array<Record<string, unknown>>).map((r) => ({
+      ...r,
+      owned_entire_period: false,
+      ownership_from: '2024-02-01',
+    }));
+    store.applyRemote(assetSchema.parse({ ...base, service_asset_id: id, lat: 52.1, annual_data: annual }));
+    const path = `/api/v1/entities/${h.entityId}/assets/${id}`;
+    expect((await h.api('PATCH', path, { body: { city: 'Zwolle' } })).status).toBe(200);
+    const pulled = await engine.pull();
+    expect(pulled).toMatchObject({ updated: 1, conflicts: 0 });
+    const after = store.assetByServiceId(id)!;
+    expect(after.current?.['city']).toBe('Zwolle');
+    const owned = (after.current?.['annual_data'] as Array<Record<string, unknown>>).map(
+      (r) => r['owned_entire_period'],
+    );
+    if (realNames) {
+      // The service never sends them: their absence is not a change, and nothing is pending.
+      expect(after.current?.['lat']).toBe(52.1);
+      expect(owned.every((v) => v === false)).toBe(true);
+      expect(store.pending().updates).toEqual([]);
+    } else {
+      // Our spec's service has them: its values win as any field's do.
+      expect(after.current?.['lat'] ?? null).toBeNull();
+      expect(owned.every((v) => v === true)).toBe(true);
+    }
     store.close();
   });
 
