@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { BatchRequest, BatchResponse } from '../../shared/domain';
+import type { Asset, BatchRequest, BatchResponse } from '../../shared/domain';
 import type { PushMode, PushSummary } from '../../shared/sync/types';
-import { toWireRequest, type AssetIdName } from '../../shared/sync/asset-id-name';
+import {
+  mayHoldRemovedFields,
+  serviceIdName,
+  toWireRequest,
+  withRemovedFieldsKept,
+  type AssetIdName,
+} from '../../shared/sync/asset-id-name';
 import { ApiError } from '../service-client/errors';
 import { readBatchAnswer } from '../service-client/fast-asset';
 import type { WorkspaceStore } from '../workspace/workspace-store';
-import { applyBatchAnswer, type SentBatch } from './batch-answer';
+import { applyBatchAnswer, findRecord, indexBy, type SentBatch } from './batch-answer';
 import { BatchPlanner, type PlannedBatch, type PlannedItem, type PlanOptions } from './batch-planner';
 import { emptyPush } from './sync-report';
 
@@ -117,6 +123,7 @@ export class PushRun {
       this.store.markBatchAmbiguous(batchId);
       return { lost: true };
     }
+    if (idName === serviceIdName) answer = keepingRemovedFields(answer, out.batch, out.sent);
     const summary = emptyPush();
     this.store.settleBatch(batchId, (tx) => applyBatchAnswer(tx, out.batch, answer, summary), out.sent);
     const { created, updated, deleted, invalid, notFound } = summary;
@@ -132,6 +139,44 @@ export class PushRun {
     if (ambiguous) this.store.markBatchAmbiguous(batchId);
     else this.store.abandonBatch(batchId);
   }
+}
+
+/**
+ * A service that speaks the real names never answers the fields it removed (`lat`, `lng`, annual
+ * `owned_entire_period`): each asset it answered takes them from the copy that was sent, so the
+ * workspace keeps them (see asset-id-name.ts).
+ */
+function keepingRemovedFields(
+  answer: BatchResponse,
+  batch: SentBatch,
+  sent: Map<string, string>,
+): BatchResponse {
+  const byPartner = indexBy(
+    batch.creates.map((item) => item.record),
+    (record) => record.partnersId,
+  );
+  const byService = indexBy(
+    batch.updates.map((item) => item.record),
+    (record) => record.serviceAssetId,
+  );
+  const none = new Map();
+  const keep = (created: boolean) => (asset: Asset) => {
+    const record = findRecord(asset, created ? byPartner : none, created ? none : byService);
+    const json = record ? sent.get(record.localId) : undefined;
+    if (json === undefined || !mayHoldRemovedFields(json)) return asset;
+    const kept = withRemovedFieldsKept(
+      asset as unknown as Record<string, unknown>,
+      JSON.parse(json) as Record<string, unknown>,
+    );
+    return kept ? (kept as unknown as Asset) : asset;
+  };
+  return {
+    ...answer,
+    created: answer.created.map(keep(true)),
+    always_created: answer.always_created.map(keep(true)),
+    updated: answer.updated.map(keep(false)),
+    always_updated: answer.always_updated.map(keep(false)),
+  };
 }
 
 /** The request: "send anyway" items go through always_*, which the service saves with their errors. */

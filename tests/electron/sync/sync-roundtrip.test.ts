@@ -184,6 +184,12 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
       expect(deletes).toEqual([{ gresb_asset_id: expect.any(Number) }]);
       for (const removed of ['"lat"', '"lng"', '"owned_entire_period"', '"service_asset_id"'])
         expect(text).not.toContain(removed);
+      // Kept in the workspace, where the analyst typed them, though the service's answers lack them.
+      const kept = store.asset(asset.localId);
+      expect(kept?.current?.['lat']).toBe(52.38);
+      expect(kept?.current?.['lng']).toBe(4.89);
+      const annual = kept?.current?.['annual_data'] as Array<Record<string, unknown>>;
+      expect(annual.every((record) => record['owned_entire_period'] === true)).toBe(true);
     } else {
       expect(update[0]).toMatchObject({ service_asset_id: id, city: 'Haarlem', lat: 52.38 });
       expect(deletes).toEqual([{ service_asset_id: expect.any(Number) }]);
