@@ -6,7 +6,9 @@ import { errorMessage } from '../shared/errors';
 
 /**
  * `npm run sandbox`: the sandbox on its own, for manual testing and other tools.
- * Options: --data-dir (default .data/sandbox), --port (default 4010; 0 picks a free one).
+ * Options: --data-dir (default .data/sandbox), --port (default 4010; 0 picks a free one),
+ * --real-names (the asset routes speak the real service's names: `gresb_asset_id`, no `lat`/`lng`
+ * or `owned_entire_period`; our spec's names by default).
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -14,17 +16,20 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string', default: path.join('.data', 'sandbox') },
       port: { type: 'string', default: process.env['SANDBOX_PORT'] ?? '4010' },
       quiet: { type: 'boolean', default: false },
+      'real-names': { type: 'boolean', default: false },
     },
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid --port ${values.port}`);
   const dataDir = path.resolve(values['data-dir']);
-  const server = createSandboxServer({ dataDir, logger: !values.quiet });
+  const realNames = values['real-names'];
+  const server = createSandboxServer({ dataDir, logger: !values.quiet, realNames });
   const access = ensureDemoAccess(server.store, { assessmentYear: new Date().getUTCFullYear() });
   const { baseUrl } = await server.listen(port);
   const lines = [
     `Sandbox Submission Service ${access.seeded ? '(seeded with demo data)' : ''}`.trim(),
     `  data dir : ${dataDir}`,
+    `  names    : ${realNames ? "the real service's (gresb_asset_id; no lat, lng, owned_entire_period)" : "our spec's (service_asset_id)"}`,
     `  base URL : ${baseUrl}   (asset API ${baseUrl}/api/v1, lists ${baseUrl}/api/v0)`,
     `  portal   : ${baseUrl}/portal   (sign in as ${access.demoUser.email} / ${access.demoUser.password})`,
     `  OAuth    : ${baseUrl}/oauth/authorize, ${baseUrl}/oauth/token (register applications under Data Partners)`,

@@ -11,6 +11,8 @@ export interface EmbeddedSandboxConfig {
   assessmentYear: number;
   /** Redirect URIs the app's own OAuth application registers (loopback and oob). */
   redirectUris: string[];
+  /** Speak the real service's names (`gresb_asset_id`, ...), with data of its own beside the other's. */
+  realNames?: boolean;
 }
 
 export const configEnvName = 'ASSET_DESK_SANDBOX_CONFIG';

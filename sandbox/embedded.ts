@@ -40,8 +40,9 @@ function onMessage(listener: (message: AppToSandbox) => void): void {
 
 async function start(config: EmbeddedSandboxConfig) {
   const server = createSandboxServer({
-    dataDir: join(config.dataDir, 'sandbox'),
+    dataDir: join(config.dataDir, config.realNames ? 'sandbox-real-names' : 'sandbox'),
     assessmentYear: config.assessmentYear,
+    realNames: config.realNames === true,
   });
   // The app checks that the port it sends to is still this process's before it sends a token.
   const identityKey = randomBytes(32).toString('hex');

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyCookie from '@fastify/cookie';
+import { speakRealNames } from './http/real-names';
 import { openStore, type SandboxStore } from './store';
 import { ApiError, codeForStatus, sendError, type ErrorBody } from './http/errors';
 import { versionRedirectHook } from './http/versioning';
@@ -32,6 +33,8 @@ export interface SandboxServerOptions {
   /** Loopback only: the sandbox has test tokens and no TLS, so it must not be reachable off-host. */
   host?: '127.0.0.1';
   logger?: boolean;
+  /** Speak the real service's names on the asset routes (see http/real-names.ts); our spec's by default. */
+  realNames?: boolean;
 }
 
 export interface SandboxServer {
@@ -101,6 +104,7 @@ export function createSandboxServer(opts: SandboxServerOptions): SandboxServer {
   });
 
   void app.register(async (api) => {
+    if (opts.realNames) speakRealNames(api);
     registerReferenceRoutes(api, ctx);
     registerEntityRoutes(api, ctx);
     registerAssetRoutes(api, ctx);

@@ -66,6 +66,14 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   // host runs the core (the browser host's data folder was left 0755 under umask 022).
   ensurePrivateDir(dataDir);
   const sandbox = new EmbeddedSandbox({ dataDir, assessmentYear, spawn: opts.spawnSandbox });
+  // The second built-in connection: the same sandbox speaking the real service's names, started
+  // (its own process) only when that connection is first used.
+  const sandboxRealNames = new EmbeddedSandbox({
+    dataDir,
+    assessmentYear,
+    spawn: opts.spawnSandbox,
+    realNames: true,
+  });
   const secrets = opts.secrets ?? (await openSecretStore());
   const registry = await openConnectionRegistry({ dataDir });
 
@@ -75,6 +83,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     registry,
     events,
     localSandbox: sandbox,
+    localSandboxRealNames: sandboxRealNames,
     openBrowser: opts.openBrowser,
   });
   const workspaces = new WorkspaceService({ dataDir, assessmentYear, session, events });
@@ -174,7 +183,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
       await connected.catch(() => undefined);
       session.close();
       workspaces.close();
-      await sandbox.close();
+      await Promise.all([sandbox.close(), sandboxRealNames.close()]);
       // Uploads and unfetched exports are this run's alone: none outlives it.
       await transfers?.close();
     },

@@ -76,7 +76,13 @@ export class EmbeddedSandbox implements LocalSandboxAccess {
   private launches = 0;
 
   constructor(
-    private readonly opts: { dataDir: string; assessmentYear: number; spawn?: SpawnSandbox | undefined },
+    private readonly opts: {
+      dataDir: string;
+      assessmentYear: number;
+      spawn?: SpawnSandbox | undefined;
+      /** The sandbox that speaks the real service's names (`--real-names`), with its own data. */
+      realNames?: boolean;
+    },
   ) {}
 
   /**
@@ -161,6 +167,7 @@ export class EmbeddedSandbox implements LocalSandboxAccess {
       dataDir: this.opts.dataDir,
       assessmentYear: this.opts.assessmentYear,
       redirectUris: ['http://127.0.0.1/', oobRedirectUri],
+      realNames: this.opts.realNames === true,
     };
     const spawn = this.opts.spawn ?? nodeSandboxSpawner();
     const child = spawn({ [configEnvName]: JSON.stringify(config) });

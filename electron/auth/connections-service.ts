@@ -4,7 +4,7 @@
  */
 import type { BridgeHandlers } from '../bridge/handlers';
 import { badRequest, notFound } from '../bridge/errors';
-import { customConnectionInputSchema, localSandboxId, type ConnectionRegistry } from './connections';
+import { customConnectionInputSchema, localSandboxIds, type ConnectionRegistry } from './connections';
 import type { SessionService } from './session-service';
 
 export type ConnectionsHandlers = Pick<
@@ -42,7 +42,8 @@ export function connectionsService(deps: {
         return session.state();
       },
       'connections.remove': async ({ connectionId }) => {
-        if (connectionId === localSandboxId) throw badRequest('The local sandbox is built in and stays.');
+        if (localSandboxIds.includes(connectionId))
+          throw badRequest('The local sandboxes are built in and stay.');
         await session.forget(connectionId);
         await registry.removeCustom(connectionId);
         if (connectionId === session.activeConnection.id) await session.activate(registry.active());

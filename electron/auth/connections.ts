@@ -1,11 +1,21 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import {
+  assetIdNames,
+  assumedIdName,
+  serviceIdName,
+  specIdName,
+  type AssetIdName,
+  type AssetIdNameState,
+} from '../../shared/sync/asset-id-name';
 import { randomUrlToken } from './pkce';
 
 /**
  * A named Submission Service target. `baseUrl` serves /api/v1 and /api/v0; `portalUrl` hosts the
  * authorize page; `authUrl` the token endpoints. No secrets here: tokens live in the SecretStore.
+ * `assetIds`: the name its service gives the asset id (shared/sync/asset-id-name.ts), stated by a
+ * preset or a built-in sandbox, learned from its answers, or assumed until then.
  */
 export interface Connection {
   id: string;
@@ -14,20 +24,27 @@ export interface Connection {
   baseUrl: string;
   portalUrl: string;
   authUrl: string;
+  assetIds: AssetIdNameState;
 }
 
 export const localSandboxId = 'local-sandbox';
+/** The second built-in sandbox: the same service speaking the real service's names. */
+export const localSandboxRealNamesId = 'local-sandbox-real-names';
+export type LocalSandboxId = typeof localSandboxId | typeof localSandboxRealNamesId;
+export const localSandboxIds: readonly string[] = [localSandboxId, localSandboxRealNamesId];
 
 /** The embedded service listens on an ephemeral port, so its URLs are known only once it is up. */
-export function localSandboxConnection(origin: string): Connection {
+export function localSandboxConnection(origin: string, id: LocalSandboxId = localSandboxId): Connection {
   const base = normaliseUrl(origin);
+  const realNames = id === localSandboxRealNamesId;
   return {
-    id: localSandboxId,
-    name: 'Local sandbox',
+    id,
+    name: realNames ? "Local sandbox (real service's names)" : 'Local sandbox',
     kind: 'local-sandbox',
     baseUrl: base,
     portalUrl: base,
     authUrl: base,
+    assetIds: { name: realNames ? serviceIdName : specIdName, source: 'stated' },
   };
 }
 
@@ -66,12 +83,16 @@ const serviceUrl = z
     return normaliseUrl(url.href);
   });
 
+const assetIdNameSchema = z.enum(assetIdNames as [AssetIdName, ...AssetIdName[]]);
+
 export const customConnectionInputSchema = z
   .object({
     name: z.string().trim().min(1).max(80),
     baseUrl: serviceUrl,
     portalUrl: serviceUrl,
     authUrl: serviceUrl,
+    /** Stated by a preset (the real service's): the name its service gives the asset id. */
+    assetIdName: assetIdNameSchema.optional(),
   })
   .strict();
 export type CustomConnectionInput = z.input<typeof customConnectionInputSchema>;
@@ -83,8 +104,14 @@ const storedConnectionSchema = z
     baseUrl: serviceUrl,
     portalUrl: serviceUrl,
     authUrl: serviceUrl,
+    // Absent in files written before the name was kept: assumed until the service's answers show it.
+    assetIds: z
+      .object({ name: assetIdNameSchema, source: z.enum(['stated', 'learned', 'assumed']) })
+      .strict()
+      .optional(),
   })
   .strict();
+type StoredConnection = z.infer<typeof storedConnectionSchema>;
 
 const fileSchema = z
   .object({
@@ -104,8 +131,10 @@ export interface ConnectionRegistry {
   addCustom(input: CustomConnectionInput): Promise<Connection>;
   updateCustom(id: string, input: CustomConnectionInput): Promise<Connection>;
   removeCustom(id: string): Promise<void>;
-  /** The local sandbox's address, once its process has started (its port changes per run). */
-  setSandboxOrigin(origin: string): Connection;
+  /** A local sandbox's address, once its process has started (its port changes per run). */
+  setSandboxOrigin(origin: string, id?: LocalSandboxId): Connection;
+  /** What a connection's answers showed of its asset id's name; kept for a custom connection. */
+  learnAssetIdName(id: string, state: AssetIdNameState): Promise<void>;
 }
 
 export const connectionsFileName = 'connections.json';
@@ -120,11 +149,20 @@ export async function openConnectionRegistry(opts: {
   sandboxOrigin?: string;
 }): Promise<ConnectionRegistry> {
   const file = join(opts.dataDir, connectionsFileName);
-  let sandbox = localSandboxConnection(opts.sandboxOrigin ?? 'http://127.0.0.1');
+  const sandboxes = new Map<string, Connection>(
+    ([localSandboxId, localSandboxRealNamesId] as const).map((id) => [
+      id,
+      localSandboxConnection(opts.sandboxOrigin ?? 'http://127.0.0.1', id),
+    ]),
+  );
   let state: ConnectionsFile = await load(file);
 
-  const toConnection = (c: ConnectionsFile['custom'][number]): Connection => ({ ...c, kind: 'custom' });
-  const list = (): Connection[] => [sandbox, ...state.custom.map(toConnection)];
+  const toConnection = ({ assetIds, ...c }: StoredConnection): Connection => ({
+    ...c,
+    kind: 'custom',
+    assetIds: assetIds ?? assumedIdName,
+  });
+  const list = (): Connection[] => [...sandboxes.values(), ...state.custom.map(toConnection)];
   const get = (id: string): Connection | undefined => list().find((c) => c.id === id);
   const commit = async (next: ConnectionsFile): Promise<void> => {
     await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
@@ -142,7 +180,9 @@ export async function openConnectionRegistry(opts: {
   return {
     list,
     get,
-    active: () => (state.activeId !== null ? get(state.activeId) : undefined) ?? sandbox,
+    active: () =>
+      (state.activeId !== null ? get(state.activeId) : undefined) ??
+      (sandboxes.get(localSandboxId) as Connection),
     async setActive(id) {
       const connection = get(id);
       if (!connection) throw new Error(`No connection ${id}`);
@@ -150,20 +190,45 @@ export async function openConnectionRegistry(opts: {
       return connection;
     },
     async addCustom(input) {
-      const parsed = customConnectionInputSchema.parse(input);
-      const stored = { id: `custom-${randomUrlToken(6).toLowerCase().replace(/_/g, '-')}`, ...parsed };
+      const { assetIdName, ...parsed } = customConnectionInputSchema.parse(input);
+      const stored: StoredConnection = {
+        id: `custom-${randomUrlToken(6).toLowerCase().replace(/_/g, '-')}`,
+        ...parsed,
+        ...(assetIdName ? { assetIds: { name: assetIdName, source: 'stated' as const } } : {}),
+      };
       await commit({ ...state, custom: [...state.custom, stored] });
       return toConnection(stored);
     },
     async updateCustom(id, input) {
       const index = customIndex(id);
-      const stored = { id, ...customConnectionInputSchema.parse(input) };
+      const { assetIdName, ...parsed } = customConnectionInputSchema.parse(input);
+      const kept = state.custom[index]?.assetIds;
+      const assetIds = assetIdName ? { name: assetIdName, source: 'stated' as const } : kept;
+      const stored: StoredConnection = { id, ...parsed, ...(assetIds ? { assetIds } : {}) };
       await commit({ ...state, custom: state.custom.map((c, i) => (i === index ? stored : c)) });
       return toConnection(stored);
     },
-    setSandboxOrigin(origin) {
-      sandbox = localSandboxConnection(origin);
+    setSandboxOrigin(origin, id = localSandboxId) {
+      const sandbox = {
+        ...localSandboxConnection(origin, id),
+        assetIds: (sandboxes.get(id) as Connection).assetIds,
+      };
+      sandboxes.set(id, sandbox);
       return sandbox;
+    },
+    async learnAssetIdName(id, assetIds) {
+      const sandbox = sandboxes.get(id);
+      // A built-in sandbox states its name each run: what it showed is kept for this run only.
+      if (sandbox) {
+        sandboxes.set(id, { ...sandbox, assetIds });
+        return;
+      }
+      const index = state.custom.findIndex((c) => c.id === id);
+      if (index < 0) return;
+      await commit({
+        ...state,
+        custom: state.custom.map((c, i) => (i === index ? { ...c, assetIds } : c)),
+      });
     },
     async removeCustom(id) {
       customIndex(id);

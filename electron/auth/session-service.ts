@@ -12,7 +12,15 @@ import { badRequest, notFound } from '../bridge/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { ApiError, isOfflineError } from '../service-client/errors';
 import { SubmissionApiClient } from '../service-client/service-client';
-import { localSandboxId, type Connection, type ConnectionRegistry } from './connections';
+import { AssetIdNaming } from '../../shared/sync/asset-id-name';
+import {
+  localSandboxId,
+  localSandboxIds,
+  localSandboxRealNamesId,
+  type Connection,
+  type ConnectionRegistry,
+  type LocalSandboxId,
+} from './connections';
 import { readEntityCache, saveEntityCache } from './entity-cache';
 import { AuthError } from './errors';
 import { startOAuthLogin, type OAuthLogin } from './oauth-login';
@@ -36,6 +44,8 @@ export interface SessionDeps {
   registry: ConnectionRegistry;
   events: EventSink;
   localSandbox: LocalSandboxAccess;
+  /** The second built-in sandbox, speaking the real service's names (its own process). */
+  localSandboxRealNames?: LocalSandboxAccess | undefined;
   openBrowser?: ((url: string) => Promise<void>) | undefined;
 }
 
@@ -73,8 +83,8 @@ export class SessionService {
   /** Between `restore` and the end of `activate`: the sandbox, the token and the service are on their way. */
   private isConnecting = false;
   private problem: string | undefined;
-  /** The local sandbox was signed out of in this run: its own token is not used until a sign-in. */
-  private sandboxSignedOut = false;
+  /** Local sandboxes signed out of in this run: their own tokens are not used until a sign-in. */
+  private readonly sandboxSignedOut = new Set<string>();
   private stopExpiryWatch: (() => void) | undefined;
   private lastRetryNotice = 0;
   private readonly oauthFlows = new Map<string, OAuthLogin>();
@@ -159,9 +169,10 @@ export class SessionService {
   private async connect(chosen: Connection): Promise<void> {
     let target = chosen;
     let startProblem: string | undefined;
-    if (target.id === localSandboxId) {
+    const local = this.sandboxOf(target);
+    if (local) {
       try {
-        target = this.deps.registry.setSandboxOrigin((await this.deps.localSandbox.ensure()).baseUrl);
+        target = this.deps.registry.setSandboxOrigin((await local.access.ensure()).baseUrl, local.id);
       } catch (error) {
         startProblem = errorMessage(error);
       }
@@ -200,6 +211,8 @@ export class SessionService {
         baseUrl: candidate.baseUrl,
         portalUrl: candidate.portalUrl,
         active: candidate.id === this.connection.id,
+        // The active one's as its client knows it now (it may have learned it since the list was read).
+        assetIdName: candidate.id === this.connection.id ? this.clientOf.assetIds.state : candidate.assetIds,
       })),
       activeConnectionId: this.connection.id,
       auth: {
@@ -254,7 +267,7 @@ export class SessionService {
     },
     'auth.signOut': async ({ connectionId }) => {
       await this.deps.secrets.store.delete(connectionId);
-      if (connectionId === localSandboxId) this.sandboxSignedOut = true;
+      if (localSandboxIds.includes(connectionId)) this.sandboxSignedOut.add(connectionId);
       if (connectionId === this.connection.id) {
         this.token = null;
         for (const listener of this.listeners) listener.signedOut?.();
@@ -263,7 +276,7 @@ export class SessionService {
     },
     'auth.startOAuth': async ({ connectionId, redirect, clientId, clientSecret }) => {
       const target = this.mustGet(connectionId);
-      const sandbox = target.id === localSandboxId ? await this.deps.localSandbox.ensure() : undefined;
+      const sandbox = await this.sandboxOf(target)?.access.ensure();
       const client = sandbox
         ? sandbox.oauthClient
         : clientId && clientSecret
@@ -330,7 +343,7 @@ export class SessionService {
   /** A new sign-in: saved for the connection, which becomes the active one; paused work goes on. */
   private async signedInto(target: Connection, token: StoredToken): Promise<void> {
     await this.deps.secrets.store.save(target.id, token);
-    if (target.id === localSandboxId) this.sandboxSignedOut = false;
+    this.sandboxSignedOut.delete(target.id);
     if (target.id !== this.connection.id) await this.deps.registry.setActive(target.id);
     await this.activate(target);
     for (const listener of this.listeners) listener.signedIn?.();
@@ -346,8 +359,9 @@ export class SessionService {
    */
   private async readToken(target: Connection): Promise<StoredToken | null> {
     const stored = await this.deps.secrets.store.read(target.id);
-    if (stored || target.id !== localSandboxId || this.sandboxSignedOut) return stored;
-    const sandbox = await this.deps.localSandbox.ensure();
+    const local = this.sandboxOf(target);
+    if (stored || !local || this.sandboxSignedOut.has(target.id)) return stored;
+    const sandbox = await local.access.ensure();
     return {
       accessToken: sandbox.token,
       kind: 'sandbox',
@@ -357,13 +371,28 @@ export class SessionService {
     };
   }
 
+  /** The built-in sandbox behind a connection, if it is one. */
+  private sandboxOf(target: Connection): { id: LocalSandboxId; access: LocalSandboxAccess } | undefined {
+    if (target.id === localSandboxId) return { id: localSandboxId, access: this.deps.localSandbox };
+    const realNames = this.deps.localSandboxRealNames;
+    if (target.id === localSandboxRealNamesId && realNames)
+      return { id: localSandboxRealNamesId, access: realNames };
+    return undefined;
+  }
+
   private newClient(target: Connection): SubmissionApiClient {
-    const sandbox = target.id === localSandboxId ? this.sandboxAddress(target) : undefined;
+    const local = this.sandboxOf(target);
+    const sandbox = local ? this.sandboxAddress(target, local) : undefined;
+    const { registry } = this.deps;
     return new SubmissionApiClient({
       // Read per request, after getToken (the embedded sandbox may have moved to a new port).
       get baseUrl() {
         return sandbox?.baseUrl ?? target.baseUrl;
       },
+      // The name its service gives the asset id: as the connection says, then as its answers show (kept).
+      assetIds: new AssetIdNaming(target.assetIds, (learned) => {
+        registry.learnAssetIdName(target.id, learned).catch(() => undefined);
+      }),
       getToken: sandbox ? () => sandbox.token() : () => this.token?.accessToken,
       // A slow or failing service is retried within one deadline: the analyst hears that the app is
       // still trying (once every few seconds, not per page) and can cancel the sync meanwhile.
@@ -384,15 +413,18 @@ export class SessionService {
    * that port just now, or it is started again (a new port and token, issue 29), and the session's
    * token and the connection's origin follow it.
    */
-  private sandboxAddress(target: Connection): { baseUrl: string; token(): Promise<string | undefined> } {
+  private sandboxAddress(
+    target: Connection,
+    local: { id: LocalSandboxId; access: LocalSandboxAccess },
+  ): { baseUrl: string; token(): Promise<string | undefined> } {
     const address = {
       baseUrl: target.baseUrl,
       token: async (): Promise<string | undefined> => {
-        const run = await this.deps.localSandbox.ensure();
+        const run = await local.access.ensure();
         if (run.baseUrl !== address.baseUrl) {
           address.baseUrl = run.baseUrl;
-          if (this.connection.id === localSandboxId)
-            this.connection = this.deps.registry.setSandboxOrigin(run.baseUrl);
+          if (this.connection.id === local.id)
+            this.connection = this.deps.registry.setSandboxOrigin(run.baseUrl, local.id);
         }
         const token = this.token;
         if (token?.kind === 'sandbox' && token.accessToken !== run.token)

@@ -54,8 +54,17 @@ export async function readAnswerBytes(
   }
 }
 
-/** The body's bytes as JSON checked by `schema`; anything else is a `bad_response` ApiError. */
-export function parseAnswer<T>(bytes: Uint8Array, schema: z.ZodType<T>, what: string, status: number): T {
+/**
+ * The body's bytes as JSON checked by `schema`; anything else is a `bad_response` ApiError.
+ * `seen` is shown the JSON as it came (the client learns the asset id's name from it).
+ */
+export function parseAnswer<T>(
+  bytes: Uint8Array,
+  schema: z.ZodType<T>,
+  what: string,
+  status: number,
+  seen?: (json: unknown) => void,
+): T {
   refuseDeepNesting(bytes, what, status);
   let json: unknown;
   try {
@@ -66,6 +75,7 @@ export function parseAnswer<T>(bytes: Uint8Array, schema: z.ZodType<T>, what: st
       cause: error,
     });
   }
+  seen?.(json);
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -97,8 +107,9 @@ export async function parseBody<T>(
   schema: z.ZodType<T>,
   what: string,
   limit: number,
+  seen?: (json: unknown) => void,
 ): Promise<T> {
-  return parseAnswer(await readAnswerBytes(response, what, limit), schema, what, response.status);
+  return parseAnswer(await readAnswerBytes(response, what, limit), schema, what, response.status, seen);
 }
 
 /** A refusal's body, for its message: JSON if it is, else its first characters. */

@@ -17,6 +17,13 @@ import {
   type Validations,
 } from '../../shared/domain';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
+import {
+  idNameIn,
+  readAssetId,
+  serviceIdName,
+  specIdName,
+  type AssetIdName,
+} from '../../shared/sync/asset-id-name';
 import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
 import { hasMessages, type VerdictKind } from '../../shared/sync/server-verdict';
 import { parseAssetPage, parseBatchAnswer } from './service-client';
@@ -24,24 +31,33 @@ import { jsonNestsDeeperThan } from '../../shared/text/json-depth';
 
 /**
  * A batch answer's bytes as `parseBatchAnswer` reads them (the same result, the same errors), with
- * its JSON as it came: the parsed answer fills in what an asset left out, the JSON says what it
- * carried (see electron/workspace/answer-merge.ts).
+ * its JSON as it came (the parsed answer fills in what an asset left out, the JSON says what it
+ * carried: see electron/workspace/answer-merge.ts) and the name its assets carry their id under
+ * (see asset-id-name.ts).
  */
-export function readBatchAnswerJson(
+export function readBatchAnswer(
   bytes: Uint8Array,
   status: number,
-): { answer: BatchResponse; json: unknown } {
+): { answer: BatchResponse; json: unknown; idName: AssetIdName | undefined } {
   const json = jsonOf(bytes);
-  return { answer: fastBatchResponse(json) ?? parseBatchAnswer(bytes, status), json };
+  const answer = fastBatchResponse(json) ?? parseBatchAnswer(bytes, status);
+  return { answer, json, idName: idNameIn(json) };
 }
 
 /**
  * A listing page's assets as the pull takes them in: read straight into each asset's document when
  * the page is in the usual form (one object per asset, where zod's asset and then its document
- * were two), else through zod as `parseAssetPage` reads them (the same errors).
+ * were two), else through zod as `parseAssetPage` reads them (the same errors). `idName`: the name
+ * the page's assets carry their id under (the connection learns it: see asset-id-name.ts).
  */
-export function readListedPage(bytes: Uint8Array, page: number, status: number): ListedAsset[] {
-  return fastListed(jsonOf(bytes)) ?? parseAssetPage(bytes, page, status).map(listedOf);
+export function readListedPage(
+  bytes: Uint8Array,
+  page: number,
+  status: number,
+): { listed: ListedAsset[]; idName: AssetIdName | undefined } {
+  const json = jsonOf(bytes);
+  const listed = fastListed(json) ?? parseAssetPage(bytes, page, status).map(listedOf);
+  return { listed, idName: idNameIn(json) };
 }
 
 /** The bytes as JSON, or undefined (zod's path then says why it cannot read them). */
@@ -141,7 +157,7 @@ class FastListed implements ListedAsset {
 }
 
 /** The schemas' own keys (the loose rest follows in the input's order). */
-const assetKeys = new Set(schemaKeys.asset);
+const assetKeysAndRealId = new Set([...schemaKeys.asset, serviceIdName]);
 const certificationKeys = new Set(schemaKeys.certification);
 const ratingKeys = new Set(schemaKeys.energyRating);
 
@@ -152,7 +168,8 @@ const ratingKeys = new Set(schemaKeys.energyRating);
 function asset(raw: unknown, aside?: Aside): Json {
   if (!isObject(raw)) throw unfit;
   const out: Json = {};
-  out['service_asset_id'] = orNull(raw['service_asset_id'], int);
+  // Either name of the id (shared/sync/asset-id-name.ts), kept under ours as the schema keeps it.
+  out[specIdName] = orNull(readAssetId(raw), int);
   optional(out, raw, 'partners_id', numberOrString);
   for (const key of ['name', 'country', 'state_province', 'city']) out[key] = orNull(raw[key], string);
   optional(out, raw, 'address', string);
@@ -186,7 +203,7 @@ function asset(raw: unknown, aside?: Aside): Json {
     out['updated_at'] = updatedAt;
   }
   verdictInto(out, raw, aside);
-  looseRest(out, raw, assetKeys);
+  looseRest(out, raw, assetKeysAndRealId);
   olderNames(out, assetSize);
   return out;
 }

@@ -22,6 +22,7 @@ import {
   type ValidationRequest,
   type ValidationResponse,
 } from '../../shared/domain';
+import { AssetIdNaming, idNameIn, specIdName, toWireRequest } from '../../shared/sync/asset-id-name';
 import { ApiError, errorForStatus } from './errors';
 import { BatchPacer, realClock, type PacerClock } from './pacer';
 import { answerLimits } from './bounded-body';
@@ -64,6 +65,11 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
   /** The waits after a batch the service answered 5xx (see server-backoff.ts). */
   serverBackoff?: ServerBackoff;
+  /**
+   * The name this connection's service gives the asset id (shared/sync/asset-id-name.ts): requests
+   * are written with it, and answers teach it. The real service's name is assumed until then.
+   */
+  assetIds?: AssetIdNaming;
 }
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -80,6 +86,8 @@ interface CallOptions {
   limit?: number;
   /** Set by send(): when the whole call must have ended (epoch ms of the client's clock). */
   deadline?: number;
+  /** The answer carries assets: the name their id comes under is learned from it. */
+  assets?: true;
 }
 
 /**
@@ -90,6 +98,8 @@ export class SubmissionApiClient {
   readonly pacer: BatchPacer;
   /** The time the client waits by (pacing, retries); the sync waits by it too. */
   readonly clock: PacerClock;
+  /** Which name the service gives the asset id: the one place requests take it from. */
+  readonly assetIds: AssetIdNaming;
   private readonly timeoutMs: number;
   private readonly deadlineMs: number;
   private readonly retries: number;
@@ -106,6 +116,8 @@ export class SubmissionApiClient {
     this.retryBaseDelayMs = opts.retryBaseDelayMs ?? 300;
     this.pageConcurrency = opts.pageConcurrency ?? 4;
     this.serverBackoff = opts.serverBackoff ?? defaultServerBackoff;
+    // Without a connection's naming (tools, tests): our spec's name until an answer shows another.
+    this.assetIds = opts.assetIds ?? new AssetIdNaming({ name: specIdName, source: 'assumed' });
   }
 
   listEntities(signal?: AbortSignal): Promise<Entity[]> {
@@ -148,6 +160,7 @@ export class SubmissionApiClient {
     return this.json('GET', `/api/v1/entities/${entityId}/assets/${assetId}`, assetSchema, {
       what: `asset ${assetId}`,
       signal,
+      assets: true,
     });
   }
 
@@ -158,7 +171,7 @@ export class SubmissionApiClient {
     signal?: AbortSignal,
   ): Promise<{ assets: Asset[]; meta: PageMeta }> {
     const { bytes, meta, status } = await this.listAssetsPageBytes(entityId, page, perPage, signal);
-    return { assets: parseAssetPage(bytes, page, status), meta };
+    return { assets: parseAssetPage(bytes, page, status, this.learnFrom), meta };
   }
 
   /**
@@ -223,6 +236,7 @@ export class SubmissionApiClient {
     return this.json('DELETE', `/api/v1/entities/${entityId}/assets/${assetId}`, assetSchema, {
       what: `deleting asset ${assetId}`,
       signal,
+      assets: true,
     });
   }
 
@@ -232,8 +246,9 @@ export class SubmissionApiClient {
    * when the batch may have been applied.
    */
   async postBatch(entityId: number, body: BatchRequest, signal?: AbortSignal): Promise<BatchResponse> {
-    const { bytes, status } = await this.postBatchBytes(entityId, JSON.stringify(body), signal);
-    return parseBatchAnswer(bytes, status);
+    const request = toWireRequest(body, this.assetIds.name);
+    const { bytes, status } = await this.postBatchBytes(entityId, JSON.stringify(request), signal);
+    return parseBatchAnswer(bytes, status, this.learnFrom);
   }
 
   /**
@@ -300,10 +315,11 @@ export class SubmissionApiClient {
 
   validate(entityId: number, body: ValidationRequest, signal?: AbortSignal): Promise<ValidationResponse> {
     return this.json('POST', `/api/v1/entities/${entityId}/assets/validation`, validationResponseSchema, {
-      body,
+      body: toWireRequest(body, this.assetIds.name),
       what: 'the validation request',
       signal,
       limit: answerLimits.batch,
+      assets: true,
     });
   }
 
@@ -331,8 +347,12 @@ export class SubmissionApiClient {
 
   private async json<T>(method: Method, path: string, schema: z.ZodType<T>, call: CallOptions): Promise<T> {
     const response = await this.send(method, path, call);
-    return parseBody(response, schema, call.what, call.limit ?? answerLimits.default);
+    const seen = call.assets ? this.learnFrom : undefined;
+    return parseBody(response, schema, call.what, call.limit ?? answerLimits.default, seen);
   }
+
+  /** An answer's assets teach the name this service gives their id. */
+  private readonly learnFrom = (json: unknown): void => this.assetIds.learn(idNameIn(json));
 
   /** Sends with retries for safe methods; throws ApiError for anything but 2xx. */
   private async send(method: Method, path: string, call: CallOptions): Promise<Response> {
@@ -409,14 +429,23 @@ const pageWhat = (page: number) => `page ${page} of the assets`;
 const assetPageSchema = z.array(assetSchema);
 
 /** A listing page's bytes as `listAssetsPage` parses them. */
-export function parseAssetPage(bytes: Uint8Array, page: number, status: number): Asset[] {
-  return parseAnswer(bytes, assetPageSchema, pageWhat(page), status);
+export function parseAssetPage(
+  bytes: Uint8Array,
+  page: number,
+  status: number,
+  seen?: (json: unknown) => void,
+): Asset[] {
+  return parseAnswer(bytes, assetPageSchema, pageWhat(page), status, seen);
 }
 
 /** A batch answer's bytes as `postBatch` parses them; unreadable after a 2xx is ambiguous. */
-export function parseBatchAnswer(bytes: Uint8Array, status: number): BatchResponse {
+export function parseBatchAnswer(
+  bytes: Uint8Array,
+  status: number,
+  seen?: (json: unknown) => void,
+): BatchResponse {
   try {
-    return parseAnswer(bytes, batchResponseSchema, batchWhat, status);
+    return parseAnswer(bytes, batchResponseSchema, batchWhat, status, seen);
   } catch (error) {
     if (error instanceof ApiError) error.details.ambiguous = true;
     throw error;

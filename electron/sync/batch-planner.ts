@@ -7,6 +7,7 @@ import {
 } from '../../shared/domain';
 import { changedPaths, updatePayload, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { PushMode, PushSummary } from '../../shared/sync/types';
+import { changesAnything, type AssetIdName } from '../../shared/sync/asset-id-name';
 import type { AssetRecord } from '../workspace/asset-record';
 import { candidateKind, candidateOf, type PendingWork } from '../workspace/pending-work';
 import type { WorkspaceStore } from '../workspace/workspace-store';
@@ -35,6 +36,8 @@ export interface PlanOptions {
   deletes?: ReadonlySet<number> | undefined;
   /** Assets the analyst chose to send with their errors, through always_create / always_update. */
   sendAnyway?: ReadonlySet<string> | undefined;
+  /** The name the service reads the asset id under: the request is written with it. */
+  idName: AssetIdName;
 }
 
 type Queue = 'creates' | 'updates' | 'deletes';
@@ -149,7 +152,9 @@ export class BatchPlanner {
   private updateItem(record: AssetRecord): PlannedItem | undefined {
     if (record.serviceAssetId === null || !record.base || !record.current) return undefined;
     const patch = updatePayload(record.serviceAssetId, record.base, record.current);
-    return patch ? this.checked(record, record.current, patch, this.opts.updateCtx) : undefined;
+    // Only a removed field changed (see asset-id-name.ts): it stays local, nothing is sent.
+    if (!patch || !changesAnything(patch, this.opts.idName)) return undefined;
+    return this.checked(record, record.current, patch, this.opts.updateCtx);
   }
 
   /** Strict mode holds back what the shared rules reject: the service would refuse it anyway. */

@@ -1,11 +1,23 @@
 import type { Asset, PageMeta } from '../../shared/domain';
 import type { PullSummary } from '../../shared/sync/types';
+import {
+  mayHoldRemovedFields,
+  serviceIdName,
+  withRemovedFieldsKept,
+  type AssetIdName,
+} from '../../shared/sync/asset-id-name';
 import { readListedPage } from '../service-client/fast-asset';
 import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
-import { remoteCopy, type RemoteCopy } from '../workspace/remote-merge';
+import { remoteCopy, type KnownRow, type RemoteCopy } from '../workspace/remote-merge';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { checkedIds } from './remote-listing';
 import { emptyPull } from './sync-report';
+
+/** A page taken in: its ids, and the name its assets carry their id under (see asset-id-name.ts). */
+export interface PulledPage {
+  ids: number[];
+  idName: AssetIdName | undefined;
+}
 
 /** Assets merged in one transaction at most: a commit per page would cost more than the merge. */
 const maxPerTransaction = 1_000;
@@ -36,14 +48,14 @@ export class PullRun {
   /**
    * One page's bytes: parsed, its ids checked (an id-less asset or an empty page that should have
    * had assets is an error, and nothing of the page is merged), made ready to write and queued for
-   * merging. The ids.
+   * merging. The ids, and the name they came under.
    */
-  page(bytes: Uint8Array, status: number, page: number, meta: PageMeta, lastPage: number): number[] {
+  page(bytes: Uint8Array, status: number, page: number, meta: PageMeta, lastPage: number): PulledPage {
     this.rethrow();
-    const listed = readListedPage(bytes, page, status);
+    const { listed, idName } = readListedPage(bytes, page, status);
     const ids = checkedIds(page, listed, meta, lastPage);
-    this.queue(listed);
-    return ids;
+    this.queue(listed, idName === serviceIdName);
+    return { ids, idName };
   }
 
   /** The ids the workspace knows that `seen` lacks, once every page is merged. */
@@ -69,14 +81,19 @@ export class PullRun {
     return this.summary;
   }
 
-  /** Prepared now (see `remoteCopy`), written with the group. */
-  private queue(assets: readonly ListedAsset[]): void {
+  /**
+   * Prepared now (see `remoteCopy`), written with the group. `realNames`: the service speaks the
+   * real names, so the fields it removed are kept from the workspace's copy (see asset-id-name.ts).
+   */
+  private queue(assets: readonly ListedAsset[], realNames = false): void {
     for (const listed of assets) {
       const copy = remoteCopy(listed);
       if (copy === null) continue;
       // The asset itself is kept only where a create of ours may be adopted from it.
       const adoptable = copy.partnersId !== null && this.newByPartner.has(copy.partnersId);
-      this.waiting.push(adoptable ? { copy, listed } : { copy });
+      const item: Waiting = adoptable ? { copy, listed } : { copy };
+      if (realNames) item.realNames = true;
+      this.waiting.push(item);
     }
     clearTimeout(this.timer);
     if (this.waiting.length === 0) return;
@@ -111,6 +128,18 @@ export class PullRun {
 interface Waiting {
   copy: RemoteCopy;
   listed?: ListedAsset;
+  /** From a service that speaks the real names (it never sends the fields it removed). */
+  realNames?: true;
+}
+
+/** The copy with the removed fields the workspace's base holds, when the service never sends them. */
+function keepingRemoved(copy: RemoteCopy, row: KnownRow | null | undefined): RemoteCopy {
+  if (!row?.base || !mayHoldRemovedFields(row.base)) return copy;
+  const kept = withRemovedFieldsKept(
+    JSON.parse(copy.theirsJson) as Record<string, unknown>,
+    JSON.parse(row.base) as Record<string, unknown>,
+  );
+  return kept ? { ...copy, theirsJson: JSON.stringify(kept) } : copy;
 }
 
 /**
@@ -126,9 +155,10 @@ function applyPage(
   const known = store.knownRemoteRows(remote.map(({ copy }) => copy.id));
   /** Ids taken in this group: one listed twice is weighed, the second time, against the first. */
   const taken = new Set<number>();
-  for (const { copy, listed } of remote) {
-    const id = copy.id;
+  for (const { copy: listedCopy, listed, realNames } of remote) {
+    const id = listedCopy.id;
     const row = taken.has(id) ? undefined : (known.get(id) ?? null);
+    const copy = realNames ? keepingRemoved(listedCopy, row) : listedCopy;
     taken.add(id);
     const pending = copy.partnersId === null ? undefined : newByPartner.get(copy.partnersId);
     if (pending !== undefined && listed && !(row === undefined ? store.assetByServiceId(id) : row)) {

@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { BatchRequest, BatchResponse } from '../../shared/domain';
+import type { Asset, BatchRequest, BatchResponse } from '../../shared/domain';
 import type { PushMode, PushSummary } from '../../shared/sync/types';
+import {
+  mayHoldRemovedFields,
+  serviceIdName,
+  toWireRequest,
+  withRemovedFieldsKept,
+  type AssetIdName,
+} from '../../shared/sync/asset-id-name';
 import { ApiError } from '../service-client/errors';
-import { readBatchAnswerJson } from '../service-client/fast-asset';
+import { readBatchAnswer } from '../service-client/fast-asset';
 import type { WorkspaceStore } from '../workspace/workspace-store';
-import { applyBatchAnswer, type SentBatch } from './batch-answer';
+import { applyBatchAnswer, findRecord, indexBy, type SentBatch } from './batch-answer';
 import { BatchPlanner, type PlannedBatch, type PlannedItem, type PlanOptions } from './batch-planner';
 import { emptyPush } from './sync-report';
 
@@ -23,6 +30,16 @@ export interface OutgoingBatch {
 
 /** The counts one settled answer adds to the push's summary. */
 export type SettledCounts = Pick<PushSummary, 'created' | 'updated' | 'deleted' | 'invalid' | 'notFound'>;
+
+/**
+ * A settled answer: its counts, the name its assets carried their id under (see asset-id-name.ts),
+ * and `lost` when creates it made are to be reconciled like a lost answer's.
+ */
+export interface SettledBatch {
+  counts: SettledCounts;
+  idName: AssetIdName | undefined;
+  lost?: true;
+}
 
 /**
  * The local part of one push round: batches planned and recorded in the outbox one at a time
@@ -86,7 +103,9 @@ export class PushRun {
       },
       sent,
     });
-    const body = new TextEncoder().encode(JSON.stringify(requestBody(planned, this.opts.mode)));
+    // Named as the connection's service reads it: the id's name, without the fields it removed.
+    const request = toWireRequest(requestBody(planned, this.opts.mode), this.opts.idName);
+    const body = new TextEncoder().encode(JSON.stringify(request));
     return { batch: { batchId, body }, blocked };
   }
 
@@ -95,23 +114,21 @@ export class PushRun {
    * becomes the base. An answer that cannot be read after a 2xx leaves the batch ambiguous, to be
    * reconciled: `lost`; so do creates it made without saying whose they are (with their counts).
    */
-  settle(
-    batchId: string,
-    bytes: Uint8Array,
-    status: number,
-  ): { counts: SettledCounts; lost?: true } | { lost: true } {
+  settle(batchId: string, bytes: Uint8Array, status: number): SettledBatch | { lost: true } {
     const out = this.out.get(batchId);
     this.out.delete(batchId);
     if (!out) throw new Error(`No batch ${batchId} in this push`);
     let answer: BatchResponse;
     let json: unknown;
+    let idName: AssetIdName | undefined;
     try {
-      ({ answer, json } = readBatchAnswerJson(bytes, status));
+      ({ answer, json, idName } = readBatchAnswer(bytes, status));
     } catch (error) {
       if (!(error instanceof ApiError && error.ambiguous)) throw error;
       this.store.markBatchAmbiguous(batchId);
       return { lost: true };
     }
+    if (idName === serviceIdName) answer = keepingRemovedFields(answer, out.batch, out.sent);
     const summary = emptyPush();
     let untraced: string[] = [];
     this.store.settleBatch(
@@ -121,12 +138,12 @@ export class PushRun {
     );
     const { created, updated, deleted, invalid, notFound } = summary;
     const counts = { created, updated, deleted, invalid, notFound };
-    if (untraced.length === 0) return { counts };
+    if (untraced.length === 0) return { counts, idName };
     // Creates the answer did not trace back are reconciled like a lost answer's (see applyBatchAnswer).
     const reconcile = randomUUID();
     this.store.beginBatch(reconcile, untraced);
     this.store.markBatchAmbiguous(reconcile);
-    return { counts, lost: true };
+    return { counts, idName, lost: true };
   }
 
   /**
@@ -138,6 +155,44 @@ export class PushRun {
     if (ambiguous) this.store.markBatchAmbiguous(batchId);
     else this.store.abandonBatch(batchId);
   }
+}
+
+/**
+ * A service that speaks the real names never answers the fields it removed (`lat`, `lng`, annual
+ * `owned_entire_period`): each asset it answered takes them from the copy that was sent, so the
+ * workspace keeps them (see asset-id-name.ts).
+ */
+function keepingRemovedFields(
+  answer: BatchResponse,
+  batch: SentBatch,
+  sent: Map<string, string>,
+): BatchResponse {
+  const byPartner = indexBy(
+    batch.creates.map((item) => item.record),
+    (record) => record.partnersId,
+  );
+  const byService = indexBy(
+    batch.updates.map((item) => item.record),
+    (record) => record.serviceAssetId,
+  );
+  const none = new Map();
+  const keep = (created: boolean) => (asset: Asset) => {
+    const record = findRecord(asset, created ? byPartner : none, created ? none : byService);
+    const json = record ? sent.get(record.localId) : undefined;
+    if (json === undefined || !mayHoldRemovedFields(json)) return asset;
+    const kept = withRemovedFieldsKept(
+      asset as unknown as Record<string, unknown>,
+      JSON.parse(json) as Record<string, unknown>,
+    );
+    return kept ? (kept as unknown as Asset) : asset;
+  };
+  return {
+    ...answer,
+    created: answer.created.map(keep(true)),
+    always_created: answer.always_created.map(keep(true)),
+    updated: answer.updated.map(keep(false)),
+    always_updated: answer.always_updated.map(keep(false)),
+  };
 }
 
 /** The request: "send anyway" items go through always_*, which the service saves with their errors. */

@@ -58,6 +58,7 @@ export async function sendBatches(opts: {
       const settled = await local.run('pushSettle', { batchId: batch.batchId, ...answer });
       if (settled.lost) lost = true;
       if (!('counts' in settled)) return;
+      client.assetIds.learn(settled.idName);
       for (const key of ['created', 'updated', 'deleted', 'invalid', 'notFound'] as const)
         summary[key] += settled.counts[key];
       done++;

@@ -171,7 +171,13 @@ export class SyncEngine {
       readPage: async (page, perPage, lastPageFor, pageSignal) => {
         const { bytes, meta, status } = await client.listAssetsPageBytes(entityId, page, perPage, pageSignal);
         const lastPage = lastPageFor(meta);
-        return { meta, ids: local.run('pullPage', { bytes, status, page, meta, lastPage }) };
+        const taken = local.run('pullPage', { bytes, status, page, meta, lastPage });
+        // The first page whose assets name their id tells which name this service speaks.
+        const ids = taken.then(({ ids, idName }) => {
+          client.assetIds.learn(idName);
+          return ids;
+        });
+        return { meta, ids };
       },
     });
     // An asset the listing lacked is asked for by itself: only a 404 says it is gone.
@@ -240,6 +246,7 @@ export class SyncEngine {
       ...this.contexts(),
       deletes: deletes ? [...deletes] : undefined,
       sendAnyway: sendAnyway ? [...sendAnyway] : undefined,
+      idName: this.opts.client.assetIds.name,
     });
     if (deletes) summary.unconfirmedDeletes = start.unconfirmedDeletes;
     summary.conflicted = start.conflicted;

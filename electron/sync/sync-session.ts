@@ -6,9 +6,16 @@
  */
 import { countNames, type Asset, type PageMeta, type ValidationContext } from '../../shared/domain';
 import type { PullSummary, PushMode, PushSummary } from '../../shared/sync/types';
+import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import type { WorkspaceStore } from '../workspace/workspace-store';
-import { PullRun } from './pull-run';
-import { PushRun, type OutgoingBatch, type PushStart, type SettledCounts } from './push-run';
+import { PullRun, type PulledPage } from './pull-run';
+import {
+  PushRun,
+  type OutgoingBatch,
+  type PushStart,
+  type SettledBatch,
+  type SettledCounts,
+} from './push-run';
 
 export type { OutgoingBatch, PushStart, SettledCounts };
 
@@ -27,19 +34,21 @@ export interface PushStartOptions {
   checkNames: boolean;
   deletes?: number[] | undefined;
   sendAnyway?: string[] | undefined;
+  /** The name the connection's service reads the asset id under (see asset-id-name.ts). */
+  idName: AssetIdName;
 }
 
 /** Each operation: [its argument, its result]. */
 export interface SessionOps {
   pushStart: [PushStartOptions, PushStart];
   pushNext: [null, { batch: OutgoingBatch | null; blocked: PushSummary['blocked'] }];
-  pushSettle: [
-    { batchId: string; bytes: Uint8Array; status: number },
-    { counts: SettledCounts; lost?: true } | { lost: true },
-  ];
+  pushSettle: [{ batchId: string; bytes: Uint8Array; status: number }, SettledBatch | { lost: true }];
   pushDrop: [{ batchId: string; ambiguous: boolean }, null];
   pullStart: [null, null];
-  pullPage: [{ bytes: Uint8Array; status: number; page: number; meta: PageMeta; lastPage: number }, number[]];
+  pullPage: [
+    { bytes: Uint8Array; status: number; page: number; meta: PageMeta; lastPage: number },
+    PulledPage,
+  ];
   pullLacking: [{ seen: number[] }, number[]];
   pullFinish: [{ found: Asset[]; gone: number[] }, PullSummary];
 }
@@ -68,6 +77,7 @@ export class SyncSession {
         updateCtx: withNames(opts.updateCtx),
         deletes: opts.deletes ? new Set(opts.deletes) : undefined,
         sendAnyway: opts.sendAnyway ? new Set(opts.sendAnyway) : undefined,
+        idName: opts.idName,
       });
       return this.push.start();
     },

@@ -2,7 +2,7 @@
  * The preview of an import: the parsed rows compared with the workspace, one entry per asset.
  *
  * Matching (the spreadsheet's contract, domain notes): rows are matched by Asset ID
- * (`service_asset_id`). A blank ID means an asset the service has not seen: on Asset Characteristics
+ * (`gresb_asset_id`, or our spec's `service_asset_id` in an older file). A blank ID means an asset the service has not seen: on Asset Characteristics
  * it is matched to this workspace's unsent asset with the same Partner ID (our own exports carry it)
  * or else it is a new asset; on the other tabs a blank-ID row joins its asset by name, since names are
  * unique within an entity. An ID this workspace does not hold belongs to another entity (or was
@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Scalar } from '../../shared/sync/asset-doc';
 import type { RowStatus } from '../../shared/workbook/import-export-types';
+import { idColumnKey } from '../../shared/workbook/layout';
 import type { AssetRecord } from '../workspace/asset-record';
 import { issue, planGroup, type Group, type PlanRow } from './plan-row';
 import type { CellIssue, ParsedRow, ParsedSheet, ParsedWorkbook } from './sheet-parser';
@@ -40,7 +41,7 @@ function columnIndex(sheet: ParsedSheet, key: string): number {
 
 function hasAssetFields(sheet: ParsedSheet): boolean {
   return sheet.columns.some(
-    (c) => c.source.kind === 'asset' && c.importable && c.key !== 'service_asset_id' && c.key !== 'name',
+    (c) => c.source.kind === 'asset' && c.importable && c.key !== idColumnKey && c.key !== 'name',
   );
 }
 
@@ -81,7 +82,7 @@ export function planImport(
   // Tabs with asset fields first: new assets are born there, and the other tabs join them by name.
   const sheets = [...parsed.sheets].sort((a, b) => Number(hasAssetFields(b)) - Number(hasAssetFields(a)));
   for (const sheet of sheets) {
-    const idAt = columnIndex(sheet, 'service_asset_id');
+    const idAt = columnIndex(sheet, idColumnKey);
     const nameAt = columnIndex(sheet, 'name');
     const partnersAt = columnIndex(sheet, 'partners_id');
     const idColumn = sheet.columns[idAt];
@@ -111,7 +112,7 @@ export function planImport(
               row.row,
               idRef,
               `Asset ID ${id} is not in this workspace: it belongs to another entity, or it was deleted on the service. Clear the ID to add the row as a new asset.`,
-              'service_asset_id',
+              idColumnKey,
             ),
           );
         } else if (record && record.current === null && g.rows.length === 0) {
@@ -121,7 +122,7 @@ export function planImport(
               row.row,
               idRef,
               `Asset ID ${id} is deleted in this workspace; restore it before importing into it`,
-              'service_asset_id',
+              idColumnKey,
             ),
           );
         }
@@ -161,7 +162,7 @@ export function planImport(
               nameKey
                 ? `This row has no Asset ID and no asset named "${nameText}" is new on Asset Characteristics or in the workspace`
                 : 'This row has neither an Asset ID nor an asset name, so it matches no asset',
-              'service_asset_id',
+              idColumnKey,
             ),
           );
         }

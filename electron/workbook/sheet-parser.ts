@@ -1,7 +1,13 @@
 import type { CellIssue } from '../../shared/workbook/import-export-types';
 import type { Scalar } from '../../shared/sync/asset-doc';
 import { coerceCell, columnSpec, type ColumnSpec, type RawCell } from '../../shared/workbook/cells';
-import { columnKeyFromLabel, parseColumnKey, type ColumnSource } from '../../shared/workbook/layout';
+import {
+  canonicalColumnKey,
+  columnKeyFromLabel,
+  idColumnKey,
+  parseColumnKey,
+  type ColumnSource,
+} from '../../shared/workbook/layout';
 import { columnName } from '../../shared/workbook/xlsx-parts';
 
 /**
@@ -182,6 +188,8 @@ export class SheetParser {
         this.unnamed.set(index, letter);
         continue;
       }
+      // Our spec's name of the id (an older export) is the same column as the service's.
+      key = canonicalColumnKey(key);
       const known = knownSource(key);
       if (!known) continue;
       const earlier = seen.get(key);
@@ -194,14 +202,14 @@ export class SheetParser {
     }
     // The asset name is read-only context on topic tabs; it is data only beside other asset fields.
     const hasAssetFields = columns.some(
-      (c) => c.source.kind === 'asset' && c.key !== 'service_asset_id' && c.key !== 'name',
+      (c) => c.source.kind === 'asset' && c.key !== idColumnKey && c.key !== 'name',
     );
     for (const c of columns) if (c.key === 'name' && !hasAssetFields) c.importable = false;
-    if (columns.length > 0 && !seen.has('service_asset_id')) {
+    if (columns.length > 0 && !seen.has(idColumnKey)) {
       this.issue(
         0,
         '',
-        'This tab has no Asset ID column (variable service_asset_id), so its rows cannot be matched to assets',
+        `This tab has no Asset ID column (variable ${idColumnKey}), so its rows cannot be matched to assets`,
       );
     }
     this.columns = columns;

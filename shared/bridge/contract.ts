@@ -112,6 +112,8 @@ export const bridgeMethods = {
         baseUrl: z.string().min(1).max(500),
         portalUrl: z.string().min(1).max(500),
         authUrl: z.string().min(1).max(500),
+        /** Stated by the real service's preset: the name its service gives the asset id. */
+        assetIdName: z.enum(['gresb_asset_id', 'service_asset_id']).optional(),
       })
       .strict(),
   ),

@@ -1,6 +1,7 @@
 /** Result payloads of bridge methods that are not domain resources. None carries a token. */
 import type { CertificationScheme, EnergyRatingScheme, Entity, ListItem } from '../domain';
 import type { AssetView } from '../sync/types';
+import type { AssetIdNameState } from '../sync/asset-id-name';
 
 export interface AppInfo {
   name: string;
@@ -36,6 +37,11 @@ export interface ConnectionView {
   baseUrl: string;
   portalUrl: string;
   active: boolean;
+  /**
+   * The name this connection's service gives the asset id, and how the app knows it: stated (a
+   * built-in sandbox, the real service's preset), learned from its answers, or assumed until then.
+   */
+  assetIdName: AssetIdNameState;
 }
 
 export interface EntitySummary {

@@ -9,6 +9,7 @@
  * services are known to vary: decimals may arrive as strings, optional fields may be missing.
  */
 import { z } from 'zod';
+import { withLocalIdName } from '../sync/asset-id-name';
 import type {
   AnnualData,
   AnnualValue,
@@ -190,30 +191,40 @@ export const schemaKeys = {
  * name and property type inside each annual record). Where our field is missing, it is read from
  * the older one; the older field itself is kept as the service sent it.
  */
-export const assetSchema: z.ZodType<Asset> = assetObjectSchema.transform((asset) => {
-  const out = { ...asset };
-  const loose = asset as Record<string, unknown>;
-  const latest = [...asset.annual_data].sort((a, b) => b.year - a.year)[0] as
-    Record<string, unknown> | undefined;
-  if (out.ownership === null) out.ownership = numericOrNull(loose['asset_ownership']);
-  if (out.size === null) out.size = numericOrNull(asset.asset_size);
-  if (out.name === null && typeof latest?.['asset_name'] === 'string') out.name = latest['asset_name'];
-  if (out.property_type_code == null && typeof latest?.['property_type_code'] === 'string')
-    out.property_type_code = latest['property_type_code'];
-  return out;
-});
+export const assetSchema: z.ZodType<Asset> = z.preprocess(
+  // The real service names the id `gresb_asset_id`: read under our name (shared/sync/asset-id-name.ts).
+  withLocalIdName,
+  assetObjectSchema.transform((asset) => {
+    const out = { ...asset };
+    const loose = asset as Record<string, unknown>;
+    const latest = [...asset.annual_data].sort((a, b) => b.year - a.year)[0] as
+      Record<string, unknown> | undefined;
+    if (out.ownership === null) out.ownership = numericOrNull(loose['asset_ownership']);
+    if (out.size === null) out.size = numericOrNull(asset.asset_size);
+    if (out.name === null && typeof latest?.['asset_name'] === 'string') out.name = latest['asset_name'];
+    if (out.property_type_code == null && typeof latest?.['property_type_code'] === 'string')
+      out.property_type_code = latest['property_type_code'];
+    return out;
+  }),
+);
 
 function numericOrNull(value: unknown): number | null {
   const parsed = numeric.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
 
-export const invalidAssetSchema: z.ZodType<InvalidAsset> = z.looseObject({
-  certifications: looseRecordArray,
-  energy_ratings: looseRecordArray,
-  annual_data: looseRecordArray,
-  _validations: validationsSchema,
-});
+export const invalidAssetSchema: z.ZodType<InvalidAsset> = z.preprocess(
+  withLocalIdName,
+  z.looseObject({
+    certifications: looseRecordArray,
+    energy_ratings: looseRecordArray,
+    annual_data: looseRecordArray,
+    _validations: validationsSchema,
+  }),
+);
+
+/** An asset an answer names as not found (by either name of its id). */
+const notFoundAssetSchema: z.ZodType<AssetInput> = z.preprocess(withLocalIdName, assetInputSchema);
 
 const count = z.number().int().nonnegative();
 
@@ -224,7 +235,7 @@ export const batchResponseSchema: z.ZodType<BatchResponse> = z.object({
   always_updated: z.array(assetSchema).default([]),
   deleted: z.array(assetSchema).default([]),
   invalid: z.array(invalidAssetSchema).default([]),
-  not_found: z.array(assetInputSchema).default([]),
+  not_found: z.array(notFoundAssetSchema).default([]),
   counts: z.object({
     created: count,
     always_created: count,
@@ -239,7 +250,7 @@ export const batchResponseSchema: z.ZodType<BatchResponse> = z.object({
 export const validationResponseSchema: z.ZodType<ValidationResponse> = z.object({
   valid: z.array(assetSchema).default([]),
   invalid: z.array(invalidAssetSchema).default([]),
-  not_found: z.array(assetInputSchema).default([]),
+  not_found: z.array(notFoundAssetSchema).default([]),
   counts: z.object({ valid: count, invalid: count, not_found: count }),
 });
 

@@ -1,5 +1,19 @@
 import { annualFieldsByTopic, assetFieldCatalog } from '../domain';
 import type { AnnualFieldDef, Topic } from '../domain';
+import { serviceIdName, specIdName } from '../sync/asset-id-name';
+
+/**
+ * The Asset ID column's variable name in the hidden row: the real service's `gresb_asset_id`, as
+ * the service's own asset spreadsheet has it. A workbook or CSV written before, with our spec's
+ * stand-in `service_asset_id`, is read the same (`parseColumnKey`, `canonicalColumnKey`); the id is
+ * the asset's `service_asset_id` inside the app either way.
+ */
+export const idColumnKey = serviceIdName;
+
+/** A column's variable as the importer keys it: either name of the asset id is `idColumnKey`. */
+export function canonicalColumnKey(key: string): string {
+  return key === specIdName ? idColumnKey : key;
+}
 
 /**
  * The asset workbook analysts know: a tab per topic, one row per asset, two reporting years side
@@ -108,6 +122,7 @@ export function parseColumnKey(key: string): ColumnSource | undefined {
       index: Number(nested[2]),
     };
   }
+  if (trimmed === idColumnKey || trimmed === specIdName) return { kind: 'asset', field: specIdName };
   return assetKeyPattern.test(trimmed) ? { kind: 'asset', field: trimmed } : undefined;
 }
 
@@ -116,9 +131,9 @@ const width = (label: string): number => Math.min(40, Math.max(12, label.length 
 function idColumns(withName: boolean): WorkbookColumn[] {
   const cols: WorkbookColumn[] = [
     {
-      key: 'service_asset_id',
+      key: idColumnKey,
       label: 'Asset ID',
-      source: { kind: 'asset', field: 'service_asset_id' },
+      source: { kind: 'asset', field: specIdName },
       importable: true,
       width: 12,
     },
@@ -292,7 +307,7 @@ let labels:
 function labelIndex(): NonNullable<typeof labels> {
   if (labels) return labels;
   const asset = new Map<string, string>();
-  for (const def of assetFieldCatalog) asset.set(normalizeLabel(def.label), def.name);
+  for (const def of assetFieldCatalog) asset.set(normalizeLabel(def.label), canonicalColumnKey(def.name));
   asset.set(normalizeLabel('Asset name'), 'name');
   const annual = new Map<string, string>();
   for (const topic of ['reporting', 'efficiency', 'energy', 'ghg', 'water', 'waste'] as const)

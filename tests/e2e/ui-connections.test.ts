@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { localSandboxId } from '../../electron/auth/connections';
+import { localSandboxId, localSandboxRealNamesId } from '../../electron/auth/connections';
 import { oobRedirectUri } from '../../electron/auth/oauth-login';
 import { startHarness, type Harness } from '../sandbox/helpers';
 import { memberUser } from '../sandbox/portal-client';
@@ -153,7 +153,8 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
     const dialog = byId('connections-dialog');
     await dialog.waitFor({ state: 'visible' });
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('add-connection-name');
-    expect(await byId('connection-row').count()).toBe(1);
+    // The two built-in sandboxes: our spec's names and the real service's.
+    expect(await byId('connection-row').count()).toBe(2);
     expect(await row(localSandboxId).textContent()).toContain('Signed in');
 
     await byId('add-connection-baseUrl').fill('http://example.com');
@@ -165,7 +166,7 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
     await byId('add-connection-name').fill(secondName);
     await byId('add-connection-submit').click();
     expect(await byId('add-connection-baseUrl-error').textContent()).toContain('Not a web address');
-    expect((await session()).connections).toHaveLength(1);
+    expect((await session()).connections).toHaveLength(2);
   });
 
   it('adds the second service, refuses a wrong token clearly, and signs in with the right one', async () => {
@@ -174,7 +175,11 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
     const signIn = byId('sign-in-dialog');
     await signIn.waitFor({ state: 'visible' });
     expect(await signIn.locator('h2').textContent()).toBe(`Sign in to ${secondName}`);
-    expect((await session()).connections.map((c) => c.name)).toEqual(['Local sandbox', secondName]);
+    expect((await session()).connections.map((c) => c.name)).toEqual([
+      'Local sandbox',
+      "Local sandbox (real service's names)",
+      secondName,
+    ]);
 
     await byId('sign-in-token').fill('not-a-real-token-value');
     await byId('sign-in-submit').click();
@@ -218,6 +223,34 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
     await expect.poll(() => byId('entity-picker').locator('option:checked').textContent()).toBe(demoEntity);
     await page.locator('[data-testid="assets-grid"] .ag-row').first().waitFor();
     expect((await session()).activeConnectionId).toBe(localSandboxId);
+  });
+
+  it("rehearses against the real service's names on the second built-in sandbox, and offers the real service's preset", async () => {
+    await openConnections();
+    const names = () => row(localSandboxRealNamesId).getByTestId('connection-asset-id-name').textContent();
+    expect(await names()).toBe(
+      "Asset id sent as gresb_asset_id (the real service's name; stated for this connection)",
+    );
+    expect(await row(localSandboxId).getByTestId('connection-asset-id-name').textContent()).toBe(
+      "Asset id sent as service_asset_id (our spec's stand-in name; stated for this connection)",
+    );
+    await row(localSandboxRealNamesId).getByTestId('connection-select').click();
+    await byId('connections-dialog').waitFor({ state: 'hidden' });
+    await expect
+      .poll(() => byId('connection-button').textContent(), { timeout: 60_000 })
+      .toBe("Local sandbox (real service's names)");
+    await expect.poll(() => byId('entity-picker').locator('option:checked').textContent()).toBe(demoEntity);
+    // Its first pull: the demo assets arrive under gresb_asset_id, which the app reads.
+    await page.locator('[data-testid="assets-grid"] .ag-row').first().waitFor({ timeout: 60_000 });
+    expect((await session()).activeConnectionId).toBe(localSandboxRealNamesId);
+
+    await openConnections();
+    expect(await names()).toContain('gresb_asset_id');
+    await byId('add-connection-preset').click();
+    expect(await byId('add-connection-name').inputValue()).toBe('GRESB');
+    expect(await byId('add-connection-baseUrl').inputValue()).toBe('https://api.gresb.com');
+    await row(localSandboxId).getByTestId('connection-select').click();
+    await expect.poll(() => byId('connection-button').textContent()).toBe('Local sandbox');
   });
 
   it('signs in with the browser (OAuth), after a cancelled attempt', async () => {
@@ -297,7 +330,7 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
     await row(id).getByTestId('connection-remove').click();
     await row(id).getByTestId('connection-remove-confirm').click();
     await expect.poll(() => row(id).count()).toBe(0);
-    expect((await session()).connections.map((c) => c.id)).toEqual([localSandboxId]);
+    expect((await session()).connections.map((c) => c.id)).toEqual([localSandboxId, localSandboxRealNamesId]);
     await byId('connections-close').click();
     await byId('connections-dialog').waitFor({ state: 'hidden' });
     expect(pageErrors).toEqual([]);

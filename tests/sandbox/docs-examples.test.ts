@@ -19,19 +19,26 @@ const docsAsset = (extra: Json = {}): Json => ({
   ...extra,
 });
 
-beforeAll(async () => {
-  h = await startHarness({ rateLimit: { limit: 1000, windowMs: 60_000 } });
-});
-afterAll(async () => {
-  await h.close();
-});
+/**
+ * Both namings: the sandbox's default (our spec's `service_asset_id`) and its real-names mode, which
+ * takes and answers the docs' requests as the docs write them (`gresb_asset_id`).
+ */
+describe.each([
+  { names: "our spec's names", realNames: false, ID: 'service_asset_id' },
+  { names: "the real service's names", realNames: true, ID: 'gresb_asset_id' },
+])("the docs' asset requests ($names)", ({ realNames, ID }) => {
+  beforeAll(async () => {
+    h = await startHarness({ rateLimit: { limit: 1000, windowMs: 60_000 }, realNames });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
 
-describe("the docs' asset requests", () => {
   it('POST an asset with totals only (no abs, no cov): created, empty _validations at every level', async () => {
     const r = await h.api('POST', assetsPath(), { body: docsAsset() });
     expect(r.status).toBe(201);
     const a = asJson(r.body);
-    expect(a['service_asset_id']).toEqual(expect.any(Number));
+    expect(a[ID]).toEqual(expect.any(Number));
     expect(a['_validations']).toEqual({ errors: {} });
     for (const rec of asList(a['annual_data'])) expect(rec['_validations']).toEqual({ errors: {} });
     expect(asList(a['certifications'])[0]).toMatchObject({
@@ -47,9 +54,9 @@ describe("the docs' asset requests", () => {
 
   it('PATCH size 5000 -> 6000 on a tenant-controlled asset: refused with the documented errors, not recorded', async () => {
     const created = asJson((await h.api('POST', assetsPath(), { body: docsAsset() })).body);
-    const path = `${assetsPath()}/${String(created['service_asset_id'])}`;
+    const path = `${assetsPath()}/${String(created[ID])}`;
     const r = await h.api('PATCH', path, {
-      body: { service_asset_id: created['service_asset_id'], size: 6000 },
+      body: { [ID]: created[ID], size: 6000 },
     });
     expect(r.status).toBe(422);
     const body = asJson(r.body);
@@ -65,7 +72,7 @@ describe("the docs' asset requests", () => {
 
   it('PATCH adding a certification the service does not know: `certification` "must exist"', async () => {
     const created = asJson((await h.api('POST', assetsPath(), { body: docsAsset() })).body);
-    const r = await h.api('PATCH', `${assetsPath()}/${String(created['service_asset_id'])}`, {
+    const r = await h.api('PATCH', `${assetsPath()}/${String(created[ID])}`, {
       body: { certifications: [{ certification_id: 999, level: 'GoldPlus', size: 123, year: 2017 }] },
     });
     expect(r.status).toBe(422);
@@ -75,7 +82,7 @@ describe("the docs' asset requests", () => {
 
   it('PATCH adding two energy ratings (57 and 66): both stored with ids', async () => {
     const created = asJson((await h.api('POST', assetsPath(), { body: docsAsset() })).body);
-    const r = await h.api('PATCH', `${assetsPath()}/${String(created['service_asset_id'])}`, {
+    const r = await h.api('PATCH', `${assetsPath()}/${String(created[ID])}`, {
       body: {
         energy_ratings: [
           { energy_rating_id: 57, size: 123 },
@@ -123,7 +130,7 @@ describe("the docs' asset requests", () => {
       ],
       update: [
         {
-          service_asset_id: toUpdate['service_asset_id'],
+          [ID]: toUpdate[ID],
           address: '1600 Pennsylvania Avenue NW',
           name: 'The Grand White House',
           property_type_code: 'HTL',
@@ -132,16 +139,13 @@ describe("the docs' asset requests", () => {
       ],
       always_update: [
         {
-          service_asset_id: toAlwaysUpdate['service_asset_id'],
+          [ID]: toAlwaysUpdate[ID],
           address: '1600 Pennsylvania Avenue NW',
           name: 'The Pink House',
           annual_data: [{ year: years[1], tenant_ctrl: false }],
         },
       ],
-      delete: [
-        { service_asset_id: del1['service_asset_id'] },
-        { service_asset_id: del2['service_asset_id'] },
-      ],
+      delete: [{ [ID]: del1[ID] }, { [ID]: del2[ID] }],
     };
     const r = await h.api('POST', `${assetsPath()}/batches`, { body });
     expect(r.status).toBe(200);
@@ -156,7 +160,7 @@ describe("the docs' asset requests", () => {
       not_found: 0,
     });
     const forced = asList(out['always_created'])[0] as Json;
-    expect(forced['service_asset_id']).toEqual(expect.any(Number));
+    expect(forced[ID]).toEqual(expect.any(Number));
     expect(forced['size']).toBeNull();
     expect(errorsOf(forced)).toMatchObject({ asset_size: ['is not a number'] });
     expect(errorsOf(asList(forced['annual_data'])[0])).toEqual({ tenant_ctrl: ['must be true or false'] });
@@ -171,7 +175,7 @@ describe("the docs' asset requests", () => {
         create: [{ ...docsAsset(), country: 'US', state_province: 'DC', city: 'Washington, DC' }],
         update: [
           {
-            service_asset_id: existing['service_asset_id'],
+            [ID]: existing[ID],
             address: '1600 Pennsylvania Avenue NW',
             annual_data: [{ year: years[0], tenant_ctrl: null }],
           },
@@ -182,7 +186,7 @@ describe("the docs' asset requests", () => {
     const out = asJson(r.body);
     expect(out['counts']).toEqual({ valid: 1, invalid: 1, not_found: 0 });
     expect(asList(out['valid'])[0]).toMatchObject({
-      service_asset_id: null,
+      [ID]: null,
       created_at: null,
       updated_at: null,
     });

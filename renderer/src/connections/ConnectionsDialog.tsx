@@ -8,6 +8,7 @@ import { notify, useUi } from '../store/ui';
 import { loadAll, useWorkspace } from '../store/workspace';
 import { openSignIn, takeFocusAdd } from './requests';
 import { validateConnection, type ConnectionDraft, type DraftErrors } from './validate';
+import { describeAssetIdName, realServicePreset } from './presets';
 import './connections.css';
 import { errorMessage } from '../../../shared/errors';
 
@@ -167,6 +168,9 @@ function ConnectionRow(props: {
           {c.kind === 'local-sandbox' && <span className="pill">Built in</span>}
         </span>
         <span className="connection-url">{c.baseUrl}</span>
+        <span className="connection-ids" data-testid="connection-asset-id-name">
+          {describeAssetIdName(c.assetIdName)}
+        </span>
         <span className="connection-auth" data-testid="connection-auth">
           {auth ? <AuthLine auth={auth} /> : 'Sign-in is checked when you switch to it'}
         </span>
@@ -268,6 +272,8 @@ function AddConnectionForm(props: {
   onAdded: (added: ConnectionView) => void;
 }) {
   const [draft, setDraft] = useState<ConnectionDraft>(emptyDraft);
+  /** Filled from the real service's preset: the connection states the service's asset id name. */
+  const [fromPreset, setFromPreset] = useState(false);
   const [errors, setErrors] = useState<DraftErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -292,9 +298,12 @@ function AddConnectionForm(props: {
     if (!checked.value) return;
     setBusy(true);
     try {
-      const session = await bridge.methods['connections.add'](checked.value);
+      const session = await bridge.methods['connections.add'](
+        fromPreset ? { ...checked.value, assetIdName: realServicePreset.assetIdName } : checked.value,
+      );
       const added = session.connections.find((c) => c.id === session.activeConnectionId);
       setDraft(emptyDraft);
+      setFromPreset(false);
       await loadAll();
       if (added) props.onAdded(added);
     } catch (err) {
@@ -345,6 +354,22 @@ function AddConnectionForm(props: {
       data-testid="add-connection-form"
     >
       <h3 id="add-connection-title">Add a real connection</h3>
+      <p className="hint">
+        <button
+          type="button"
+          className="link-button"
+          data-testid="add-connection-preset"
+          onClick={() => {
+            const { assetIdName: _name, ...addresses } = realServicePreset;
+            setDraft(addresses);
+            setErrors({});
+            setFromPreset(true);
+          }}
+        >
+          Fill in the real service (GRESB)
+        </button>{' '}
+        — its addresses, and the name it gives the asset id (gresb_asset_id).
+      </p>
       <div className="add-connection-fields">
         {field('name', 'Name', { placeholder: 'e.g. Submission Service', inputRef: props.nameRef })}
         {field('baseUrl', 'Service address (API)', { placeholder: 'https://api.example.com' })}

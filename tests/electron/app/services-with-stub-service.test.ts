@@ -64,12 +64,12 @@ async function compose() {
     signedOut: () => workspaces.close(),
   });
   await session.activate(registry.active());
-  return { session, workspaces, sync, notices };
+  return { session, workspaces, sync, notices, registry };
 }
 
 describe('main services over a stub service', () => {
   it('enter the connection, open the entity, fill it with a first pull and take the lists', async () => {
-    const { session, workspaces } = await compose();
+    const { session, workspaces, registry } = await compose();
     const state = session.state();
     expect(state).toMatchObject({
       online: true,
@@ -79,6 +79,11 @@ describe('main services over a stub service', () => {
     const snapshot = await workspaces.handlers['workspace.snapshot']({});
     expect(snapshot.assets.map((a) => a.serviceAssetId).sort()).toEqual([91001, 91002]);
     expect(snapshot.reference.sources.propertyTypes).toBe('service');
+    // The docs' listing names the id gresb_asset_id: the connection learned it from that answer
+    // (over what the sandbox connection stated), and its details say so.
+    const learned = { name: 'gresb_asset_id', source: 'learned' };
+    expect(session.state().connections.find((c) => c.active)?.assetIdName).toEqual(learned);
+    expect(registry.active().assetIds).toEqual(learned);
     workspaces.close();
   });
 

@@ -6,6 +6,7 @@ import {
   apiUrl,
   connectionsFileName,
   localSandboxId,
+  localSandboxRealNamesId,
   openConnectionRegistry,
 } from '../../../electron/auth/connections';
 
@@ -32,6 +33,7 @@ describe('connections', () => {
       baseUrl: 'http://127.0.0.1:43210',
       portalUrl: 'http://127.0.0.1:43210',
       authUrl: 'http://127.0.0.1:43210',
+      assetIds: { name: 'service_asset_id', source: 'stated' },
     });
     expect(apiUrl(registry.active(), 'v0', '/lists')).toBe('http://127.0.0.1:43210/api/v0/lists');
   });
@@ -45,7 +47,7 @@ describe('connections', () => {
 
     const second = await openConnectionRegistry({ dataDir, sandboxOrigin: 'http://127.0.0.1:2' });
     expect(second.active()).toEqual(added);
-    expect(second.list().map((c) => c.id)).toEqual([localSandboxId, added.id]);
+    expect(second.list().map((c) => c.id)).toEqual([localSandboxId, localSandboxRealNamesId, added.id]);
 
     const file = JSON.parse(await readFile(join(dataDir, connectionsFileName), 'utf8')) as Record<
       string,
@@ -80,10 +82,48 @@ describe('connections', () => {
       '{"version":1,"activeId":null,"custom":[{"id":"custom-x","accessToken":"t"}]}',
     );
     const registry = await openConnectionRegistry({ dataDir, sandboxOrigin: 'http://127.0.0.1:1' });
-    expect(registry.list()).toHaveLength(1);
+    // Only the two built-in sandboxes.
+    expect(registry.list()).toHaveLength(2);
     await writeFile(join(dataDir, connectionsFileName), 'not json');
     expect(
       (await openConnectionRegistry({ dataDir, sandboxOrigin: 'http://127.0.0.1:1' })).list(),
-    ).toHaveLength(1);
+    ).toHaveLength(2);
+  });
+
+  it("keeps each connection's asset id name: stated by the real service's preset and the built-in sandboxes, learned from answers, assumed for a file written before", async () => {
+    // A connections file from before the name was kept opens unchanged: the real name assumed.
+    await writeFile(
+      join(dataDir, connectionsFileName),
+      JSON.stringify({
+        version: 1,
+        activeId: null,
+        custom: [{ id: 'custom-old', ...production, baseUrl: 'https://api.example.test' }],
+      }),
+    );
+    const first = await openConnectionRegistry({ dataDir, sandboxOrigin: 'http://127.0.0.1:1' });
+    expect(first.get('custom-old')?.assetIds).toEqual({ name: 'gresb_asset_id', source: 'assumed' });
+    expect(first.get(localSandboxId)?.assetIds).toEqual({ name: 'service_asset_id', source: 'stated' });
+    expect(first.get(localSandboxRealNamesId)).toMatchObject({
+      name: "Local sandbox (real service's names)",
+      kind: 'local-sandbox',
+      assetIds: { name: 'gresb_asset_id', source: 'stated' },
+    });
+    const preset = await first.addCustom({ ...production, name: 'GRESB', assetIdName: 'gresb_asset_id' });
+    expect(preset.assetIds).toEqual({ name: 'gresb_asset_id', source: 'stated' });
+    await first.learnAssetIdName('custom-old', { name: 'service_asset_id', source: 'learned' });
+    // An edit of the addresses keeps what was learned.
+    await first.updateCustom('custom-old', { ...production, name: 'Renamed' });
+
+    const second = await openConnectionRegistry({ dataDir, sandboxOrigin: 'http://127.0.0.1:2' });
+    expect(second.get('custom-old')).toMatchObject({
+      name: 'Renamed',
+      assetIds: { name: 'service_asset_id', source: 'learned' },
+    });
+    expect(second.get(preset.id)?.assetIds).toEqual({ name: 'gresb_asset_id', source: 'stated' });
+    // The sandbox's address changes per run; its stated name stays.
+    expect(second.setSandboxOrigin('http://127.0.0.1:9', localSandboxRealNamesId)).toMatchObject({
+      baseUrl: 'http://127.0.0.1:9',
+      assetIds: { name: 'gresb_asset_id', source: 'stated' },
+    });
   });
 });

@@ -15,7 +15,10 @@ const assets = `/api/v1/entities/${E}/assets`;
 let replay: Awaited<ReturnType<typeof startReplayServer>>;
 let client: SubmissionApiClient;
 
-/** Every key of every object in `sent` is still there in `got` (values may be normalised). */
+/**
+ * Every key of every object in `sent` is still there in `got` (values may be normalised). The docs'
+ * `gresb_asset_id` is the one key read under another name, ours, with its value unchanged.
+ */
 function lostKeys(sent: unknown, got: unknown, path = ''): string[] {
   if (Array.isArray(sent)) {
     if (!Array.isArray(got)) return [path || '(root)'];
@@ -23,11 +26,14 @@ function lostKeys(sent: unknown, got: unknown, path = ''): string[] {
   }
   if (sent === null || typeof sent !== 'object') return [];
   if (got === null || typeof got !== 'object') return [path || '(root)'];
-  return Object.entries(sent).flatMap(([key, value]) =>
-    key in got
-      ? lostKeys(value, (got as Record<string, unknown>)[key], `${path}.${key}`)
-      : [`${path}.${key}`],
-  );
+  const kept = got as Record<string, unknown>;
+  return Object.entries(sent).flatMap(([key, value]) => {
+    if (key === 'gresb_asset_id')
+      return 'service_asset_id' in kept && kept['service_asset_id'] === value && !(key in kept)
+        ? []
+        : [`${path}.${key}`];
+    return key in got ? lostKeys(value, kept[key], `${path}.${key}`) : [`${path}.${key}`];
+  });
 }
 
 /** A client whose asset listings ask the replay server for one of its other recorded pages. */
@@ -149,6 +155,7 @@ describe('the documented answers through the client', () => {
 
   it('a batch answer: always_created with asset_size "is not a number", deleted items with _validations', async () => {
     const got = await client.postBatch(E, { delete: [{ service_asset_id: 94005 }] });
+    expect(got.deleted.map((a) => a.service_asset_id)).toEqual([94005, 94006]);
     expect(lostKeys(docs.batchResponse, got)).toEqual([]);
     expect(got.always_created[0]?._validations?.errors).toEqual({ asset_size: ['is not a number'] });
     expect(got.counts).toEqual(docs.batchResponse.counts);
@@ -158,6 +165,46 @@ describe('the documented answers through the client', () => {
     const got = await client.validate(E, { update: [{ service_asset_id: 91002 }] });
     expect(lostKeys(docs.validationResponse, got)).toEqual([]);
     expect(got.valid[0]?.service_asset_id).toBeNull();
+    expect(got.invalid[0]?.service_asset_id).toBe(91002);
+  });
+
+  it("learns the service's name from its first answer and writes every later request with it", async () => {
+    const fresh = new SubmissionApiClient({
+      baseUrl: replay.baseUrl,
+      getToken: () => 'replay-token',
+      retries: 0,
+    });
+    // Before any answer: our spec's name, as a client without a connection assumes.
+    expect(fresh.assetIds.state).toEqual({ name: 'service_asset_id', source: 'assumed' });
+    await fresh.listAssetsPage(E, 1);
+    expect(fresh.assetIds.state).toEqual({ name: 'gresb_asset_id', source: 'learned' });
+    const from = replay.requests.length;
+    await fresh.postBatch(E, {
+      update: [
+        {
+          service_asset_id: 91001,
+          city: 'Haarlem',
+          lat: 52.38,
+          annual_data: [{ year: docs.Y1, owned_entire_period: false, en_tot_wf: 5 }],
+        },
+      ],
+      always_update: [{ service_asset_id: 91002, address: 'Elsewhere' }],
+      delete: [{ service_asset_id: 94005 }],
+    });
+    await fresh.validate(E, { update: [{ service_asset_id: 91002, lng: 4.9 }] });
+    await fresh.deleteAsset(E, 91001);
+    const sent = replay.requests.slice(from);
+    expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST ${assets}/batches`,
+      `POST ${assets}/validation`,
+      `DELETE ${assets}/91001`,
+    ]);
+    expect(sent[0]?.body).toEqual({
+      update: [{ gresb_asset_id: 91001, city: 'Haarlem', annual_data: [{ year: docs.Y1, en_tot_wf: 5 }] }],
+      always_update: [{ gresb_asset_id: 91002, address: 'Elsewhere' }],
+      delete: [{ gresb_asset_id: 94005 }],
+    });
+    expect(sent[1]?.body).toEqual({ update: [{ gresb_asset_id: 91002 }] });
   });
 
   it('a refused PATCH (422) is an error naming why, carrying the annual errors', async () => {
@@ -188,6 +235,34 @@ describe('older answers pulled into a workspace', () => {
     store.setValue(record!.localId, 'city', 'Haarlem');
     const work = store.pending();
     expect(work.updates[0]?.patch).toEqual({ service_asset_id: 92001, city: 'Haarlem' });
+    store.close();
+  });
+});
+
+describe("the docs' answers through a sync", () => {
+  it('pulls the documented listing, and sends edits and deletes named gresb_asset_id without the removed fields', async () => {
+    const { store } = tempWorkspace('docs-sync');
+    const sync = new SubmissionApiClient({
+      baseUrl: replay.baseUrl,
+      getToken: () => 'replay-token',
+      retries: 0,
+    });
+    const { engine } = makeEngine(store, sync, E);
+    expect((await engine.pull()).added).toBe(2);
+    const first = store.assetByServiceId(91001);
+    const second = store.assetByServiceId(91002);
+    // The workspace keeps the id under its one name, whichever name brought it.
+    expect(first?.current?.['gresb_asset_id']).toBeUndefined();
+    store.setValue(first!.localId, 'city', 'Haarlem');
+    store.setValue(first!.localId, 'lat', 52.38);
+    store.deleteAsset(second!.localId);
+    const from = replay.requests.length;
+    await engine.sync({ mode: 'always' });
+    const batch = replay.requests.slice(from).find((r) => r.path === `${assets}/batches`);
+    const body = batch?.body as Record<string, Array<Record<string, unknown>>>;
+    expect(body['always_update']).toEqual([{ gresb_asset_id: 91001, city: 'Haarlem' }]);
+    expect(body['delete']).toEqual([{ gresb_asset_id: 91002 }]);
+    expect(JSON.stringify(body)).not.toMatch(/service_asset_id|"lat"|"lng"|owned_entire_period/);
     store.close();
   });
 });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../sandbox/helpers';
-import { makeClient, makeEngine, newAsset, tempWorkspace } from './harness';
+import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from './harness';
 
-describe('three-way merge on pull', () => {
+describe.each(namings)('three-way merge on pull ($names)', ({ realNames }) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ realNames });
   });
   afterAll(() => h?.close());
 

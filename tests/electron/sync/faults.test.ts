@@ -8,18 +8,18 @@ import type { Asset } from '../../../shared/domain';
 import { SubmissionApiClient } from '../../../electron/service-client/service-client';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { startHarness, type Harness } from '../../sandbox/helpers';
-import { makeClient, makeEngine, newAsset, tempWorkspace } from './harness';
+import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from './harness';
 
 const batchLine = /^POST \/api\/v1\/entities\/\d+\/assets\/batches /;
 
-describe('sync under faults', () => {
+describe.each(namings)('sync under faults ($names)', ({ realNames }) => {
   let h: Harness;
   let proxy: FaultProxy;
   let serial = 100_000;
 
   beforeAll(async () => {
     // Pacing has its own tests; here the limit must not be what stops a sync.
-    h = await startHarness({ rateLimit: { limit: 1_000, windowMs: 60_000 } });
+    h = await startHarness({ rateLimit: { limit: 1_000, windowMs: 60_000 }, realNames });
   });
   afterAll(() => h?.close());
   afterEach(() => proxy?.close());

@@ -93,3 +93,13 @@ export function countingFetch(): { fetch: typeof fetch; statuses: number[] } {
     },
   };
 }
+
+/**
+ * The sandbox's two namings: our spec's (`service_asset_id`, its default) and the real service's
+ * (`gresb_asset_id`, no `lat`/`lng`/`owned_entire_period`). The sync flows run against both, with a
+ * client that starts from our spec's name and learns the service's from its answers.
+ */
+export const namings = [
+  { names: "our spec's names", realNames: false },
+  { names: "the real service's names", realNames: true },
+] as const;

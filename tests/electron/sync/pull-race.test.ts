@@ -9,16 +9,16 @@ import type { Asset } from '../../../shared/domain';
 import type { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { startHarness, type Harness } from '../../sandbox/helpers';
-import { makeClient, makeEngine, newAsset, tempWorkspace } from './harness';
+import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from './harness';
 
 const page2 = /^GET \/api\/v1\/entities\/\d+\/assets\?page=2&/;
 
-describe('a pull racing another client', () => {
+describe.each(namings)('a pull racing another client ($names)', ({ realNames }) => {
   let h: Harness;
   let proxy: FaultProxy | undefined;
 
   beforeAll(async () => {
-    h = await startHarness({ rateLimit: { limit: 1_000, windowMs: 60_000 } });
+    h = await startHarness({ rateLimit: { limit: 1_000, windowMs: 60_000 }, realNames });
   });
   afterAll(() => h?.close());
   afterEach(async () => {

@@ -24,8 +24,8 @@ describe('PullRun', () => {
 
   /** Feeds pages (in this order, numbered from 1) to a pull run and finishes it. */
   function pull(run: PullRun, pages: Array<Awaited<ReturnType<typeof page>>>) {
-    const seen = pages.flatMap(({ bytes, status, meta }, i) =>
-      run.page(bytes, status, i + 1, meta, pages.length),
+    const seen = pages.flatMap(
+      ({ bytes, status, meta }, i) => run.page(bytes, status, i + 1, meta, pages.length).ids,
     );
     run.lacking(seen);
     return run.finish([], []);

@@ -4,7 +4,7 @@
  * still has. The service is a replay server over real HTTP.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Asset } from '../../../shared/domain';
+import { assetSchema } from '../../../shared/domain';
 import { assetDeleteText } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
 import { makeClient, makeEngine, tempWorkspace } from './harness';
@@ -15,7 +15,7 @@ const listPath = `GET /api/v1/entities/${entityId}/assets`;
 function asset(id: number, name = `Asset ${id}`): Record<string, unknown> {
   return {
     ...(JSON.parse(assetDeleteText) as Record<string, unknown>),
-    service_asset_id: id,
+    gresb_asset_id: id,
     name,
     partners_id: null,
   };
@@ -24,7 +24,8 @@ function asset(id: number, name = `Asset ${id}`): Record<string, unknown> {
 /** A workspace that knows assets 1, 2 and 3 as the service's, and has deleted 2 and edited 3. */
 function workspaceWithPendingWork() {
   const { store } = tempWorkspace('listing');
-  for (const id of [1, 2, 3]) store.applyRemote(asset(id) as unknown as Asset);
+  // As the client reads an answer: the docs' gresb_asset_id under our name.
+  for (const id of [1, 2, 3]) store.applyRemote(assetSchema.parse(asset(id)));
   store.deleteAsset(store.assetByServiceId(2)?.localId as string);
   store.setValue(store.assetByServiceId(3)?.localId as string, 'address', 'Mine');
   return store;
@@ -69,7 +70,7 @@ describe('a pull never infers deletion from a listing', () => {
   it('assets without ids are an error, not data', async () => {
     const { store, error } = await pullAgainst({
       [listPath]: {
-        body: [asset(1), { ...asset(2), service_asset_id: null }, { ...asset(3), service_asset_id: null }],
+        body: [asset(1), { ...asset(2), gresb_asset_id: null }, { ...asset(3), gresb_asset_id: null }],
         headers: { total: '3', 'per-page': '100' },
       },
     });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../sandbox/helpers';
-import { countingFetch, makeClient, makeEngine, newAsset, tempWorkspace } from './harness';
-import type { Asset } from '../../../shared/domain';
+import { startHarness, validAsset, type Harness } from '../../sandbox/helpers';
+import { countingFetch, makeClient, makeEngine, namings, newAsset, tempWorkspace } from './harness';
+import { assetSchema, type Asset } from '../../../shared/domain';
 
-describe('sync against the sandbox over HTTP', () => {
+describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNames }) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ realNames });
   });
   afterAll(() => h?.close());
 
@@ -103,12 +103,110 @@ describe('sync against the sandbox over HTTP', () => {
     expect((await remoteAssets()).length).toBe(before);
     store.close();
   });
+
+  it("a field the real service removed, held in the workspace, is kept through its pulls; our spec's service is followed", async () => {
+    const created = await h.api('POST', `/api/v1/entities/${h.entityId}/assets`, { body: validAsset(7_000) });
+    const raw = created.json();
+    const id = (raw['gresb_asset_id'] ?? raw['service_asset_id']) as number;
+    const { store } = tempWorkspace();
+    const { engine } = makeEngine(store, makeClient(h.baseUrl, h.token), h.entityId);
+    await engine.pull();
+    // The workspace's copy holds lat and owned_entire_period (typed here, or from before).
+    const before = store.assetByServiceId(id)!;
+    const base = before.base as Record<string, unknown>;
+    const annual = (base['annual_data'] as Array<Record<string, unknown>>).map((r) => ({
+      ...r,
+      owned_entire_period: false,
+      ownership_from: '2024-02-01',
+    }));
+    store.applyRemote(assetSchema.parse({ ...base, service_asset_id: id, lat: 52.1, annual_data: annual }));
+    const path = `/api/v1/entities/${h.entityId}/assets/${id}`;
+    expect((await h.api('PATCH', path, { body: { city: 'Zwolle' } })).status).toBe(200);
+    const pulled = await engine.pull();
+    expect(pulled).toMatchObject({ updated: 1, conflicts: 0 });
+    const after = store.assetByServiceId(id)!;
+    expect(after.current?.['city']).toBe('Zwolle');
+    const owned = (after.current?.['annual_data'] as Array<Record<string, unknown>>).map(
+      (r) => r['owned_entire_period'],
+    );
+    if (realNames) {
+      // The service never sends them: their absence is not a change, and nothing is pending.
+      expect(after.current?.['lat']).toBe(52.1);
+      expect(owned.every((v) => v === false)).toBe(true);
+      expect(store.pending().updates).toEqual([]);
+    } else {
+      // Our spec's service has them: its values win as any field's do.
+      expect(after.current?.['lat'] ?? null).toBeNull();
+      expect(owned.every((v) => v === true)).toBe(true);
+    }
+    store.close();
+  });
+
+  it("writes the id under the service's own name, learned from its answers, and never sends it a field it removed", async () => {
+    const sent: Array<Record<string, unknown[]>> = [];
+    const recording: typeof fetch = async (input, init) => {
+      if (String(input).includes('/assets/') && typeof init?.body === 'string')
+        sent.push(JSON.parse(init.body) as Record<string, unknown[]>);
+      else if (init?.body instanceof Uint8Array)
+        sent.push(JSON.parse(new TextDecoder().decode(init.body)) as Record<string, unknown[]>);
+      return fetch(input, init);
+    };
+    // A client as a new connection has one: our spec's name assumed until the service answers.
+    const client = makeClient(h.baseUrl, h.token, { fetch: recording });
+    const { store } = tempWorkspace();
+    const { engine } = makeEngine(store, client, h.entityId);
+    // An asset on the service, so that the first listing shows which name it speaks.
+    expect(
+      (await h.api('POST', `/api/v1/entities/${h.entityId}/assets`, { body: validAsset(6_000) })).status,
+    ).toBe(201);
+    await engine.pull();
+    expect(client.assetIds.state.source).toBe('learned');
+    const asset = store.createAsset({ ...newAsset(6_001), lat: 52.37, lng: 4.89 });
+    await engine.sync();
+    const id = store.asset(asset.localId)?.serviceAssetId as number;
+    expect(id).toEqual(expect.any(Number));
+    expect(client.assetIds.state).toEqual({
+      name: realNames ? 'gresb_asset_id' : 'service_asset_id',
+      source: 'learned',
+    });
+    store.setValue(asset.localId, 'city', 'Haarlem');
+    store.setValue(asset.localId, 'lat', 52.38);
+    store.deleteAsset(store.createAsset(newAsset(6_002)).localId);
+    const other = store.createAsset(newAsset(6_003));
+    await engine.sync();
+    store.deleteAsset(other.localId);
+    await engine.sync();
+    const update = sent.flatMap((body) => body['update'] ?? []) as Array<Record<string, unknown>>;
+    const deletes = sent.flatMap((body) => body['delete'] ?? []) as Array<Record<string, unknown>>;
+    const text = JSON.stringify(sent);
+    if (realNames) {
+      expect(update).toEqual([{ gresb_asset_id: id, city: 'Haarlem' }]);
+      expect(deletes).toEqual([{ gresb_asset_id: expect.any(Number) }]);
+      for (const removed of ['"lat"', '"lng"', '"owned_entire_period"', '"service_asset_id"'])
+        expect(text).not.toContain(removed);
+      // Kept in the workspace, where the analyst typed them, though the service's answers lack them.
+      const kept = store.asset(asset.localId);
+      expect(kept?.current?.['lat']).toBe(52.38);
+      expect(kept?.current?.['lng']).toBe(4.89);
+      const annual = kept?.current?.['annual_data'] as Array<Record<string, unknown>>;
+      expect(annual.every((record) => record['owned_entire_period'] === true)).toBe(true);
+    } else {
+      expect(update[0]).toMatchObject({ service_asset_id: id, city: 'Haarlem', lat: 52.38 });
+      expect(deletes).toEqual([{ service_asset_id: expect.any(Number) }]);
+      expect(text).not.toContain('gresb_asset_id');
+    }
+    const onService = (await remoteAssets()).find((a) => a.service_asset_id === id);
+    expect(onService?.city).toBe('Haarlem');
+    // Nothing the service can take is left to send.
+    expect((await engine.sync()).push.requests).toBe(0);
+    store.close();
+  });
 });
 
-describe('rate limit', () => {
+describe.each(namings)('rate limit ($names)', ({ realNames }) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ rateLimit: { limit: 2, windowMs: 1_500 } });
+    h = await startHarness({ rateLimit: { limit: 2, windowMs: 1_500 }, realNames });
   });
   afterAll(() => h?.close());
 

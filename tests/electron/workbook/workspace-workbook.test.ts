@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,6 +59,44 @@ describe('workbook round trip', () => {
     const plan = await previewImportFile(store, file);
     expect(plan.issues).toEqual([]);
     expect(plan.counts).toEqual({ new: 0, changed: 0, unchanged: 7, rejected: 0 });
+  });
+
+  it("names the id gresb_asset_id in the hidden row and the CSV header, as the service's own spreadsheet does; a file naming it service_asset_id imports the same", async () => {
+    const store = workspace(2, 1);
+    const xlsx = join(tmpDir(), 'ids.xlsx');
+    await exportWorkspace(store, xlsx);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(xlsx);
+    for (const ws of wb.worksheets.filter((w) => w.name !== 'Lists')) {
+      expect(ws.getRow(1).getCell(1).value).toBe('gresb_asset_id');
+      expect(JSON.stringify(ws.getRow(1).values)).not.toContain('service_asset_id');
+    }
+    const csv = join(tmpDir(), 'ids.csv');
+    await exportWorkspace(store, csv);
+    const text = await readFile(csv, 'utf8');
+    expect(
+      text
+        .replace(/^\uFEFF/, '')
+        .split(/\r?\n/)[0]
+        ?.split(',')[0],
+    ).toBe('gresb_asset_id');
+    // Files written before (our spec's name), edited: matched by id all the same.
+    const older = join(tmpDir(), 'older.csv');
+    await writeFile(
+      older,
+      text.replace('gresb_asset_id', 'service_asset_id').replace('Remote 0', 'Remote zero'),
+    );
+    const plan = await previewImportFile(store, older);
+    expect(plan.issues).toEqual([]);
+    expect(plan.counts).toEqual({ new: 0, changed: 1, unchanged: 2, rejected: 0 });
+    const chars = sheet(wb, 'Asset Characteristics');
+    chars.getRow(1).getCell(1).value = 'service_asset_id';
+    rowOf(chars, 101).getCell(col(chars, 'city')).value = 'Haarlem';
+    const olderBook = join(tmpDir(), 'older.xlsx');
+    await wb.xlsx.writeFile(olderBook);
+    const bookPlan = await previewImportFile(store, olderBook);
+    expect(bookPlan.issues).toEqual([]);
+    expect(bookPlan.counts).toMatchObject({ changed: 1, rejected: 0 });
   });
 
   it('writes typed cells, hidden names, frozen header, dropdowns, and formula-like text as text', async () => {

@@ -58,7 +58,7 @@ describe('cell coercion', () => {
 
 describe('label fallback', () => {
   it('maps visible labels (any area unit) back to variable names', () => {
-    expect(columnKeyFromLabel('Asset ID')).toBe('service_asset_id');
+    expect(columnKeyFromLabel('Asset ID')).toBe('gresb_asset_id');
     expect(columnKeyFromLabel('Floor area (sq ft)')).toBe('size');
     expect(columnKeyFromLabel('Energy consumption, whole building, fuel (kWh) 2024')).toBe(
       'annual_data[2024].en_abs_wf',
