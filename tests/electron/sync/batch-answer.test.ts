@@ -53,7 +53,7 @@ describe('a created asset answered without its partners_id', () => {
     expect(posts).toBe(1);
     expect(progress.some((p) => p.phase === 'reconcile')).toBe(true);
     const record = store.asset(local.localId);
-    expect(record?.serviceAssetId).toBe(created['service_asset_id']);
+    expect(record?.serviceAssetId).toBe(created['gresb_asset_id']);
     expect(record?.base).toMatchObject({ name: 'Asset 1', address: created['address'] });
     expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [] });
     expect(store.unsettledBatches()).toEqual([]);

@@ -17,7 +17,7 @@ const listing = {
 };
 type Row = Record<string, unknown>;
 /** The docs' trimmed answer of an update (id, location, timestamps), for the asset with this id. */
-const trimmedUpdate = (id: unknown) => ({ ...batchResponse.updated[0], service_asset_id: id });
+const trimmedUpdate = (id: unknown) => ({ ...batchResponse.updated[0], gresb_asset_id: id });
 
 let server: ReplayServer | undefined;
 afterEach(async () => {
@@ -36,10 +36,10 @@ describe('a trimmed batch answer', () => {
         const creates = [...(body['create'] ?? []), ...(body['always_create'] ?? [])];
         // As the docs' answer: each asset trimmed to its ids, its location and its timestamps.
         const answers = {
-          updated: updates.map((u) => trimmedUpdate(u['service_asset_id'])),
+          updated: updates.map((u) => trimmedUpdate(u['gresb_asset_id'])),
           created: creates.map((c) => ({
             ...batchResponse.created[0],
-            service_asset_id: created++,
+            gresb_asset_id: created++,
             partners_id: c['partners_id'],
             country: c['country'],
             state_province: c['state_province'],
