@@ -11,6 +11,7 @@ import { PortfolioView } from './portfolio/PortfolioView';
 import { ResponsesView } from './responses/ResponsesView';
 import { Header } from './shell/Header';
 import { Notices } from './shell/Notices';
+import { ConfirmDialog } from './shell/ConfirmDialog';
 import { StatusBar } from './shell/StatusBar';
 import { Toolbar } from './shell/Toolbar';
 import { SignInDialog } from './sign-in/SignInDialog';
@@ -108,6 +109,7 @@ export function App() {
       <ImportExportDialog />
       <ConnectionsDialog />
       <FirstRunGuide />
+      <ConfirmDialog />
     </div>
   );
 }
