@@ -114,3 +114,6 @@ describe('the last row in view', () => {
     });
   }
 });
+
+// What the measure runs in the page (this tsconfig has no DOM library).
+declare const window: { innerHeight: number };

@@ -107,7 +107,10 @@ describe('layout at 1024x640', () => {
     }
     // The scope's words are whole: the select is as wide as its chosen option's text.
     const scopeCut = await page.getByTestId('replace-scope').evaluate((el) => {
-      const select = el as HTMLSelectElement;
+      const select = el as unknown as {
+        selectedOptions: ArrayLike<{ textContent: string | null }>;
+        clientWidth: number;
+      };
       const probe = document.createElement('span');
       probe.style.font = getComputedStyle(select).font;
       probe.textContent = select.selectedOptions[0]?.textContent ?? '';
@@ -131,3 +134,16 @@ describe('layout at 1024x640', () => {
     await screenshot(page, 'ui-layout-1024x640.png');
   });
 });
+
+// What the measures run in the page (this tsconfig has no DOM library).
+declare const document: {
+  createRange(): { selectNodeContents(node: unknown): void; getClientRects(): Iterable<{ top: number }> };
+  createElement(tag: 'span'): {
+    style: { font: string };
+    textContent: string | null;
+    getBoundingClientRect(): { width: number };
+    remove(): void;
+  };
+  body: { append(node: unknown): void };
+};
+declare const getComputedStyle: (el: unknown) => { font: string };
