@@ -31,9 +31,13 @@ describe('the last row in view', () => {
     const rowBox = (await row.boundingBox())!;
     const bottom = await page.getByTestId(grid).evaluate((el) => {
       const body = el.querySelector('.ag-grid-viewport')!.getBoundingClientRect();
+      // The horizontal scrollbar's strip hides what lies under it where it is painted.
       const strip = el.querySelector('.ag-body-horizontal-scroll');
       const stripBox = strip?.getBoundingClientRect();
-      const stripTop = stripBox && stripBox.height > 0 ? stripBox.top : Infinity;
+      const painted = [strip, ...(strip ? [...strip.children] : [])].some(
+        (part) => part && !/rgba\(0, 0, 0, 0\)|transparent/.test(getComputedStyle(part).backgroundColor),
+      );
+      const stripTop = stripBox && stripBox.height > 0 && painted ? stripBox.top : Infinity;
       const host = el.getBoundingClientRect();
       return Math.min(body.bottom, stripTop, host.bottom, window.innerHeight);
     });
@@ -117,3 +121,4 @@ describe('the last row in view', () => {
 
 // What the measure runs in the page (this tsconfig has no DOM library).
 declare const window: { innerHeight: number };
+declare const getComputedStyle: (el: unknown) => { backgroundColor: string };
