@@ -13,6 +13,7 @@ import {
   type ResponseValueView,
 } from '../../shared/responses/types';
 import { migrate } from '../workspace/migrations';
+import { answerColumns, journalAnswerStep, type AnswerImage } from '../workspace/history';
 import type { ServiceValue } from './responses-client';
 import { migrateResponses, type StoredResponse } from './store-schema';
 import { EvidenceTable } from './evidence-table';
@@ -222,6 +223,7 @@ export class ResponsesStore {
         );
       const problems = checkIndicatorValue(def, value);
       if (problems.length > 0) throw new ResponseEditError('invalid', `${def.label} ${problems.join('; ')}`);
+      const before = this.answerImage(responseId, variable, ['current_value', 'server_errors']);
       if (existing) {
         this.db
           .prepare(
@@ -237,7 +239,7 @@ export class ResponsesStore {
           )
           .run(responseId, variable, valueText(value), this.now());
       }
-      this.journal(responseId, 'response-set', { variable, value });
+      this.step(`answer to ${def.label}`, 'response-set', { variable, value }, before);
       return this.mustValue(responseId, variable);
     })();
   }
@@ -251,6 +253,7 @@ export class ResponsesStore {
       const row = this.valueRow(responseId, variable);
       if (!row) throw new ResponseEditError('not_found', `No answer ${variable} in response ${responseId}`);
       if (row.conflict_lock_version !== null && row.conflict_value !== null) {
+        const before = this.answerImage(responseId, variable, answerColumns);
         const current = choice === 'theirs' ? row.conflict_value : row.current_value;
         this.db
           .prepare(
@@ -258,7 +261,12 @@ export class ResponsesStore {
              conflict_value = NULL, conflict_lock_version = NULL, updated_at = ? WHERE response_id = ? AND variable = ?`,
           )
           .run(row.conflict_value, row.conflict_lock_version, current, this.now(), responseId, variable);
-        this.journal(responseId, 'response-resolve', { variable, choice });
+        this.step(
+          `conflict on ${labelOf(variable)}: ${choice === 'mine' ? 'mine kept' : 'theirs taken'}`,
+          'response-resolve',
+          { variable, choice },
+          before,
+        );
       }
       return this.mustValue(responseId, variable);
     })();
@@ -269,6 +277,7 @@ export class ResponsesStore {
     return this.db.transaction((): ResponseValueView => {
       const row = this.valueRow(responseId, variable);
       if (!row) throw new ResponseEditError('not_found', `No answer ${variable} in response ${responseId}`);
+      const before = this.answerImage(responseId, variable, answerColumns);
       const inConflict = row.conflict_lock_version !== null && row.conflict_value !== null;
       const base = inConflict ? (row.conflict_value ?? row.base_value) : row.base_value;
       const lock = inConflict ? (row.conflict_lock_version ?? row.base_lock_version) : row.base_lock_version;
@@ -278,7 +287,7 @@ export class ResponsesStore {
            conflict_lock_version = NULL, server_errors = NULL, updated_at = ? WHERE response_id = ? AND variable = ?`,
         )
         .run(base, lock, base, this.now(), responseId, variable);
-      this.journal(responseId, 'response-revert', { variable });
+      this.step(`revert of the answer to ${labelOf(variable)}`, 'response-revert', { variable }, before);
       return this.mustValue(responseId, variable);
     })();
   }
@@ -371,9 +380,27 @@ export class ResponsesStore {
     return valueView(row);
   }
 
-  private journal(responseId: number, kind: string, payload: unknown): void {
-    this.db
-      .prepare('INSERT INTO journal (at, local_id, kind, payload) VALUES (?, ?, ?, ?)')
-      .run(this.now(), `response:${responseId}`, kind, JSON.stringify(payload));
+  /** An answer's row as a step found it, with the columns the step changes. */
+  private answerImage(responseId: number, variable: string, columns: AnswerImage['columns']): AnswerImage {
+    const row = this.db
+      .prepare(
+        `SELECT ${answerColumns.join(', ')} FROM response_values WHERE response_id = ? AND variable = ?`,
+      )
+      .get(responseId, variable) as AnswerImage['row'] | undefined;
+    return { responseId, variable, row: row ?? null, columns };
   }
+
+  /**
+   * Journals one change of an answer as a labelled step of the workspace's history ("answer to
+   * <indicator>"), so Undo, on any tab, undoes what its label says. Inside the change's transaction.
+   */
+  private step(label: string, kind: string, payload: unknown, before: AnswerImage): void {
+    const after = this.answerImage(before.responseId, before.variable, before.columns);
+    journalAnswerStep((text) => this.db.prepare(text), this.now(), label, kind, payload, before, after);
+  }
+}
+
+/** An indicator's words for a step's label (its variable when the catalog does not know it). */
+function labelOf(variable: string): string {
+  return catalogIndicator(variable)?.label ?? variable;
 }

@@ -17,6 +17,7 @@ interface SyncChoices {
   sendAnyway: ReadonlySet<string>;
 }
 import { SyncEngine } from './sync-engine';
+import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
 
 export type SyncHandlers = Pick<BridgeHandlers, 'sync.review' | 'sync.run' | 'sync.cancel' | 'sync.dryRun'>;
 
@@ -78,11 +79,18 @@ export class SyncService {
         store,
         workspaces.validationContext(store, 'create'),
         workspaces.validationContext(store, 'update'),
-      ).map(({ localId, errors }) => ({
-        localId,
-        name: names.get(localId) ?? localId,
-        errors: Object.entries(errors).map(([path, messages]) => ({ path, messages })),
-      }));
+      ).map(({ localId, errors }) => {
+        const doc = store.mustGet(localId).current;
+        return {
+          localId,
+          name: names.get(localId) ?? localId,
+          // The grid's paths (`annual_data/2024/en_cov_wf`), which the review words with the columns' labels.
+          errors: Object.entries(errors).map(([path, messages]) => ({
+            path: docPathOf(doc, path),
+            messages,
+          })),
+        };
+      });
       return review;
     },
     'sync.run': ({ mode, confirmDeletes, sendAnyway }) =>
@@ -155,4 +163,20 @@ export class SyncService {
     this.resumeAfterSignIn = undefined;
     this.run(paused.mode, paused.choices).catch((error: unknown) => this.deps.session.noteFailure(error));
   }
+}
+
+/**
+ * A rule's API path (`annual_data[5].en_cov_wf`, `certifications[0].year`, `asset_size`) as the
+ * document path the grid and the review use (`annual_data/2024/en_cov_wf`, `certifications/new:k/year`,
+ * `size`), by the asset's own records. A path it cannot place stays as it was.
+ */
+export function docPathOf(doc: AssetDoc | null, apiPath: string): string {
+  if (apiPath === 'asset_size') return 'size';
+  const m = /^(annual_data|certifications|energy_ratings)\[(\d+)\]\.(\w+)$/.exec(apiPath);
+  if (!m) return apiPath;
+  const collection = m[1] as 'annual_data' | 'certifications' | 'energy_ratings';
+  const list = doc?.[collection];
+  const entry = Array.isArray(list) ? (list[Number(m[2])] as Record<string, unknown> | undefined) : undefined;
+  if (!entry || typeof entry !== 'object') return apiPath;
+  return `${collection}/${entryKey(collection, entry)}/${m[3]}`;
 }

@@ -2,10 +2,14 @@
  * The preview of an import: the parsed rows compared with the workspace, one entry per asset.
  *
  * Matching (the spreadsheet's contract, domain notes): rows are matched by Asset ID
- * (`gresb_asset_id`, or our spec's `service_asset_id` in an older file). A blank ID means an asset the service has not seen: on Asset Characteristics
- * it is matched to this workspace's unsent asset with the same Partner ID (our own exports carry it)
- * or else it is a new asset; on the other tabs a blank-ID row joins its asset by name, since names are
- * unique within an entity. An ID this workspace does not hold belongs to another entity (or was
+ * (`gresb_asset_id`, or our spec's `service_asset_id` in an older file), then by Partner ID: our own
+ * exports carry it, and it stays with the asset when a sync gives it its Asset ID, so a file exported
+ * before a sync comes back onto the same assets. A blank-ID row takes this workspace's one unsent
+ * asset of its name (a file imported twice); on Asset Characteristics, one whose name a synced asset
+ * has is a problem of the preview, never a silent second asset (the service refuses two of one name)
+ * nor a silent match: the analyst puts the ID in or renames the row. Other blank-ID rows are new
+ * assets; on the other tabs a blank-ID row joins its asset by name, since names are unique within an
+ * entity. An ID this workspace does not hold belongs to another entity (or was
  * deleted on the service) and is rejected, as are IDs repeated on a tab. One bad cell rejects its
  * whole asset, so an asset is never half imported.
  */
@@ -57,16 +61,19 @@ export function planImport(
   opts: PlanOptions = {},
 ): ImportPlan {
   const byServiceId = new Map<number, AssetRecord>();
-  const unsentByPartnersId = new Map<number, AssetRecord>();
-  const unsentByName = new Map<string, AssetRecord>();
+  const byPartnersId = new Map<number, AssetRecord>();
+  const byName = new Map<string, AssetRecord[]>();
   for (const r of records) {
     if (r.serviceAssetId !== null) byServiceId.set(r.serviceAssetId, r);
-    else if (r.current) {
-      if (r.partnersId !== null) unsentByPartnersId.set(r.partnersId, r);
-      const name = lower(typeof r.current.name === 'string' ? r.current.name : null);
-      if (name) unsentByName.set(name, r);
-    }
+    if (!r.current) continue;
+    // Synced or not: our own export carries the Partner ID, which stays with the asset after a sync.
+    if (r.partnersId !== null) byPartnersId.set(r.partnersId, r);
+    const name = lower(typeof r.current.name === 'string' ? r.current.name : null);
+    if (name) byName.set(name, [...(byName.get(name) ?? []), r]);
   }
+  /** The group of an existing asset: by its service ID when it has one, so rows with the ID join it. */
+  const keyOf = (r: AssetRecord): string =>
+    r.serviceAssetId !== null ? `id:${r.serviceAssetId}` : `local:${r.localId}`;
 
   const groups = new Map<string, Group>();
   const newByName = new Map<string, string>();
@@ -130,13 +137,35 @@ export function planImport(
         if (!rowHasData(sheet, row, idAt, nameAt)) continue;
         const partnersId = partnersAt >= 0 ? row.values[partnersAt] : null;
         const nameKey = lower(nameText ?? undefined);
-        const unsent =
-          (typeof partnersId === 'number' ? unsentByPartnersId.get(partnersId) : undefined) ??
-          (nameKey ? unsentByName.get(nameKey) : undefined);
+        const byPartners = typeof partnersId === 'number' ? byPartnersId.get(partnersId) : undefined;
+        const named = nameKey ? (byName.get(nameKey) ?? []) : [];
         const joined = nameKey ? newByName.get(nameKey) : undefined;
+        const existing = (r: AssetRecord): Group =>
+          group(keyOf(r), { record: r, serviceAssetId: r.serviceAssetId, name: nameText });
         if (joined) g = groups.get(joined) as Group;
-        else if (unsent)
-          g = group(`local:${unsent.localId}`, { record: unsent, serviceAssetId: null, name: nameText });
+        else if (byPartners) g = existing(byPartners);
+        else if (named.length === 1 && named[0]!.serviceAssetId === null) g = existing(named[0]!);
+        else if (creates && named.length > 0) {
+          // A blank ID and a name the workspace already has: never a silent duplicate (the service
+          // refuses a second asset of one name) nor a silent match; the analyst says which.
+          g = group(`clash:${sheet.name}:${row.row}`, {
+            record: undefined,
+            serviceAssetId: null,
+            name: nameText,
+          });
+          const ids = named.map((r) =>
+            r.serviceAssetId !== null ? `Asset ID ${r.serviceAssetId}` : 'not synced yet',
+          );
+          g.errors.push(
+            issue(
+              sheet.name,
+              row.row,
+              idRef,
+              `An asset named "${nameText ?? ''}" is already in the workspace (${ids.join(', ')}): importing this row would add a second one. Put its Asset ID in the row to update it, or give the row another name to add a new asset.`,
+              'name',
+            ),
+          );
+        } else if (named.length === 1) g = existing(named[0]!);
         else if (creates) {
           g = group(nameKey ? `new:${nameKey}` : `new-row:${sheet.name}:${row.row}`, {
             record: undefined,
@@ -159,9 +188,11 @@ export function planImport(
               sheet.name,
               row.row,
               idRef,
-              nameKey
-                ? `This row has no Asset ID and no asset named "${nameText}" is new on Asset Characteristics or in the workspace`
-                : 'This row has neither an Asset ID nor an asset name, so it matches no asset',
+              named.length > 1
+                ? `This row has no Asset ID and ${named.length} assets are named "${nameText}": put the Asset ID in the row`
+                : nameKey
+                  ? `This row has no Asset ID and no asset named "${nameText}" is new on Asset Characteristics or in the workspace`
+                  : 'This row has neither an Asset ID nor an asset name, so it matches no asset',
               idColumnKey,
             ),
           );

@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { entryKey, setPathFrom, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { HistoryState } from '../../shared/sync/types';
 import { newPartnersId } from './asset-edits';
@@ -37,6 +38,75 @@ export interface StepOutcome {
   label: string;
   /** Assets whose row changed (still there) and assets whose row is gone. */
   touched: string[];
+  /** Portfolio responses whose answers the step changed. */
+  responses: number[];
+}
+
+/**
+ * A portfolio answer as a step found or left it (the responses store writes these; undo puts
+ * `columns` of `row` back). Journal rows of answers are keyed `response:<id>`.
+ */
+export interface AnswerImage {
+  responseId: number;
+  variable: string;
+  /** The answer's row, or null: there was none. */
+  row: Record<(typeof answerColumns)[number], unknown> | null;
+  /** What this step changed, so undo leaves the rest (a base a sync moved since) alone. */
+  columns: ReadonlyArray<(typeof answerColumns)[number]>;
+}
+
+export const answerColumns = [
+  'base_value',
+  'base_lock_version',
+  'current_value',
+  'conflict_value',
+  'conflict_lock_version',
+  'server_errors',
+] as const;
+
+const answerPrefix = 'response:';
+
+/** A statement runner: the workspace store's, or the responses store's own connection to the file. */
+type Prepare = (text: string) => Pick<Database.Statement, 'run'>;
+
+/**
+ * Records one labelled step of a change outside the assets (a portfolio answer) in the same
+ * journal, so one Undo undoes what its label says whichever tab made it. Call inside a transaction.
+ */
+export function journalAnswerStep(
+  prepare: Prepare,
+  at: number,
+  label: string,
+  kind: string,
+  payload: unknown,
+  before: AnswerImage,
+  after: AnswerImage,
+): void {
+  const { lastInsertRowid } = prepare('INSERT INTO steps (label, at) VALUES (?, ?)').run(label, at);
+  const id = Number(lastInsertRowid);
+  prepare(
+    'INSERT INTO journal (at, local_id, kind, payload, step, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(
+    at,
+    `${answerPrefix}${before.responseId}`,
+    kind,
+    JSON.stringify(payload),
+    id,
+    JSON.stringify(before),
+    JSON.stringify(after),
+  );
+  forgetRedoAndOld(prepare, id);
+}
+
+/** A new action: what was undone can no longer be redone; steps beyond the kept ones are let go. */
+function forgetRedoAndOld(prepare: Prepare, id: number): void {
+  const dropped = 'SELECT id FROM steps WHERE (undone = 1 AND id < ?) OR id <= ? - ?';
+  prepare(`UPDATE journal SET step = NULL, before = NULL, after = NULL WHERE step IN (${dropped})`).run(
+    id,
+    id,
+    KEPT_STEPS,
+  );
+  prepare(`DELETE FROM steps WHERE id IN (${dropped})`).run(id, id, KEPT_STEPS);
 }
 
 export class History {
@@ -62,7 +132,7 @@ export class History {
         const result = fn();
         const wrote = this.store.sql('SELECT 1 FROM journal WHERE step = ? LIMIT 1').get(id);
         if (!wrote) this.store.sql('DELETE FROM steps WHERE id = ?').run(id);
-        else this.forgetRedoAndOld(id);
+        else forgetRedoAndOld((text) => this.store.sql(text), id);
         return result;
       } finally {
         this.active = null;
@@ -118,7 +188,7 @@ export class History {
       const rows = this.rowsOf(step.id).reverse();
       for (const row of rows) this.restore(row, 'before');
       this.store.sql('UPDATE steps SET undone = 1 WHERE id = ?').run(step.id);
-      return { label: step.label, touched: [...new Set(rows.map((row) => row.local_id))] };
+      return { label: step.label, ...outcomeOf(rows) };
     });
   }
 
@@ -131,7 +201,7 @@ export class History {
       const rows = this.rowsOf(step.id);
       for (const row of rows) this.restore(row, 'after');
       this.store.sql('UPDATE steps SET undone = 0 WHERE id = ?').run(step.id);
-      return { label: step.label, touched: [...new Set(rows.map((row) => row.local_id))] };
+      return { label: step.label, ...outcomeOf(rows) };
     });
   }
 
@@ -141,18 +211,13 @@ export class History {
       .all(step) as JournalRow[];
   }
 
-  /** A new action: what was undone can no longer be redone; steps beyond the kept ones are let go. */
-  private forgetRedoAndOld(id: number): void {
-    const dropped = 'SELECT id FROM steps WHERE (undone = 1 AND id < ?) OR id <= ? - ?';
-    this.store
-      .sql(`UPDATE journal SET step = NULL, before = NULL, after = NULL WHERE step IN (${dropped})`)
-      .run(id, id, KEPT_STEPS);
-    this.store.sql(`DELETE FROM steps WHERE id IN (${dropped})`).run(id, id, KEPT_STEPS);
-  }
-
   /** Puts one journal row's image back on its asset. */
   private restore(row: JournalRow, side: 'before' | 'after'): void {
     const text = side === 'before' ? row.before : row.after;
+    if (row.local_id.startsWith(answerPrefix)) {
+      if (text !== null) this.restoreAnswer(JSON.parse(text) as AnswerImage);
+      return;
+    }
     const target = (text === null ? null : JSON.parse(text)) as RowImage;
     const existing = this.store
       .sql('SELECT current, service_asset_id, in_flight FROM assets WHERE local_id = ?')
@@ -190,6 +255,47 @@ export class History {
     }
     writeCurrent(this.store, row.local_id, next);
   }
+
+  /** Puts an answer's changed columns back (a first answer undone: its row goes). */
+  private restoreAnswer(image: AnswerImage): void {
+    const key = [image.responseId, image.variable];
+    if (image.row === null) {
+      this.store.sql('DELETE FROM response_values WHERE response_id = ? AND variable = ?').run(...key);
+      return;
+    }
+    const exists = this.store
+      .sql('SELECT 1 FROM response_values WHERE response_id = ? AND variable = ?')
+      .get(...key);
+    const row = image.row;
+    if (!exists) {
+      this.store
+        .sql(
+          `INSERT INTO response_values (response_id, variable, ${answerColumns.join(', ')}, updated_at)
+           VALUES (?, ?, ${answerColumns.map(() => '?').join(', ')}, ?)`,
+        )
+        .run(...key, ...answerColumns.map((c) => row[c] ?? null), this.store.now());
+      return;
+    }
+    const columns = image.columns.filter((c) => (answerColumns as readonly string[]).includes(c));
+    if (columns.length === 0) return;
+    this.store
+      .sql(
+        `UPDATE response_values SET ${columns.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
+         WHERE response_id = ? AND variable = ?`,
+      )
+      .run(...columns.map((c) => row[c] ?? null), this.store.now(), ...key);
+  }
+}
+
+/** The assets and the responses a step's rows changed. */
+function outcomeOf(rows: JournalRow[]): Omit<StepOutcome, 'label'> {
+  const ids = [...new Set(rows.map((row) => row.local_id))];
+  return {
+    touched: ids.filter((id) => !id.startsWith(answerPrefix)),
+    responses: ids
+      .filter((id) => id.startsWith(answerPrefix))
+      .map((id) => Number(id.slice(answerPrefix.length))),
+  };
 }
 
 /** The paths a cell edit touched; undefined for whole-document changes. */

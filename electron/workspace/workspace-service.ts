@@ -266,7 +266,13 @@ export class WorkspaceService {
       if (view) views.push(view);
       else removed.push(id);
     }
-    return { label: outcome?.label ?? null, views, removed, history: store.historyState() };
+    return {
+      label: outcome?.label ?? null,
+      views,
+      removed,
+      responses: outcome?.responses ?? [],
+      history: store.historyState(),
+    };
   }
 
   private view(store: WorkspaceStore, localId: string) {

@@ -11,6 +11,7 @@ import { PortfolioView } from './portfolio/PortfolioView';
 import { ResponsesView } from './responses/ResponsesView';
 import { Header } from './shell/Header';
 import { Notices } from './shell/Notices';
+import { ConfirmDialog } from './shell/ConfirmDialog';
 import { StatusBar } from './shell/StatusBar';
 import { Toolbar } from './shell/Toolbar';
 import { WorkspaceProblemNotice } from './shell/WorkspaceProblemNotice';
@@ -110,6 +111,7 @@ export function App() {
       <ImportExportDialog />
       <ConnectionsDialog />
       <FirstRunGuide />
+      <ConfirmDialog />
     </div>
   );
 }

@@ -128,5 +128,7 @@ export interface HistoryOutcome {
   label: string | null;
   views: AssetView[];
   removed: string[];
+  /** Portfolio responses whose answers the step changed (the Responses tab reads them again). */
+  responses: number[];
   history: HistoryState;
 }

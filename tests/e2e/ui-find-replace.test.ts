@@ -223,6 +223,7 @@ describe('find and replace in a grid', () => {
     // A deleted asset's row takes no edits: its cell is skipped, and the message counts it.
     await gridCell(page, 'assets-grid', d!.localId, 'city').click();
     await page.getByTestId('delete-assets').click();
+    await page.getByTestId('confirm-ok').click();
     await expect.poll(async () => (await probe().assetOf(d!.localId))?.status).toBe('deleted');
     await openFind(c!.localId, 'city', city);
     await bar().getByTestId('replace-scope').selectOption('column');

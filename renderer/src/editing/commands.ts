@@ -6,7 +6,7 @@
  * Commands run one at a time, in order, so a fast typist's edits land as typed.
  */
 import type { Scalar } from '../../../shared/sync/asset-doc';
-import type { AssetView, HistoryState } from '../../../shared/sync/types';
+import type { AssetView, HistoryOutcome, HistoryState } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
 import { applyViews, useWorkspace } from '../store/workspace';
 import { notify, useUi } from '../store/ui';
@@ -203,12 +203,30 @@ export function deleteAssets(localIds: readonly string[]): Promise<void> {
 }
 
 /** Undo or redo one step in main; the assets it touched come back as they are now. */
+/**
+ * Others whose changes are steps of main's history (the Responses tab's answers): their edits land
+ * before an undo runs, and they hear which of theirs a step changed.
+ */
+export interface HistoryParticipant {
+  settled(): Promise<unknown>;
+  changed(outcome: HistoryOutcome): void;
+}
+const participants = new Set<HistoryParticipant>();
+
+export function joinHistory(participant: HistoryParticipant): () => void {
+  participants.add(participant);
+  return () => void participants.delete(participant);
+}
+
 function travel(direction: 'undo' | 'redo'): Promise<void> {
   return serial(async () => {
     try {
+      // An answer typed or ticked a moment ago is the newest step: it reaches main first.
+      await Promise.all([...participants].map((p) => p.settled()));
       const outcome = await bridge.methods[direction === 'undo' ? 'workspace.undo' : 'workspace.redo']({});
       applyViews(outcome.views, outcome.removed);
       showHistory(outcome.history);
+      for (const participant of participants) participant.changed(outcome);
       if (outcome.label) notify('info', `${direction === 'undo' ? 'Undone' : 'Redone'}: ${outcome.label}`);
     } catch (error) {
       notify('error', `Could not ${direction}: ${errorMessage(error)}`);

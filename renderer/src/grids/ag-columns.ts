@@ -177,9 +177,10 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       spec.editable && isRowEditable(p.data) && (opts.editableFor?.(p.data!) ?? true),
     cellEditorSelector: (p) => {
       const values = selectValues(p.data);
-      // Yes/no keeps the plain select; lists get type-ahead by code or label.
+      // Lists get type-ahead by code or label; yes/no also takes the words Excel takes
+      // (true/false/yes/no/1/0, any case), so typing FALSE + Enter sets it.
       if (values && spec.type === 'boolean')
-        return { component: 'agSelectCellEditor', params: { values: [...values] } };
+        return { component: ListCellEditor, params: { values, format, parse }, popup: true };
       if (values) return { component: ListCellEditor, params: { values, format }, popup: true };
       return { component: 'agTextCellEditor' };
     },

@@ -11,6 +11,11 @@ export interface ListEditorParams {
   values: readonly unknown[];
   /** The value as the list shows it ("Netherlands (NL)"). */
   format: (value: unknown) => string;
+  /**
+   * Typed text as a value, for words that are not in the list's own text (a yes/no cell takes
+   * "yes", "no", "1", "0" as Excel does); a result outside the list is ignored.
+   */
+  parse?: (text: string) => unknown;
 }
 
 const maxShown = 50;
@@ -25,9 +30,11 @@ export class ListCellEditor implements ICellEditorComp<GridRow> {
   private active = 0;
   private original: unknown;
   private chosen: { value: unknown } | undefined;
+  private parse: ((text: string) => unknown) | undefined;
 
   init(params: ICellEditorParams<GridRow> & ListEditorParams): void {
     this.original = params.value;
+    this.parse = params.parse;
     this.items = params.values.map((value) => ({
       value,
       text: value === null ? '(empty)' : params.format(value),
@@ -89,15 +96,21 @@ export class ListCellEditor implements ICellEditorComp<GridRow> {
 
   private exact(typed: string) {
     const t = typed.toLowerCase();
+    const parsed = this.parse?.(typed);
     return this.items.find(
-      (item) => item.text.toLowerCase() === t || String(item.value ?? '').toLowerCase() === t,
+      (item) =>
+        item.text.toLowerCase() === t ||
+        String(item.value ?? '').toLowerCase() === t ||
+        (parsed !== undefined && parsed !== null && item.value === parsed),
     );
   }
 
   private filter(): void {
     const typed = this.input.value.trim().toLowerCase();
+    const parsed = typed === '' ? undefined : this.parse?.(typed);
     const score = (item: { value: unknown; text: string }): number => {
       if (typed === '') return 1;
+      if (parsed !== undefined && parsed !== null && item.value === parsed) return 4;
       const code = String(item.value ?? '').toLowerCase();
       const text = item.text.toLowerCase();
       if (code === typed || text === typed) return 4;

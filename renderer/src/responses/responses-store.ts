@@ -15,6 +15,7 @@ import type {
 } from '../../../shared/responses/types';
 import { bridge } from '../bridge';
 import { notify } from '../store/ui';
+import { joinHistory, refreshHistory } from '../editing/commands';
 import { errorMessage } from '../../../shared/errors';
 
 /** Evidence being added to one indicator: sent at once (the service takes links, not files). */
@@ -159,6 +160,8 @@ function changeValue(
       const view = await call();
       if (!current(gen)) return;
       applyValue(responseId, view);
+      // The change is main's newest undo step ("answer to …"): the toolbar's Undo says so.
+      await refreshHistory();
       await refreshList(gen);
     } catch (error) {
       if (!current(gen)) return;
@@ -259,3 +262,21 @@ function mergeItem(items: EvidenceItemView[], item: EvidenceItemView): EvidenceI
   const same = (e: EvidenceItemView) => e.answerName === item.answerName && e.itemNumber === item.itemNumber;
   return [...items.filter((e) => !same(e)), item];
 }
+
+// Answers are steps of the workspace's history: an undo waits for the answers on their way, and
+// an undone or redone answer is read again.
+joinHistory({
+  settled: () => {
+    for (const flush of draftFlushers) flush();
+    return chain;
+  },
+  changed: (outcome) => {
+    if (outcome.responses.length === 0) return;
+    const gen = generation;
+    void enqueue(async () => {
+      await refreshList(gen);
+      const selected = useResponses.getState().selectedId;
+      if (selected !== null && outcome.responses.includes(selected)) await reloadDetail(gen, selected);
+    });
+  },
+});

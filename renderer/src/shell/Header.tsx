@@ -7,6 +7,7 @@ import { notify, useUi } from '../store/ui';
 import { loadAll, useWorkspace } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
 import { onlineState } from './online-state';
+import { areaLabel } from '../grid-model/columns';
 
 export function Header() {
   const session = useWorkspace((s) => s.session);
@@ -69,10 +70,19 @@ export function Header() {
       </div>
       {active && (
         <div className="entity-facts" data-testid="entity-facts">
-          <span title="Area unit">{active.areaUnit}</span>
+          {/* Narrow windows show the short forms (styles.css), so the header stays one line. */}
+          <span title={`Area unit: ${active.areaUnit}`}>
+            <span className="wide-only">{active.areaUnit}</span>
+            <span className="narrow-only">{areaLabel(active.areaUnit)}</span>
+          </span>
           <span title="Currency">{active.currency}</span>
           <span title="Reporting period">{active.reportingPeriod}</span>
-          {meta && <span title="Assessment year">Assessment {meta.assessmentYear}</span>}
+          {meta && (
+            <span title={`Assessment ${meta.assessmentYear}`}>
+              <span className="wide-only">Assessment </span>
+              {meta.assessmentYear}
+            </span>
+          )}
         </div>
       )}
       <span className="spacer" />
@@ -135,7 +145,7 @@ function SignInState() {
   return (
     <span className="signed-in">
       <span title={`Token kept in ${auth.storage}; scopes: ${auth.scopes.join(', ')}`}>
-        Signed in{auth.kind ? ` · ${auth.kind}` : ''}
+        Signed in{auth.kind ? <span className="wide-only">{` · ${auth.kind}`}</span> : ''}
         {expiry}
       </span>
       <button

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Scalar } from '../../../shared/sync/asset-doc';
+import type { AssetView } from '../../../shared/sync/types';
 import {
   addEntry,
   createAsset,
@@ -17,6 +18,7 @@ import { assetName, type GridKind } from '../grid-model/rows';
 import { loadReview } from '../sync/sync-store';
 import { notify, setPanel, setTab, useUi, type Tab } from '../store/ui';
 import { useWorkspace, viewsInOrder } from '../store/workspace';
+import { askConfirm, summariseNames } from './ConfirmDialog';
 
 const tabs: Array<{ id: Tab; label: string }> = [
   { id: 'assets', label: 'Assets' },
@@ -36,14 +38,43 @@ function targetAssets(kind: GridKind): string[] {
 }
 
 /**
- * What Delete removes: the ticked rows when the cursor is on one of them (an explicit selection),
- * otherwise the row under the cursor only, never ticked rows the analyst is not looking at.
+ * What Delete removes: the ticked rows when there are any (what the analyst chose, wherever the
+ * cursor is), else the row under the cursor. The question says which of the two it is.
  */
-function deleteTargets(): string[] {
-  const focused = focusedRow('assets');
+function deleteTargets(): { ids: string[]; ticked: boolean } {
   const selected = selectedRows('assets').map((r) => r.localId);
-  if (selected.length > 0 && (!focused || selected.includes(focused.localId))) return [...new Set(selected)];
-  return focused ? [focused.localId] : [];
+  if (selected.length > 0) return { ids: [...new Set(selected)], ticked: true };
+  const focused = focusedRow('assets');
+  return { ids: focused ? [focused.localId] : [], ticked: false };
+}
+
+/** Asks in the app's own dialog, naming what goes ("Delete 2 ticked assets: A, B?"), then deletes. */
+async function confirmAndDelete(): Promise<void> {
+  const { ids, ticked } = deleteTargets();
+  const views = ids
+    .map((id) => useWorkspace.getState().assets.get(id))
+    .filter((v): v is AssetView => v !== undefined && v.status !== 'deleted');
+  if (views.length === 0) {
+    notify(
+      'warning',
+      ids.length > 0
+        ? 'Those assets are already deleted (↺ or Undo restores them).'
+        : 'Put the cursor on the asset to delete, or tick the rows.',
+    );
+    return;
+  }
+  const names = views.map((v) => String(v.doc['name'] ?? '') || 'unnamed asset');
+  const what = ticked
+    ? `${views.length === 1 ? 'the ticked asset' : `${views.length.toLocaleString('en-US')} ticked assets`}`
+    : 'the asset at the cursor';
+  const ok = await askConfirm({
+    title: views.length === 1 ? 'Delete an asset' : `Delete ${views.length.toLocaleString('en-US')} assets`,
+    message: `Delete ${what}: ${summariseNames(names)}?`,
+    detail:
+      'Synced assets stay struck through until Sync, which asks again before deleting them on the service; Undo restores.',
+    action: 'Delete',
+  });
+  if (ok) await deleteAssets(views.map((v) => v.localId));
 }
 
 export function Toolbar() {
@@ -162,16 +193,7 @@ function TabActions({ tab }: { tab: GridKind }) {
         >
           Add asset
         </button>
-        <button
-          type="button"
-          data-testid="delete-assets"
-          onClick={() => {
-            const ids = deleteTargets();
-            if (ids.length === 0)
-              notify('warning', 'Put the cursor on the asset to delete, or tick the rows.');
-            else void deleteAssets(ids);
-          }}
-        >
+        <button type="button" data-testid="delete-assets" onClick={() => void confirmAndDelete()}>
           Delete
         </button>
         <RevertButton kind="assets" />

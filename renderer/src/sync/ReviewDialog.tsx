@@ -1,16 +1,22 @@
-/** "What will be sent": the next push grouped as create / update / delete, with the changed fields. */
+/**
+ * "What will be sent": one table of asset · field · old → new for what goes (creates, updates,
+ * deletes), then what is held back with its reasons and "Send anyway", in the columns' words. The
+ * counts are honest: an asset held back is counted there, not among the updates.
+ */
 import { cellOfPath } from '../grid-model/rows';
 import { useModalDialog } from '../shell/use-modal-dialog';
-import { jumpTo } from '../store/ui';
-import { pathLabel } from '../validation/labels';
+import { jumpTo, setPanel } from '../store/ui';
+import { useWorkspace } from '../store/workspace';
 import { syncResponses } from '../responses/responses-store';
-import { setPanel } from '../store/ui';
 import { runSync, toggleSendAnyway, useSync } from './sync-store';
+import { isRecordPath, reviewLabel, reviewMessage, reviewValue, type ReviewContext } from './review-words';
 
 export function ReviewDialog() {
   const review = useSync((s) => s.review);
   const sendAnyway = useSync((s) => s.sendAnyway);
   const answers = useSync((s) => s.pendingAnswers);
+  const assets = useWorkspace((s) => s.assets);
+  const reference = useWorkspace((s) => s.meta?.reference);
   const { ref, close } = useModalDialog('review');
   // One Sync for everything pending: the assets, then the portfolio responses' answers.
   const syncNow = async () => {
@@ -23,6 +29,25 @@ export function ReviewDialog() {
     close();
     jumpTo(localId, path, cellOfPath(localId, path).grid);
   };
+  const contextOf = (localId: string): ReviewContext => {
+    const view = assets.get(localId);
+    return { docs: [view?.doc], reference };
+  };
+
+  const heldBack = review?.heldBack ?? [];
+  const held = new Set(heldBack.filter((b) => !sendAnyway.includes(b.localId)).map((b) => b.localId));
+  const creates = (review?.creates ?? []).filter((c) => !held.has(c.localId));
+  const updates = (review?.updates ?? []).filter((u) => !held.has(u.localId));
+  const deletes = review?.deletes ?? [];
+  const conflicted = review?.conflicted ?? [];
+  const counts: Array<[string, string, number]> = [
+    ['create', 'Create', creates.length],
+    ['update', 'Update', updates.length],
+    ['delete', 'Delete', deletes.length],
+    ['held', 'Held back', held.size],
+    ['conflicts', 'Conflicts', conflicted.length],
+  ];
+
   return (
     <dialog
       ref={ref}
@@ -35,86 +60,125 @@ export function ReviewDialog() {
       {!review ? (
         <p>Loading…</p>
       ) : (
-        <div className="review-groups">
-          <section>
-            <h3>Create ({review.creates.length})</h3>
-            <ul>
-              {review.creates.map((c) => (
-                <li key={c.localId}>
-                  <button type="button" className="link-button" onClick={() => go(c.localId, 'name')}>
-                    {c.name}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </section>
-          <section>
-            <h3>Update ({review.updates.length})</h3>
-            <ul>
-              {review.updates.map((u) => (
-                <li key={u.localId}>
-                  <strong>{u.name}</strong>
-                  <ul className="changed-fields">
-                    {(u.changes ?? u.changedPaths.map((path) => ({ path, before: '', after: '' }))).map(
-                      (c) => (
-                        <li key={c.path} data-testid="review-change">
-                          <button type="button" className="link-button" onClick={() => go(u.localId, c.path)}>
-                            {pathLabel(c.path)}
-                          </button>
-                          {c.before !== c.after && (
-                            <span className="hint">
-                              {' '}
-                              {c.before} → {c.after}
-                            </span>
-                          )}
-                        </li>
-                      ),
-                    )}
-                  </ul>
-                </li>
-              ))}
-            </ul>
-          </section>
-          <section>
-            <h3>Delete ({review.deletes.length})</h3>
-            <ul>
-              {review.deletes.map((d) => (
-                <li key={d.localId}>
-                  {d.name} {d.serviceAssetId !== null && <span className="hint">#{d.serviceAssetId}</span>}
-                </li>
-              ))}
-            </ul>
-          </section>
-          {(review.heldBack ?? []).length > 0 && (
+        <div className="review-body">
+          <p className="review-counts">
+            {counts.map(([id, label, n]) => (
+              <span key={id} data-testid={`review-count-${id}`} className={n === 0 ? 'hint' : ''}>
+                {label} ({n})
+              </span>
+            ))}
+          </p>
+          {creates.length + updates.length + deletes.length > 0 && (
+            <table className="review-table" data-testid="review-sent">
+              <thead>
+                <tr>
+                  <th scope="col">Asset</th>
+                  <th scope="col">Field</th>
+                  <th scope="col">Old → new</th>
+                </tr>
+              </thead>
+              <tbody>
+                {creates.map((c) => (
+                  <tr key={`c:${c.localId}`} data-testid="review-create">
+                    <th scope="row">
+                      <button type="button" className="link-button" onClick={() => go(c.localId, 'name')}>
+                        {c.name}
+                      </button>
+                    </th>
+                    <td colSpan={2}>
+                      new asset{sendAnyway.includes(c.localId) ? ', sent with its errors' : ''}
+                    </td>
+                  </tr>
+                ))}
+                {updates.flatMap((u) => {
+                  const ctx = contextOf(u.localId);
+                  const changes =
+                    u.changes ?? u.changedPaths.map((path) => ({ path, before: '', after: '' }));
+                  return changes.map((c, i) => (
+                    <tr key={`u:${u.localId}:${c.path}`} data-testid="review-change">
+                      <th scope="row">{i === 0 ? u.name : ''}</th>
+                      <td>
+                        <button type="button" className="link-button" onClick={() => go(u.localId, c.path)}>
+                          {reviewLabel(c.path, ctx)}
+                        </button>
+                      </td>
+                      <td>
+                        {isRecordPath(c.path)
+                          ? c.before === '(empty)'
+                            ? 'added'
+                            : 'removed'
+                          : `${reviewValue(c.path, c.before, ctx)} → ${reviewValue(c.path, c.after, ctx)}`}
+                      </td>
+                    </tr>
+                  ));
+                })}
+                {deletes.map((d) => (
+                  <tr key={`d:${d.localId}`} data-testid="review-delete">
+                    <th scope="row">{d.name}</th>
+                    <td colSpan={2}>
+                      deleted on the service
+                      {d.serviceAssetId !== null ? ` (Asset ID ${d.serviceAssetId})` : ''}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {heldBack.length > 0 && (
             <section data-testid="review-held-back">
-              <h3>Held back: errors ({review.heldBack?.length})</h3>
+              <h3>Held back: errors ({heldBack.length})</h3>
               <p className="hint">
                 Not sent until fixed, valid edits of the same asset included. &quot;Send anyway&quot; has the
                 service save it with its errors.
               </p>
-              <ul>
-                {review.heldBack?.map((b) => (
-                  <li key={b.localId}>
-                    <strong>{b.name}</strong>
-                    <ul className="changed-fields">
-                      {b.errors.map((e) => (
-                        <li key={e.path}>
-                          {e.path}: {e.messages.join('; ')}
-                        </li>
-                      ))}
-                    </ul>
-                    <label>
-                      <input
-                        type="checkbox"
-                        checked={sendAnyway.includes(b.localId)}
-                        onChange={(event) => toggleSendAnyway(b.localId, event.target.checked)}
-                        data-testid="send-anyway"
-                      />{' '}
-                      Send anyway
-                    </label>
-                  </li>
-                ))}
-              </ul>
+              <table className="review-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Asset</th>
+                    <th scope="col">Field</th>
+                    <th scope="col">Why</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {heldBack.flatMap((b) => {
+                    const ctx = contextOf(b.localId);
+                    return b.errors.map((e, i) => (
+                      <tr key={`${b.localId}:${e.path}`} data-testid="review-held-error">
+                        <th scope="row">
+                          {i === 0 && (
+                            <>
+                              {b.name}
+                              <label className="send-anyway">
+                                <input
+                                  type="checkbox"
+                                  checked={sendAnyway.includes(b.localId)}
+                                  onChange={(event) => toggleSendAnyway(b.localId, event.target.checked)}
+                                  data-testid="send-anyway"
+                                />{' '}
+                                Send anyway
+                              </label>
+                            </>
+                          )}
+                        </th>
+                        <td>
+                          <button type="button" className="link-button" onClick={() => go(b.localId, e.path)}>
+                            {reviewLabel(e.path, ctx)}
+                          </button>
+                        </td>
+                        <td>{e.messages.map(reviewMessage).join('; ')}</td>
+                      </tr>
+                    ));
+                  })}
+                </tbody>
+              </table>
+            </section>
+          )}
+          {conflicted.length > 0 && (
+            <section>
+              <h3>Held back: conflicts ({conflicted.length})</h3>
+              <p className="hint">
+                {conflicted.map((c) => c.name).join(', ')}: resolve them in the Sync panel.
+              </p>
             </section>
           )}
           <section data-testid="review-responses">
@@ -125,16 +189,6 @@ export function ReviewDialog() {
                 : `${answers} answer${answers === 1 ? '' : 's'} of the portfolio responses will be sent too.`}
             </p>
           </section>
-          {review.conflicted.length > 0 && (
-            <section>
-              <h3>Held back: conflicts ({review.conflicted.length})</h3>
-              <ul>
-                {review.conflicted.map((c) => (
-                  <li key={c.localId}>{c.name}</li>
-                ))}
-              </ul>
-            </section>
-          )}
         </div>
       )}
       <div className="dialog-actions">

@@ -12,6 +12,7 @@ import { settled } from '../editing/commands';
 import { clearTopic, notify } from '../store/ui';
 import { refreshSession, reloadSnapshot } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
+import { askConfirm } from '../shell/ConfirmDialog';
 
 interface SyncState {
   running: boolean;
@@ -86,13 +87,19 @@ async function confirmDeletions(): Promise<number[]> {
   const review = await bridge.methods['sync.review']({});
   const ids = review.deletes.flatMap((d) => (d.serviceAssetId === null ? [] : [d.serviceAssetId]));
   if (ids.length === 0) return [];
-  const list = review.deletes
+  const items = review.deletes
     .filter((d) => d.serviceAssetId !== null)
-    .map((d) => `• ${d.name} (id ${d.serviceAssetId})`)
-    .join('\n');
-  const ok = window.confirm(
-    `Sync will delete ${ids.length === 1 ? 'this asset' : `these ${ids.length} assets`} on the service, for every data partner of the entity:\n\n${list}\n\nDelete ${ids.length === 1 ? 'it' : 'them'}?`,
-  );
+    .map((d) => `${d.name} (id ${d.serviceAssetId})`);
+  const count = ids.length.toLocaleString('en-US');
+  // The app's own dialog: the first names listed, the rest summed up ("and 10,031 more").
+  const ok = await askConfirm({
+    title: ids.length === 1 ? 'Delete an asset on the service' : `Delete ${count} assets on the service`,
+    message: `Sync will delete ${ids.length === 1 ? 'this asset' : `these ${count} assets`} on the service, for every data partner of the entity. Delete ${ids.length === 1 ? 'it' : 'them'}?`,
+    items,
+    show: 20,
+    detail: 'Declined deletes stay pending, struck through; ↺ restores an asset.',
+    action: ids.length === 1 ? 'Delete on the service' : `Delete ${count} on the service`,
+  });
   if (ok) return ids;
   notify('info', 'Deletes not sent: they stay pending, struck through; ↺ restores an asset.');
   return [];

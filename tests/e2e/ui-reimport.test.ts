@@ -1,0 +1,118 @@
+/**
+ * Re-importing our own export after a sync (issue 30, item 1): an asset added here, exported while it
+ * had no Asset ID, then synced, comes back from the same file (XLSX and CSV) onto itself, matched by
+ * its Partner ID, not as a second asset; a blank-ID row named like a synced asset is a problem of the
+ * preview, with its reason, not a duplicate the service refuses only after Apply.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { AssetView } from '../../shared/sync/types';
+import { openUiPage, screenshot, screenshotIfFailed, type UiPage, workspaceProbe } from '../support/ui-page';
+import type { TestApp } from '../support/test-app';
+
+describe('re-import after a sync', () => {
+  let app: TestApp;
+  let ui: UiPage | undefined;
+  let page: Page;
+  let added: AssetView;
+  let synced: AssetView;
+  const folder = mkdtempSync(join(tmpdir(), 'asset-desk-ui-reimport-'));
+  const xlsx = join(folder, 'before-sync.xlsx');
+  const csv = join(folder, 'before-sync.csv');
+  const clash = join(folder, 'clash.xlsx');
+  const name = 'Leiden Depot';
+
+  beforeAll(async () => {
+    ui = await openUiPage();
+    ({ app, page } = ui);
+    const probe = workspaceProbe(app);
+    const { assets } = await probe.snapshot();
+    synced = assets.find((a) => a.serviceAssetId !== null && a.status === 'clean')!;
+    // A new asset like an existing one (its characteristics), under a name of its own.
+    const fields: Record<string, string | number | boolean | null> = {};
+    for (const [key, value] of Object.entries(synced.doc))
+      if (
+        key !== 'service_asset_id' &&
+        key !== 'partners_id' &&
+        (value === null || typeof value !== 'object')
+      )
+        fields[key] = value as string | number | boolean | null;
+    fields['name'] = name;
+    added = await app.core.handlers['workspace.createAsset']({ fields });
+    // Exported while it has no Asset ID; then synced, which gives it one.
+    app.picker.saveNext = xlsx;
+    await app.core.handlers['workbook.export']({ format: 'xlsx' });
+    app.picker.saveNext = csv;
+    await app.core.handlers['workbook.export']({ format: 'csv' });
+    await app.core.handlers['sync.run']({ mode: 'always' });
+    added = (await probe.assetOf(added.localId))!;
+    expect(added.serviceAssetId).not.toBeNull();
+
+    // The same export with a hand-typed row (blank Asset ID) named like a synced asset.
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(xlsx);
+    const sheet = workbook.getWorksheet('Asset Characteristics')!;
+    let nameColumn = 0;
+    sheet.getRow(1).eachCell((c, column) => {
+      if (c.value === 'name') nameColumn = column;
+    });
+    sheet.addRow([]).getCell(nameColumn).value = String(synced.doc['name']);
+    await workbook.xlsx.writeFile(clash);
+  }, 120_000);
+  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-reimport'));
+  afterAll(() => ui?.close());
+
+  const preview = async (file: string) => {
+    await page.getByTestId('exchange-button').click();
+    await page.getByTestId('exchange-dialog').waitFor({ state: 'visible' });
+    app.picker.next = file;
+    await page.getByTestId('import-choose').click();
+    await page.getByTestId('preview').waitFor();
+  };
+  const count = (status: string) => page.getByTestId(`count-${status}`).getAttribute('data-count');
+  const close = async () => {
+    await page.getByTestId('exchange-close').click();
+    await page.getByTestId('exchange-dialog').waitFor({ state: 'hidden' });
+  };
+
+  for (const format of ['xlsx', 'csv'] as const) {
+    it(`the ${format.toUpperCase()} exported before the sync comes back onto the same assets`, async () => {
+      if (format === 'xlsx') {
+        await page.goto(app.host.launchUrl);
+        const guide = page.getByTestId('guide-dismiss');
+        if (await guide.isVisible()) await guide.click();
+      }
+      await preview(format === 'xlsx' ? xlsx : csv);
+      expect(await count('new')).toBe('0');
+      expect(await count('rejected')).toBe('0');
+      await page.getByTestId('show-unchanged').check();
+      // The added asset's row is that asset, matched by its Partner ID.
+      const row = page.locator(`[data-testid="preview-row"][data-local-id="${added.localId}"]`);
+      expect(await row.getAttribute('data-status')).toBe('unchanged');
+      await screenshot(page, `ui-reimport-${format}.png`);
+      await close();
+    });
+  }
+
+  it('a blank-ID row named like a synced asset is a problem in the preview', async () => {
+    const before = (await workspaceProbe(app).snapshot()).assets.length;
+    await preview(clash);
+    expect(await count('new')).toBe('0');
+    expect(await count('rejected')).toBe('1');
+    const problem = page.locator(
+      '[data-testid="preview-row"][data-status="rejected"] [data-testid="problem-reason"]',
+    );
+    expect(await problem.textContent()).toContain(
+      `An asset named "${String(synced.doc['name'])}" is already in the workspace (Asset ID ${synced.serviceAssetId})`,
+    );
+    expect(await page.getByTestId('apply-import').isDisabled()).toBe(true);
+    await screenshot(page, 'ui-reimport-clash.png');
+    await close();
+    expect((await workspaceProbe(app).snapshot()).assets.length).toBe(before);
+    expect(ui!.pageErrors).toEqual([]);
+  });
+});
