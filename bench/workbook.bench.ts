@@ -178,6 +178,7 @@ export default async function run(): Promise<void> {
       importFloor.seconds,
       's',
       IMPORT_FLOOR_RATIO,
+      { ours: read.cpu + plan.cpu, floor: importFloor.cpu },
     );
     goal("workbook export time (this machine's)", write.seconds, 's', '<=', GOAL_S, {
       name: 'SheetJS',
