@@ -137,8 +137,11 @@ export default async function run(): Promise<void> {
     const loadMs = Date.now() - start;
     // The floor has every row at its first; ours draws a first page and reads the rest after it, so
     // it is also timed to its last row in the grid (the status bar's "Reading assets" gone).
-    await page.locator('[data-testid="status-loading"]').waitFor({ state: 'detached' });
-    const allRowsMs = Date.now() - start;
+    // Watched while the bench goes on, so the session's time below is timed as before.
+    const allRowsMs = page
+      .locator('[data-testid="status-loading"]')
+      .waitFor({ state: 'detached' })
+      .then(() => Date.now() - start);
     if (process.env['BENCH_DEBUG'])
       console.log(
         await page.evaluate(
@@ -180,7 +183,7 @@ export default async function run(): Promise<void> {
     floorGoal('start to an interactive assets grid, 100k rows', loadMs, floors.startMs, 'ms', FLOOR_RATIO);
     floorGoal(
       'start to every row in the assets grid, 100k rows',
-      allRowsMs,
+      await allRowsMs,
       floors.startMs,
       'ms',
       FLOOR_RATIO,
