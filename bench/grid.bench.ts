@@ -7,8 +7,15 @@
  * Goals (issue 9): first render < 1.5 s, edit < 50 ms, 95th-percentile frame < 20 ms.
  * The peer, measured in the same browser in the same run: a bare AG Grid (the vanilla bundle, no
  * app code) with the same rows and the same columns, so the ratio shows what our cells cost.
+ * Issue 33: start and keypress to saved are judged as ratios to their floors, measured first in the
+ * same browser on the same workspace file (`support/grid-floors.ts` says why each is the floor):
+ * start <= x1.3 of a bare AG Grid given the rows as one message over the same transport; keypress
+ * to saved <= x1.3 of a bare AG Grid's edit plus one round trip and one SQLite transaction of the
+ * same size. The absolute goals stay as lines, marked as this machine's.
  */
 import { goal } from './support/goal';
+import { floorGoal } from './support/floor';
+import { measureGridFloors } from './support/grid-floors';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -31,6 +38,9 @@ const START_GOAL_MS = 1_500;
 const EDIT_MEDIAN_GOAL_MS = 25;
 /** A column's full label or a cell's message on hover: AG Grid's default waits 2 s. */
 const HOVER_GOAL_MS = 600;
+/** Issue 33: start and keypress to saved within x1.3 of their floors; the floor's start is a median of 3. */
+const FLOOR_RATIO = 1.3;
+const FLOOR_START_RUNS = 3;
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
 interface PageElement {
@@ -89,10 +99,12 @@ export default async function run(): Promise<void> {
   // opens the app in the morning: the sandbox is not running yet.
   const seeding = await startTestApp();
   const seedStart = performance.now();
+  let workspaceFile = '';
   try {
     // Seed the open workspace through a second connection to its SQLite file (WAL allows it).
     const entityId = (await seeding.core.handlers['session.get']({})).activeEntityId!;
     const file = join(connectionFolder(seeding.dataDir, localSandboxId), `entity-${entityId}.sqlite`);
+    workspaceFile = file;
     const store = WorkspaceStore.open(file);
     store.transaction(() => {
       for (let i = 0; i < ASSETS; i++) store.createAsset(seedDoc(i));
@@ -104,6 +116,14 @@ export default async function run(): Promise<void> {
   console.log(`seeded ${ASSETS} assets x ${YEARS} years in ${ms(performance.now() - seedStart)}`);
 
   const browser = await launchChromium();
+  const floors = await measureGridFloors(browser.context, workspaceFile, {
+    runs: FLOOR_START_RUNS,
+    edits: 24,
+  });
+  console.log(
+    `floors: start to a bare AG Grid's first row, the rows as one message: ${floors.startRuns.map((n) => `${n} ms`).join(', ')}; ` +
+      `bare edit + round trip + transaction: median ${ms(percentile(floors.edits, 50))}, p95 ${ms(percentile(floors.edits, 95))}`,
+  );
   const page = await browser.context.newPage();
   if (process.env['BENCH_DEBUG']) page.on('console', (m) => console.log('page:', m.text()));
   page.setDefaultTimeout(120_000);
@@ -115,6 +135,16 @@ export default async function run(): Promise<void> {
     await page.goto(app.host.launchUrl);
     await page.locator('[data-testid="assets-grid"] .ag-row').first().waitFor();
     const loadMs = Date.now() - start;
+    // The floor has every row at its first; ours draws a first page and reads the rest after it, so
+    // it is also timed to its last row in the grid (the status bar's "Reading assets" gone).
+    // Watched while the bench goes on, so the session's time below is timed as before.
+    const allRowsMs = page
+      .locator('[data-testid="status-loading"]')
+      .waitFor({ state: 'detached' })
+      .then(
+        () => Date.now() - start,
+        () => NaN, // not read within the page's timeout: the goal line shows NaN, OVER
+      );
     if (process.env['BENCH_DEBUG'])
       console.log(
         await page.evaluate(
@@ -153,7 +183,21 @@ export default async function run(): Promise<void> {
     console.log(
       `annual grid first render (100k rows): ${ms(firstRender.render)} (goal < ${FIRST_RENDER_GOAL_MS} ms; scroll height ${rowCount}px)`,
     );
-    goal('start to an interactive assets grid, 100k rows', loadMs, 'ms', '<=', START_GOAL_MS);
+    floorGoal('start to an interactive assets grid, 100k rows', loadMs, floors.startMs, 'ms', FLOOR_RATIO);
+    floorGoal(
+      'start to every row in the assets grid, 100k rows',
+      await allRowsMs,
+      floors.startMs,
+      'ms',
+      FLOOR_RATIO,
+    );
+    goal(
+      "start to an interactive assets grid, 100k rows (this machine's)",
+      loadMs,
+      'ms',
+      '<=',
+      START_GOAL_MS,
+    );
     goal('annual grid first render, 100k rows', firstRender.render, 'ms', '<', FIRST_RENDER_GOAL_MS);
     await page.waitForTimeout(1_500); // let the background validation finish
 
@@ -161,8 +205,27 @@ export default async function run(): Promise<void> {
     console.log(
       `edit, keypress to saved: median ${ms(percentile(edits, 50))}, p95 ${ms(percentile(edits, 95))}, max ${ms(Math.max(...edits))} (goal < ${EDIT_GOAL_MS} ms)`,
     );
-    goal('keypress to saved at 100k rows, median', percentile(edits, 50), 'ms', '<=', EDIT_MEDIAN_GOAL_MS);
-    goal('keypress to saved at 100k rows, p95', percentile(edits, 95), 'ms', '<=', EDIT_GOAL_MS);
+    floorGoal(
+      'keypress to saved at 100k rows, median',
+      percentile(edits, 50),
+      percentile(floors.edits, 50),
+      'ms',
+      FLOOR_RATIO,
+    );
+    goal(
+      "keypress to saved at 100k rows, median (this machine's)",
+      percentile(edits, 50),
+      'ms',
+      '<=',
+      EDIT_MEDIAN_GOAL_MS,
+    );
+    goal(
+      "keypress to saved at 100k rows, p95 (this machine's)",
+      percentile(edits, 95),
+      'ms',
+      '<=',
+      EDIT_GOAL_MS,
+    );
 
     const hover = await measureHover(page, '[data-testid="annual-grid"] .ag-header-cell[col-id^="en_"]');
 

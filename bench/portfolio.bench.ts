@@ -2,13 +2,18 @@
  * The Portfolio view's figures for 10,000 assets x 6 years: built from scratch, and kept up to date
  * after one cell edit. The peer is the same figures rebuilt from scratch after the edit.
  * Goal (issue 20): the whole view <= 300 ms; an edit far below a rebuild.
+ * Issue 33: the whole view <= x2 of its floor, one pass over the same assets' numbers
+ * (`support/portfolio-floor.ts` says why that is the floor), measured the same way in the same run.
  */
 import type { AnnualDataInput, AssetInput } from '../shared/domain';
 import { PortfolioModel } from '../shared/portfolio/portfolio-model';
+import { floorGoal } from './support/floor';
+import { onePassOverNumbers } from './support/portfolio-floor';
 
 const ASSETS = 10_000;
 const YEARS = 6;
 const GOAL_MS = 300;
+const FLOOR_RATIO = 2;
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -89,6 +94,13 @@ export default async function run(): Promise<void> {
   };
   full(assets); // warm-up
   const fullMs = Math.min(full(assets), full(assets), full(assets));
+  const floor = (): number => {
+    const t0 = performance.now();
+    onePassOverNumbers(assets);
+    return performance.now() - t0;
+  };
+  floor(); // warm-up, as the view's
+  const floorMs = Math.min(floor(), floor(), floor());
 
   const model = new PortfolioModel({ areaUnit: 'm2' });
   assets.forEach((a, i) => model.set(String(i), a));
@@ -108,7 +120,8 @@ export default async function run(): Promise<void> {
   edits.sort((a, b) => a - b);
   const editMs = edits[Math.floor(edits.length / 2)] ?? 0;
   console.log(`portfolio: ${ASSETS} assets x ${YEARS} years`);
-  goal('portfolio view, 10,000 assets x 6 years', fullMs, 'ms', '<=', GOAL_MS);
+  floorGoal('portfolio view, 10,000 assets x 6 years', fullMs, floorMs, 'ms', FLOOR_RATIO);
+  goal("portfolio view, 10,000 assets x 6 years (this machine's)", fullMs, 'ms', '<=', GOAL_MS);
   goal(
     'portfolio after one edit (peer: a rebuild)',
     editMs,

@@ -1,9 +1,12 @@
 /**
- * `npm run bench [name ...]`: runs every bench/<name>.bench.ts (or the named ones) in one process,
- * one after another, so each prints its figures measured on the same machine in the same run.
+ * `npm run bench [name ...]`: runs every bench/<name>.bench.ts (or the named ones), one after
+ * another, each in a process of its own (through tsx), after printing the machine they run on. A
+ * bench's figures sit beside floors and peers measured in its own process in the same run.
  */
+import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { machineLine } from './support/machine';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const wanted = new Set(process.argv.slice(2));
@@ -16,8 +19,22 @@ if (files.length === 0) {
   console.error(`No benchmark matches ${[...wanted].join(', ')}`);
   process.exit(1);
 }
+console.log(machineLine());
+let failed = 0;
 for (const file of files) {
   console.log(`\n== ${file.replace(/\.bench\.ts$/, '')}`);
-  const module = (await import(pathToFileURL(`${dir}${file}`).href)) as { default: () => Promise<void> };
-  await module.default();
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./support/run-one.ts', import.meta.url)), `${dir}${file}`],
+      { stdio: 'inherit' },
+    );
+    child.on('error', reject);
+    child.on('exit', (exitCode, signal) => resolve(signal ? null : exitCode));
+  });
+  if (code !== 0) {
+    failed++;
+    console.log(`bench ${file} failed (${code === null ? 'killed' : `exit code ${code}`})`);
+  }
 }
+if (failed > 0) process.exitCode = 1;
