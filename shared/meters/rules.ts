@@ -50,6 +50,9 @@ export function checkReadings(
   const issues: ReadingIssue[] = [];
   const byId = new Map(meters.map((m) => [m.id, m]));
   const perMeter = new Map<string, number[]>();
+  // Day numbers once per reading: the sort and the overlap scan below compare them many times.
+  const starts = new Float64Array(readings.length);
+  const ends = new Float64Array(readings.length);
   for (let i = 0; i < readings.length; i++) {
     const r = readings[i] as Reading;
     const meter = byId.get(r.meterId);
@@ -66,6 +69,8 @@ export function checkReadings(
     }
     const s = dayNumber(r.start);
     const e = dayNumber(r.end);
+    starts[i] = s;
+    ends[i] = e;
     let datesOk = true;
     for (const [value, column] of [
       [s, 'start'],
@@ -134,7 +139,7 @@ export function checkReadings(
           });
           continue;
         }
-        if (dayNumber(r.start) <= dayNumber(prev.end)) {
+        if ((starts[i] as number) <= (ends[reach] as number)) {
           issues.push({
             rule: 'overlap',
             severity: 'error',
@@ -145,7 +150,7 @@ export function checkReadings(
           });
         }
       }
-      if (reach < 0 || dayNumber(r.end) > dayNumber((readings[reach] as Reading).end)) reach = i;
+      if (reach < 0 || (ends[i] as number) > (ends[reach] as number)) reach = i;
     }
   }
 
@@ -155,9 +160,8 @@ export function checkReadings(
     for (const meter of meters) {
       const spans: number[] = [];
       for (const i of perMeter.get(meter.id) ?? []) {
-        const r = readings[i] as Reading;
-        const a = Math.max(dayNumber(r.start), pFrom);
-        const b = Math.min(dayNumber(r.end), pTo);
+        const a = Math.max(starts[i] as number, pFrom);
+        const b = Math.min(ends[i] as number, pTo);
         if (b >= a) spans.push(a, b);
       }
       for (const [a, b] of uncovered(spans, pFrom, pTo)) {
