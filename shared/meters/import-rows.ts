@@ -8,7 +8,7 @@
 import { delimitedRecords } from '../text/delimited';
 import type { MeterSpace, MeterUtility } from './types';
 import { meterSpaces, meterUtilities, spaceLabels, utilityLabels } from './types';
-import { parseUnit } from './units';
+import { dimensionsFor, parseUnit } from './units';
 
 export const importColumns = [
   'meter_id',
@@ -329,13 +329,20 @@ export function parseReadingsRows(rows: Iterable<readonly string[]>, options: Im
     else if (quantity === null)
       fail('quantity', quantityText === '' ? 'No quantity.' : `"${quantityText}" is not a number.`);
     const unit = get('unit');
+    const unitDef = unit === '' ? null : parseUnit(unit);
     if (unit === '') fail('unit', 'No unit.');
-    else if (!parseUnit(unit)) fail('unit', `Unknown unit "${unit}".`);
+    else if (!unitDef) fail('unit', `Unknown unit "${unit}".`);
     const estimated = parseEstimated(get('estimated'));
     if (estimated === null) fail('estimated', `"${get('estimated')}" is not yes or no.`);
     const utilityText = get('utility');
     const utility = utilityWords.get(normaliseHeader(utilityText)) ?? null;
     if (!utility) fail('utility', `"${utilityText}" is not a utility (${meterUtilities.join(', ')}).`);
+    else if (unitDef && !dimensionsFor(utility).includes(unitDef.dimension)) {
+      fail(
+        'unit',
+        `The unit "${unit}" (${unitDef.dimension}) doesn't fit a ${utility.replace(/_/g, ' ')} meter.`,
+      );
+    }
     const spaceText = get('space');
     const waste = utility === 'waste_hazardous' || utility === 'waste_non_hazardous';
     const space: MeterSpace | null =

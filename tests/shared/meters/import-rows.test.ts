@@ -99,6 +99,7 @@ describe('readings file import', () => {
       'M1;Tower;electricity;w;2024-04-01;2024-04-30;1,234;kWh',
       'M1;Tower;water;w;2024-05-01;2024-05-31;5;m3',
       'M1;Tower;electricity;w;2024-06-01;2024-06-30;7;kWh',
+      'M2;Tower;water;w;2024-06-01;2024-06-30;7;kWh',
     ].join('\n');
     const result = parseReadingsCsv(text, ';', { file });
     expect(result.errors).toEqual([
@@ -119,6 +120,7 @@ describe('readings file import', () => {
       },
       // The first good row (6, water) sets the meter; row 7 contradicts it.
       { file, row: 7, column: 'Utility', message: "Differs from the meter's row 6." },
+      { file, row: 8, column: 'Unit', message: 'The unit "kWh" (energy) doesn\'t fit a water meter.' },
     ]);
     expect(result.readings.map((r) => r.source.row)).toEqual([6]);
   });
