@@ -1,0 +1,423 @@
+/**
+ * The flat readings file (CSV or XLSX, one row a reading with its meter's attributes repeated) into
+ * meters and readings. Pure: main reads the bytes (with the workbook limits) and hands over the rows;
+ * CSV text goes through the project's delimited-text reader. Headers are recognised
+ * case-insensitively with common synonyms, and the analyst's corrected mapping wins. Every problem
+ * names the file, the row (1 = the header) and the column; a bad row is left out, nothing else.
+ */
+import { delimitedRecords } from '../text/delimited';
+import type { MeterSpace, MeterUtility } from './types';
+import { meterSpaces, meterUtilities, spaceLabels, utilityLabels } from './types';
+import { dimensionsFor, parseUnit } from './units';
+
+export const importColumns = [
+  'meter_id',
+  'meter_name',
+  'asset_partners_id',
+  'asset_name',
+  'utility',
+  'space',
+  'area_served',
+  'start_date',
+  'end_date',
+  'quantity',
+  'unit',
+  'estimated',
+] as const;
+export type ImportColumn = (typeof importColumns)[number];
+
+const synonyms: Record<ImportColumn, string[]> = {
+  meter_id: [
+    'meter id',
+    'meter number',
+    'meter no',
+    'meter code',
+    'meter ref',
+    'meter reference',
+    'meter',
+    'portfolio manager meter id',
+  ],
+  meter_name: ['meter name', 'meter description', 'name', 'description'],
+  asset_partners_id: ['asset partners id', 'partners id', 'asset id', 'property id', 'building id'],
+  asset_name: ['asset name', 'property name', 'building name', 'asset', 'property', 'building', 'site'],
+  utility: ['utility', 'utility type', 'meter type', 'energy type', 'commodity', 'resource', 'type'],
+  space: ['space', 'space type', 'area type', 'control', 'location'],
+  area_served: ['area served', 'floor area served', 'served area', 'floor area', 'area'],
+  start_date: [
+    'start date',
+    'start',
+    'from',
+    'period start',
+    'billing start',
+    'begin date',
+    'startdate',
+    'date from',
+  ],
+  end_date: ['end date', 'end', 'to', 'period end', 'billing end', 'enddate', 'date to'],
+  quantity: ['quantity', 'usage', 'consumption', 'amount', 'value', 'qty'],
+  unit: ['unit', 'units', 'uom', 'unit of measure', 'unitofmeasure'],
+  estimated: [
+    'estimated',
+    'estimate',
+    'is estimated',
+    'estimatedvalue',
+    'estimated value',
+    'actual/estimated',
+    'reading type',
+  ],
+};
+
+function normaliseHeader(text: string): string {
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[_\-\s]+/g, ' ');
+}
+
+const utilityWords = new Map<string, MeterUtility>();
+for (const u of meterUtilities) {
+  utilityWords.set(normaliseHeader(u), u);
+  utilityWords.set(normaliseHeader(utilityLabels[u]), u);
+}
+for (const [word, u] of [
+  ['electric', 'electricity'],
+  ['power', 'electricity'],
+  ['gas', 'fuel'],
+  ['natural gas', 'fuel'],
+  ['fuel oil', 'fuel'],
+  ['fuels', 'fuel'],
+  ['district heating', 'district'],
+  ['district cooling', 'district'],
+  ['district heat', 'district'],
+  ['hazardous', 'waste_hazardous'],
+  ['non hazardous', 'waste_non_hazardous'],
+  ['nonhazardous', 'waste_non_hazardous'],
+] as const) {
+  utilityWords.set(word, u);
+}
+const spaceWords = new Map<string, MeterSpace>();
+const spaceShort: Record<MeterSpace, string> = {
+  whole_building: 'w',
+  shared_services: 'lc bs',
+  common_areas: 'lc bc',
+  tenant_landlord: 'lc t',
+  tenant_tenant: 'tc t',
+  outdoor_landlord: 'lc o',
+  outdoor_tenant: 'tc o',
+};
+for (const s of meterSpaces) {
+  spaceWords.set(normaliseHeader(s), s);
+  spaceWords.set(normaliseHeader(spaceLabels[s]), s);
+  spaceWords.set(spaceShort[s], s);
+}
+
+export type DateOrder = 'dmy' | 'mdy';
+
+export interface ImportIssue {
+  file: string;
+  /** 1-based row of the file; 1 is the header. */
+  row: number;
+  /** The file's header of the column, or null for the row as a whole. */
+  column: string | null;
+  message: string;
+}
+
+export interface ImportedMeter {
+  /** meter_id, or the asset and meter name when the file has no ids. */
+  key: string;
+  meterId: string | null;
+  name: string;
+  asset: { partnersId: string | null; name: string | null };
+  utility: MeterUtility;
+  space: MeterSpace;
+  areaServed: number | null;
+  unit: string;
+  row: number;
+}
+
+export interface ImportedReading {
+  meterKey: string;
+  start: string;
+  end: string;
+  quantity: number;
+  unit: string;
+  estimated: boolean;
+  source: { kind: 'file'; file: string; row: number };
+}
+
+export interface ReadingsImport {
+  /** Which column (0-based) each field was read from; null when the file has none. */
+  mapping: Record<ImportColumn, number | null>;
+  meters: ImportedMeter[];
+  readings: ImportedReading[];
+  errors: ImportIssue[];
+  /** Set when the file's dates are day/month or month/day and nothing in it tells which: ask. */
+  needsDateOrder: boolean;
+}
+
+export interface ImportOptions {
+  file: string;
+  /** The analyst's mapping: field -> the file's header text, winning over recognition. */
+  mapping?: Partial<Record<ImportColumn, string>>;
+  /** The analyst's answer when the file's day/month order is ambiguous. */
+  dateOrder?: DateOrder;
+}
+
+/** Which column holds each field: the analyst's mapping first, then exact names, then synonyms. */
+export function recogniseHeaders(
+  header: readonly string[],
+  mapping: ImportOptions['mapping'] = {},
+): Record<ImportColumn, number | null> {
+  const names = header.map(normaliseHeader);
+  const taken = new Set<number>();
+  const result = {} as Record<ImportColumn, number | null>;
+  for (const column of importColumns) result[column] = null;
+  const claim = (column: ImportColumn, index: number): void => {
+    if (index >= 0 && !taken.has(index) && result[column] === null) {
+      result[column] = index;
+      taken.add(index);
+    }
+  };
+  for (const column of importColumns) {
+    const mapped = mapping[column];
+    if (mapped !== undefined) claim(column, names.indexOf(normaliseHeader(mapped)));
+  }
+  for (const column of importColumns) claim(column, names.indexOf(normaliseHeader(column)));
+  for (const column of importColumns) {
+    for (const word of synonyms[column]) claim(column, names.indexOf(word));
+  }
+  return result;
+}
+
+const isoPattern = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
+const localPattern = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/;
+
+function isoOf(y: number, m: number, d: number): string | null {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+/** A number as spreadsheets write it; "1,234" alone is refused (thousands or a decimal comma?). */
+export function parseQuantity(text: string): number | 'ambiguous' | null {
+  const t = text.trim().replace(/\s/g, '');
+  if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(t)) return Number(t);
+  if (/^-?\d{1,3}(,\d{3})+\.\d+$/.test(t) || /^-?\d{1,3}(,\d{3}){2,}$/.test(t))
+    return Number(t.replace(/,/g, ''));
+  if (/^-?\d{1,3}(\.\d{3})+,\d+$/.test(t)) return Number(t.replace(/\./g, '').replace(',', '.'));
+  if (/^-?\d{1,3},\d{3}$/.test(t)) return 'ambiguous';
+  if (/^-?\d+,\d+$/.test(t)) return Number(t.replace(',', '.'));
+  return null;
+}
+
+function parseEstimated(text: string): boolean | null {
+  const t = text.trim().toLowerCase();
+  if (['', 'no', 'n', 'false', '0', 'a', 'actual'].includes(t)) return false;
+  if (['yes', 'y', 'true', '1', 'e', 'est', 'estimated', 'estimate'].includes(t)) return true;
+  return null;
+}
+
+/** Reads a readings CSV's text (the delimiter decided by the caller from its first line). */
+export function parseReadingsCsv(text: string, delimiter: string, options: ImportOptions): ReadingsImport {
+  return parseReadingsRows(delimitedRecords(text, { delimiter }), options);
+}
+
+/** Reads the rows of a readings file, the first being its header. */
+export function parseReadingsRows(rows: Iterable<readonly string[]>, options: ImportOptions): ReadingsImport {
+  const { file } = options;
+  const iterator = rows[Symbol.iterator]();
+  const first = iterator.next();
+  const header = first.done ? [] : first.value;
+  const mapping = recogniseHeaders(header, options.mapping);
+  const errors: ImportIssue[] = [];
+  const result: ReadingsImport = { mapping, meters: [], readings: [], errors, needsDateOrder: false };
+  const headerName = (column: ImportColumn): string => {
+    const index = mapping[column];
+    return index === null ? column : (header[index] ?? column).trim() || column;
+  };
+  const missing = (['start_date', 'end_date', 'quantity', 'utility'] as const).filter(
+    (c) => mapping[c] === null,
+  );
+  if (mapping.meter_id === null && mapping.meter_name === null) missing.push('meter_id' as never);
+  if (mapping.asset_partners_id === null && mapping.asset_name === null)
+    missing.push('asset_partners_id' as never);
+  if (missing.length > 0) {
+    errors.push({
+      file,
+      row: 1,
+      column: null,
+      message: `No column for ${missing.join(', ')}; map one in the column mapping.`,
+    });
+    return result;
+  }
+
+  // Dates need the whole file: day/month order is decided by any date that can only be read one way.
+  const body: { row: number; cells: readonly string[] }[] = [];
+  let dayFirst = false;
+  let monthFirst = false;
+  let localDates = false;
+  let row = 1;
+  for (let next = iterator.next(); !next.done; next = iterator.next()) {
+    row++;
+    const cells = next.value;
+    if (cells.every((c) => c.trim() === '')) continue;
+    body.push({ row, cells });
+    for (const column of ['start_date', 'end_date'] as const) {
+      const m = localPattern.exec((cells[mapping[column] as number] ?? '').trim());
+      if (!m) continue;
+      localDates = true;
+      if (Number(m[1]) > 12) dayFirst = true;
+      if (Number(m[2]) > 12) monthFirst = true;
+    }
+  }
+  let order: DateOrder | null = options.dateOrder ?? null;
+  if (!order && localDates) {
+    if (dayFirst && monthFirst) {
+      errors.push({
+        file,
+        row: 1,
+        column: headerName('start_date'),
+        message: 'The dates mix day/month and month/day order; write them as YYYY-MM-DD.',
+      });
+      return result;
+    }
+    if (!dayFirst && !monthFirst) {
+      result.needsDateOrder = true;
+      errors.push({
+        file,
+        row: 1,
+        column: headerName('start_date'),
+        message: 'The dates could be day/month or month/day; say which order the file uses.',
+      });
+      return result;
+    }
+    order = dayFirst ? 'dmy' : 'mdy';
+  }
+
+  const meters = new Map<string, ImportedMeter>();
+  for (const { row: r, cells } of body) {
+    const get = (column: ImportColumn): string => {
+      const index = mapping[column];
+      return index === null ? '' : (cells[index] ?? '').trim();
+    };
+    const rowErrors: ImportIssue[] = [];
+    const fail = (column: ImportColumn, message: string): void => {
+      rowErrors.push({ file, row: r, column: headerName(column), message });
+    };
+    const date = (column: 'start_date' | 'end_date'): string => {
+      const text = get(column);
+      const iso = isoPattern.exec(text);
+      const local = localPattern.exec(text);
+      let value: string | null = null;
+      if (iso) value = isoOf(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+      else if (local && order) {
+        const [a, b] = [Number(local[1]), Number(local[2])];
+        value = order === 'dmy' ? isoOf(Number(local[3]), b, a) : isoOf(Number(local[3]), a, b);
+      }
+      if (value === null) fail(column, text === '' ? 'No date.' : `"${text}" is not a date (YYYY-MM-DD).`);
+      return value ?? '';
+    };
+    const start = date('start_date');
+    const end = date('end_date');
+    const quantityText = get('quantity');
+    const quantity = parseQuantity(quantityText);
+    if (quantity === 'ambiguous')
+      fail(
+        'quantity',
+        `"${quantityText}" could be thousands or a decimal comma; write it without the separator.`,
+      );
+    else if (quantity === null)
+      fail('quantity', quantityText === '' ? 'No quantity.' : `"${quantityText}" is not a number.`);
+    const unit = get('unit');
+    const unitDef = unit === '' ? null : parseUnit(unit);
+    if (unit === '') fail('unit', 'No unit.');
+    else if (!unitDef) fail('unit', `Unknown unit "${unit}".`);
+    const estimated = parseEstimated(get('estimated'));
+    if (estimated === null) fail('estimated', `"${get('estimated')}" is not yes or no.`);
+    const utilityText = get('utility');
+    const utility = utilityWords.get(normaliseHeader(utilityText)) ?? null;
+    if (!utility) fail('utility', `"${utilityText}" is not a utility (${meterUtilities.join(', ')}).`);
+    else if (unitDef && !dimensionsFor(utility).includes(unitDef.dimension)) {
+      fail(
+        'unit',
+        `The unit "${unit}" (${unitDef.dimension}) doesn't fit a ${utility.replace(/_/g, ' ')} meter.`,
+      );
+    }
+    const spaceText = get('space');
+    const waste = utility === 'waste_hazardous' || utility === 'waste_non_hazardous';
+    const space: MeterSpace | null =
+      spaceText === ''
+        ? waste
+          ? 'whole_building'
+          : null
+        : (spaceWords.get(normaliseHeader(spaceText)) ?? null);
+    if (!space)
+      fail(
+        'space',
+        spaceText === '' ? 'No space.' : `"${spaceText}" is not a space (${meterSpaces.join(', ')}).`,
+      );
+    else if (waste && space !== 'whole_building') fail('space', 'Waste meters are whole-asset.');
+    const areaText = get('area_served');
+    let area: number | null = null;
+    if (areaText !== '') {
+      const parsed = parseQuantity(areaText);
+      if (typeof parsed !== 'number' || parsed < 0) fail('area_served', `"${areaText}" is not a floor area.`);
+      else area = parsed;
+    }
+    const meterId = get('meter_id') || null;
+    const name = get('meter_name');
+    const asset = { partnersId: get('asset_partners_id') || null, name: get('asset_name') || null };
+    if (!meterId && !name) fail('meter_id', 'No meter id or name.');
+    if (!asset.partnersId && !asset.name)
+      fail(mapping.asset_partners_id !== null ? 'asset_partners_id' : 'asset_name', 'No asset.');
+    if (rowErrors.length > 0 || !utility || !space || typeof quantity !== 'number') {
+      errors.push(...rowErrors);
+      continue;
+    }
+    const key = meterId ?? `${asset.partnersId ?? asset.name}\u0000${name}`;
+    const known = meters.get(key);
+    if (!known) {
+      meters.set(key, {
+        key,
+        meterId,
+        name: name || (meterId as string),
+        asset,
+        utility,
+        space,
+        areaServed: area,
+        unit,
+        row: r,
+      });
+    } else {
+      // The meter's attributes are repeated on every row; one that contradicts its first row is an error.
+      const clash = (
+        [
+          ['utility', known.utility !== utility],
+          ['space', known.space !== space],
+          ['area_served', area !== null && known.areaServed !== area],
+          ['asset_partners_id', asset.partnersId !== null && known.asset.partnersId !== asset.partnersId],
+        ] as const
+      ).find(([, differs]) => differs);
+      if (clash) {
+        errors.push({
+          file,
+          row: r,
+          column: headerName(clash[0]),
+          message: `Differs from the meter's row ${known.row}.`,
+        });
+        continue;
+      }
+    }
+    result.readings.push({
+      meterKey: key,
+      start,
+      end,
+      quantity,
+      unit,
+      estimated: estimated as boolean,
+      source: { kind: 'file', file, row: r },
+    });
+  }
+  result.meters = [...meters.values()];
+  return result;
+}
