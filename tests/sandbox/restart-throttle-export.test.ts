@@ -141,7 +141,7 @@ describe('spreadsheet export', () => {
       expect(wb.worksheets.map((w) => w.name)).toEqual([...sheetNames, 'Lists']);
       const chars = wb.getWorksheet('Asset Characteristics');
       expect(chars?.getRow(1).hidden).toBe(true);
-      expect(chars?.getRow(1).getCell(1).value).toBe('service_asset_id');
+      expect(chars?.getRow(1).getCell(1).value).toBe('gresb_asset_id');
       expect(chars?.getRow(2).getCell(1).value).toBe('Asset ID');
       expect(chars?.rowCount).toBe(4); // names, labels, two assets
       const energy = wb.getWorksheet('Energy');
