@@ -9,7 +9,8 @@ import type {
 } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
 import { settled } from '../editing/commands';
-import { clearTopic, notify } from '../store/ui';
+import { syncResponses, useResponses } from '../responses/responses-store';
+import { clearTopic, notify, setPanel, useUi } from '../store/ui';
 import { refreshSession, reloadSnapshot } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
 
@@ -75,6 +76,51 @@ export async function runSync(mode: PushMode = 'strict'): Promise<void> {
   } finally {
     useSync.setState({ running: false });
   }
+}
+
+/** Answers of the portfolio responses waiting to be sent, as main counts them (0 when it cannot). */
+export async function refreshPendingAnswers(): Promise<number> {
+  const responses = await bridge.methods['responses.list']({}).catch(() => []);
+  const pendingAnswers = responses.reduce((n, r) => n + r.modified, 0);
+  useSync.setState({ pendingAnswers });
+  return pendingAnswers;
+}
+
+/** Everything pending, at once: the assets (pull, then push), then the answers waiting. */
+export async function syncAll(mode: PushMode = 'strict'): Promise<void> {
+  await runSync(mode);
+  if ((await refreshPendingAnswers()) > 0) await syncResponses();
+  await refreshPendingAnswers();
+}
+
+/**
+ * The header's Sync: one click sends everything when nothing needs a decision. An asset held back
+ * (errors, conflicts) or a delete opens the review first, where the analyst decides; otherwise the
+ * review stays one click away in the Sync panel.
+ */
+export async function syncFromHeader(): Promise<void> {
+  if (useSync.getState().running) return;
+  useSync.setState({ review: null });
+  await loadReview();
+  const review = useSync.getState().review;
+  const decide =
+    !review ||
+    review.deletes.length > 0 ||
+    review.conflicted.length > 0 ||
+    (review.heldBack ?? []).length > 0;
+  if (decide) {
+    useUi.setState({ dialog: 'review' });
+    return;
+  }
+  setPanel('sync');
+  await syncAll();
+}
+
+/** The review of what is pending (the dialog the header's Sync opens when there is a decision). */
+export function openReview(): void {
+  useSync.setState({ review: null });
+  useUi.setState({ dialog: 'review' });
+  void loadReview();
 }
 
 /**
@@ -146,6 +192,11 @@ export function connectSyncEvents(): () => void {
       void refreshSession().catch(() => undefined);
       const last = useSync.getState().report;
       if (last?.stopped?.offline) clearTopic('sync');
+    }),
+    // The Responses tab's list is read again after every answer: the header's badge follows it.
+    useResponses.subscribe((s, prev) => {
+      if (s.list && s.list !== prev.list)
+        useSync.setState({ pendingAnswers: s.list.reduce((n, r) => n + r.modified, 0) });
     }),
   ];
   return () => offs.forEach((off) => off());
