@@ -11,7 +11,7 @@ import { bridge } from '../bridge';
 import { settled } from '../editing/commands';
 import { syncResponses, useResponses } from '../responses/responses-store';
 import { clearTopic, notify, setPanel, useUi } from '../store/ui';
-import { refreshSession, reloadSnapshot } from '../store/workspace';
+import { refreshSession, reloadSnapshot, useWorkspace } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
 
 interface SyncState {
@@ -45,7 +45,13 @@ export const useSync = create<SyncState>(() => ({
 /** One click: pull (three-way merge), then push what is pending, paced by the service's limit. */
 export async function runSync(mode: PushMode = 'strict'): Promise<void> {
   if (useSync.getState().running) return;
-  useSync.setState({ running: true, error: null, progress: { phase: 'pull', done: 0, total: 1 } });
+  // A dry run's verdict was on what was pending before: the sync's report replaces it.
+  useSync.setState({
+    running: true,
+    error: null,
+    dryRun: null,
+    progress: { phase: 'pull', done: 0, total: 1 },
+  });
   try {
     await settled();
     const confirmDeletes = await confirmDeletions();
@@ -184,8 +190,38 @@ export async function loadReview(): Promise<void> {
   }
 }
 
+/** Which workspace (connection and entity) is open; null while none is. */
+const workspaceKey = (meta: ReturnType<typeof useWorkspace.getState>['meta']): string | null =>
+  meta ? `${meta.connectionId}:${meta.entity.id}` : null;
+
+/**
+ * Another workspace opened: what was shown of the one before (its last sync, a dry run, the review,
+ * the cell selection's count) is not this one's. A reload of the same workspace keeps it.
+ */
+function forgetOtherWorkspace(): () => void {
+  let shown = workspaceKey(useWorkspace.getState().meta);
+  return useWorkspace.subscribe((s) => {
+    const key = workspaceKey(s.meta);
+    if (key === null || key === shown) return;
+    const before = shown;
+    shown = key;
+    if (before === null) return;
+    useSync.setState({
+      progress: null,
+      report: null,
+      finishedAt: null,
+      error: null,
+      dryRun: null,
+      review: null,
+      sendAnyway: [],
+    });
+    useUi.setState({ rangeStats: null });
+  });
+}
+
 export function connectSyncEvents(): () => void {
   const offs = [
+    forgetOtherWorkspace(),
     bridge.on('sync.progress', (progress) => useSync.setState({ progress })),
     // Main's probe reached the service again: the header shows it, and "offline" notices go.
     bridge.on('session.online', () => {
