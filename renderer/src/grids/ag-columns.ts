@@ -209,6 +209,8 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       if (conflict)
         lines.push(`Conflict — mine: ${formatValue(conflict.mine)}, theirs: ${formatValue(conflict.theirs)}`);
       if (changedSet(row.view).has(path)) lines.push('Changed here, not synced yet');
+      // The asset's name is often longer than its column: shown whole on hover.
+      if (field === 'name' && typeof row.view.doc['name'] === 'string') lines.unshift(row.view.doc['name']);
       return lines.length > 0 ? lines.join('\n') : undefined;
     },
     // One lookup per cell draw, shared by every rule (scrolling draws thousands of cells a second).

@@ -78,7 +78,7 @@ export function Header() {
         <div className="entity-facts" data-testid="entity-facts">
           <span title="Area unit">{active.areaUnit}</span>
           <span title="Currency">{active.currency}</span>
-          <span title="Reporting period">{active.reportingPeriod}</span>
+          <span title="Reporting period">{periodLabel(active.reportingPeriod)}</span>
           {meta && <span title="Assessment year">Assessment {meta.assessmentYear}</span>}
         </div>
       )}
@@ -103,6 +103,18 @@ export function Header() {
     </header>
   );
 }
+
+/** The service's period code ("calendar_year") as words ("Calendar year"). */
+export function periodLabel(code: string): string {
+  const words = code.replace(/_/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const signInKinds: Record<'partner' | 'oauth' | 'sandbox', string> = {
+  partner: 'token',
+  oauth: 'OAuth',
+  sandbox: 'sandbox',
+};
 
 export function OnlineIndicator() {
   const online = useWorkspace((s) => s.session?.online ?? true);
@@ -148,7 +160,7 @@ function SignInState() {
   return (
     <span className="signed-in">
       <span title={`Token kept in ${auth.storage}; scopes: ${auth.scopes.join(', ')}`}>
-        Signed in{auth.kind ? ` · ${auth.kind}` : ''}
+        Signed in{auth.kind ? ` (${signInKinds[auth.kind]})` : ''}
         {expiry}
       </span>
       <button

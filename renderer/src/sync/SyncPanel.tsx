@@ -69,7 +69,8 @@ export function SyncPanel() {
           <h3>Last sync{finishedAt ? ` · ${new Date(finishedAt).toLocaleTimeString()}` : ''}</h3>
           <p>
             Pulled: {report.pull.added} new, {report.pull.updated} updated, {report.pull.removed} removed
-            {report.pull.conflicts > 0 && `, ${report.pull.conflicts} conflicts`}
+            {report.pull.conflicts > 0 &&
+              `, ${report.pull.conflicts} conflict${report.pull.conflicts === 1 ? '' : 's'}`}
           </p>
           <p data-testid="sync-push-summary">
             Sent: {report.push.created} created, {report.push.updated} updated, {report.push.deleted} deleted

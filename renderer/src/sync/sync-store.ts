@@ -72,7 +72,9 @@ export async function runSync(mode: PushMode = 'strict'): Promise<void> {
           (p.blocked.length > 0 ? `, ${p.blocked.length} held back` : '') +
           (p.invalid > 0 ? `, ${p.invalid} refused by the service` : '') +
           (p.unconfirmedDeletes > 0 ? `, ${p.unconfirmedDeletes} deletes not confirmed` : '') +
-          (report.pull.conflicts > 0 ? `, ${report.pull.conflicts} conflicts to resolve` : ''),
+          (report.pull.conflicts > 0
+            ? `, ${report.pull.conflicts} conflict${report.pull.conflicts === 1 ? '' : 's'} to resolve`
+            : ''),
       );
     }
   } catch (error) {

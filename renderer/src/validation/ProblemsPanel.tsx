@@ -62,6 +62,19 @@ export function ProblemsPanel() {
     filterAssets(`with ${showWarnings ? 'problems' : 'errors'}`, groups.keys(), grid);
   };
 
+  // Two assets of one name would be two identical groups: the service's id (or "new") tells them apart.
+  const nameCounts = new Map<string, number>();
+  for (const localId of groups.keys()) {
+    const view = assets.get(localId);
+    const name = view ? assetName(view) : '';
+    nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
+  }
+  const which = (localId: string): string | null => {
+    const view = assets.get(localId);
+    if (!view || (nameCounts.get(assetName(view)) ?? 0) < 2) return null;
+    return view.serviceAssetId !== null ? `#${view.serviceAssetId}` : 'new, not synced yet';
+  };
+
   let shown = 0;
   return (
     <section
@@ -101,7 +114,13 @@ export function ProblemsPanel() {
             return (
               <li key={localId} className="problem-asset" data-testid="problem-asset">
                 <h3>
-                  {view ? assetName(view) : 'Asset'} <span className="count">({count})</span>
+                  {view ? assetName(view) : 'Asset'}{' '}
+                  {which(localId) && (
+                    <span className="hint" data-testid="problem-asset-which">
+                      {which(localId)}
+                    </span>
+                  )}{' '}
+                  <span className="count">({count})</span>
                 </h3>
                 <ul>
                   {fields.map((group) => {

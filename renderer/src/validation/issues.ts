@@ -23,6 +23,8 @@ export interface Issue {
   severity: Severity;
   source: IssueSource;
   message: string;
+  /** The rules' own words when the message shown is reworded, to match the service's. */
+  said?: string;
   /** A local issue the service reported too (shown once, marked as confirmed). */
   confirmed?: boolean;
   /**
@@ -73,6 +75,11 @@ function pushValidations(
 
 const assetPath = (field: string): string => fieldOfErrorKey.get(field) ?? field;
 
+const notANumber = 'is not a number';
+export const requiredFloorArea = 'is required: enter the floor area';
+const isBlankValue = (v: unknown): boolean =>
+  v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
+
 function entries(doc: AssetDoc, collection: 'annual_data' | 'certifications' | 'energy_ratings') {
   const list = doc[collection];
   return Array.isArray(list) ? (list as Record<string, unknown>[]) : [];
@@ -82,6 +89,11 @@ function entries(doc: AssetDoc, collection: 'annual_data' | 'certifications' | '
 export function localIssues(localId: string, doc: AssetDoc, result: AssetValidationResult): Issue[] {
   const out: Issue[] = [];
   pushValidations(out, result.asset, localId, 'local', assetPath);
+  // The service calls an empty floor area "not a number"; the analyst is told it is required.
+  if (isBlankValue(doc['size']))
+    for (const issue of out)
+      if (issue.path === 'size' && issue.message === notANumber)
+        Object.assign(issue, { said: issue.message, message: requiredFloorArea });
   entries(doc, 'annual_data').forEach((rec, i) => {
     const year = String(rec['year']);
     pushValidations(out, result.annualData[i], localId, 'local', (f) => `annual_data/${year}/${f}`);
@@ -146,7 +158,9 @@ export function indexIssues(issues: readonly Issue[]): Map<string, CellIssues> {
  */
 export function mergeIssues(local: readonly Issue[], service: readonly Issue[]): Issue[] {
   const out = local.map((issue) => ({ ...issue }));
-  const byKey = new Map(out.map((issue) => [`${issue.path}\u0000${issue.message.toLowerCase()}`, issue]));
+  const byKey = new Map(
+    out.map((issue) => [`${issue.path}\u0000${(issue.said ?? issue.message).toLowerCase()}`, issue]),
+  );
   for (const issue of service) {
     const twin = byKey.get(`${issue.path}\u0000${issue.message.toLowerCase()}`);
     if (twin) twin.confirmed = true;
