@@ -74,6 +74,18 @@ const add = (sums: Sums, key: string, values: number[], sign: 1 | -1): void => {
   if (empty) sums.delete(key);
 };
 
+/** Scratch rows for `add`, which only reads them (a new sums row is its own array). */
+const two = [0, 0];
+const three = [0, 0, 0];
+const four = [0, 0, 0, 0];
+const fill = (row: number[], a: number, b: number, c = 0, d = 0): number[] => {
+  row[0] = a;
+  row[1] = b;
+  if (row.length > 2) row[2] = c;
+  if (row.length > 3) row[3] = d;
+  return row;
+};
+
 /**
  * The sums' keys of a year ("energy|2024") and of a property type's year ("OCHI|energy|2024"), made
  * once: building them for every asset and year was a fifth of a 10,000-asset build.
@@ -81,7 +93,8 @@ const add = (sums: Sums, key: string, values: number[], sign: 1 | -1): void => {
 const yearKeys = new Map<number, readonly string[]>();
 const keysOfYear = (year: number): readonly string[] => {
   let keys = yearKeys.get(year);
-  if (!keys) yearKeys.set(year, (keys = utilities.map((u) => `${u}|${year}`)));
+  // Then the renewables' key: the year alone.
+  if (!keys) yearKeys.set(year, (keys = [...utilities.map((u) => `${u}|${year}`), String(year)]));
   return keys;
 };
 const typeKeys = new Map<string, readonly string[]>();
@@ -174,18 +187,23 @@ export class PortfolioModel {
         add(
           this.coverage,
           yearKey[k]!,
-          [u.covered, u.total, timed ? u.timeShare * u.total : 0, timed ? u.total : 0],
+          fill(four, u.covered, u.total, timed ? u.timeShare * u.total : 0, timed ? u.total : 0),
           sign,
         );
         if (!Number.isNaN(u.consumption))
-          add(this.intensity, typeKey[k]!, [u.consumption, u.measuredArea], sign);
+          add(this.intensity, typeKey[k]!, fill(two, u.consumption, u.measuredArea), sign);
         if (f.years.has(y.year + 1) && lflQualifies(f, utility, y.year)) {
           const next = f.years.get(y.year + 1)!.utilities[utility];
-          add(this.lfl, yearKey[k]!, [1, u.consumption, next.consumption], sign);
+          add(this.lfl, yearKey[k]!, fill(three, 1, u.consumption, next.consumption), sign);
         }
       }
       const energy = y.utilities.energy.consumption;
-      add(this.renewables, String(y.year), [y.renewable, Number.isNaN(energy) ? 0 : energy], sign);
+      add(
+        this.renewables,
+        yearKey[utilities.length]!,
+        fill(two, y.renewable, Number.isNaN(energy) ? 0 : energy),
+        sign,
+      );
     }
   }
 
