@@ -176,6 +176,9 @@ export async function syncResponses(opts: ResponsesSyncOptions): Promise<Respons
         }
       }
     }
+    // The service's completion moved with the answers sent: its summaries are read again, or the
+    // list would show the percentage of the pull before ("57 %" where the service says 71 %).
+    if (report.sent > 0) store.saveList(await api.list(entityId, signal));
   } catch (error) {
     if (error instanceof ApiError) {
       opts.onStop?.(error);

@@ -4,6 +4,7 @@ import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import type { ImportPlan } from './import-plan';
 import { allYears } from '../../shared/workbook/layout';
+import { schemeList } from '../../shared/workbook/write-workbook';
 import type { ExchangeFormat, PreviewOptions } from './preview-file';
 import { checkSize } from './read-workbook';
 import { runWorkbookJob, type ExportSummary, type WriteJob } from './workbook-jobs';
@@ -65,7 +66,12 @@ export function exportJob(
     years,
     title: entity ? `Assets of ${entity.name}` : 'Assets',
     ...(unit ? { areaUnitLabel: unit } : {}),
-    lists: { property_type_code: reference.propertyTypes, country: reference.countries },
+    lists: {
+      property_type_code: reference.propertyTypes,
+      country: reference.countries,
+      certification_id: schemeList(reference.certifications),
+      energy_rating_id: schemeList(reference.energyRatings),
+    },
   };
   return { job: { job: 'write-xlsx', file, docs, opts: xlsxOpts }, summary };
 }

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { setPathFrom, setPathValue, type AssetDoc, type Scalar } from '../../shared/sync/asset-doc';
 import type { AssetRecord } from './asset-record';
 import type { History, RowImage } from './history';
@@ -11,9 +11,13 @@ export interface Edit {
   value: Scalar;
 }
 
-/** A 48-bit random id: unique enough across laptops that reconciling by partners_id is safe. */
+/**
+ * A random 9-digit id (100000000–999999999): short enough for an analyst to read and type, and in
+ * a space of 900 million, so two laptops rarely give the same one; a reconcile adopts an asset by
+ * it only among the entity's assets the workspace does not know yet.
+ */
 export function newPartnersId(): number {
-  return randomBytes(6).readUIntBE(0, 6) || 1;
+  return 100_000_000 + randomInt(900_000_000);
 }
 
 /**

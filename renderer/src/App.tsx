@@ -151,7 +151,9 @@ function Welcome() {
       <p>
         {signedIn
           ? 'Pick the entity to work on in the bar above; its assets are kept here for offline work.'
-          : 'The built-in sandbox needs no account. For the service, paste an access token from its portal.'}
+          : session?.activeConnectionId === 'local-sandbox'
+            ? "Signed out of the built-in sandbox. Sign in with the browser (the sandbox's portal login is shown there) or paste a token from its portal."
+            : "Sign in with the browser, or paste an access token from the service's portal."}
       </p>
       {!signedIn && (
         <button type="button" className="primary" onClick={() => useUi.setState({ dialog: 'signIn' })}>

@@ -30,6 +30,11 @@ export type ValidationContext = {
   currentYear?: number;
   /** Names of the entity's other assets clash with this one (the service rejects duplicate names). */
   isNameTaken?: (name: string) => boolean;
+  /**
+   * The app's own checks beyond the service's rules (the sandbox leaves them out, as the service
+   * does): a data period (`*_data_from`/`*_data_to`) outside its row's year is a warning.
+   */
+  appChecks?: boolean;
 };
 
 /** Lookup structures built once per context object, not once per asset. */

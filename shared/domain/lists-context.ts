@@ -54,6 +54,7 @@ export function workspaceContexts(opts: {
     areaUnit: areaUnitFromName(opts.areaUnitsName),
     ...listsContext(opts.lists),
     isNameTaken: opts.isNameTaken,
+    appChecks: true,
   };
   return { create: { ...base, mode: 'create' }, update: { ...base, mode: 'update' } };
 }

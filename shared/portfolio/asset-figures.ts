@@ -72,10 +72,34 @@ function coveredArea(entries: unknown, size: number): number {
   return Math.min(area, orZero(size));
 }
 
-function timeShare(rec: AnnualDataInput, prefix: string, year: number): number {
-  const from = rec[`${prefix}_data_from`];
-  const to = rec[`${prefix}_data_to`];
-  if (typeof from !== 'string' || typeof to !== 'string' || !isIsoDate(from) || !isIsoDate(to)) return NaN;
+const periodFields = {
+  en: ['en_data_from', 'en_data_to'],
+  wat: ['wat_data_from', 'wat_data_to'],
+  was: ['was_data_from', 'was_data_to'],
+} as const;
+/**
+ * Time shares by period and year: a pool repeats a few periods ("2024-01-01" to "2024-12-31") over
+ * thousands of records, and each costs a date check and two parses.
+ */
+const shares = new Map<string, number>();
+
+function timeShare(rec: AnnualDataInput, prefix: keyof typeof periodFields, year: number): number {
+  const [fromKey, toKey] = periodFields[prefix];
+  const from = rec[fromKey];
+  const to = rec[toKey];
+  if (typeof from !== 'string' || typeof to !== 'string') return NaN;
+  const key = `${from}|${to}|${year}`;
+  let share = shares.get(key);
+  if (share === undefined) {
+    share = periodShare(from, to, year);
+    if (shares.size > 10_000) shares.clear();
+    shares.set(key, share);
+  }
+  return share;
+}
+
+function periodShare(from: string, to: string, year: number): number {
+  if (!isIsoDate(from) || !isIsoDate(to)) return NaN;
   const start = Math.max(Date.parse(from), Date.UTC(year, 0, 1));
   const end = Math.min(Date.parse(to), Date.UTC(year, 11, 31));
   const days = (Date.UTC(year + 1, 0, 1) - Date.UTC(year, 0, 1)) / 86_400_000;

@@ -1,5 +1,10 @@
 import { strToU8, Zip, ZipDeflate, ZipPassThrough, type ZipInputFile } from 'fflate';
-import { defaultCountries, defaultPropertyTypes } from '../domain';
+import {
+  defaultCertificationSchemes,
+  defaultCountries,
+  defaultEnergyRatingSchemes,
+  defaultPropertyTypes,
+} from '../domain';
 import type { AssetInput, ListItem } from '../domain';
 import { columnSpec, formulaTrigger, toCellValue, type ColumnSpec } from './cells';
 import { workbookLayout, type ColumnSource, type LayoutOptions, type WorkbookSheet } from './layout';
@@ -26,8 +31,9 @@ export interface WriteWorkbookOptions {
   /** Area unit shown in the labels of floor-area columns (see `LayoutOptions.areaUnitLabel`). */
   areaUnitLabel?: string;
   /**
-   * The service's lists behind the property-type and country columns (default: the built-in
-   * snapshot). They go to a `Lists` tab, codes beside labels, which the columns' dropdowns offer.
+   * The service's lists behind the property-type, country, certification and energy-rating columns
+   * (default: the built-in snapshot). They go to a `Lists` tab, codes (scheme ids) beside labels
+   * (names), which the columns' dropdowns offer: an id in the workbook is looked up there.
    */
   lists?: Partial<Record<ListField, readonly ListItem[]>>;
   /** Empty rows below the data that still get the dropdowns, for assets the analyst adds. */
@@ -40,7 +46,7 @@ export interface ByteSink {
 }
 
 type Doc = AssetInput;
-type ListField = 'property_type_code' | 'country';
+type ListField = 'property_type_code' | 'country' | 'certification_id' | 'energy_rating_id';
 
 /** The tab holding the lists. */
 export const LISTS_SHEET = 'Lists';
@@ -49,9 +55,24 @@ export const LISTS_SHEET = 'Lists';
  * it (a streaming reader may not know a tab's name while reading it).
  */
 export const LISTS_MARKER = 'asset_desk:lists';
-const listTitles: Record<ListField, string> = { property_type_code: 'Property type', country: 'Country' };
+const listTitles: Record<ListField, string> = {
+  property_type_code: 'Property type',
+  country: 'Country',
+  certification_id: 'Certification',
+  energy_rating_id: 'Energy rating',
+};
 /** Column letters of each list's codes on the Lists tab (labels sit one column to the right). */
-const listColumns: Record<ListField, string> = { property_type_code: 'A', country: 'D' };
+const listColumns: Record<ListField, string> = {
+  property_type_code: 'A',
+  country: 'D',
+  certification_id: 'G',
+  energy_rating_id: 'J',
+};
+
+/** The schemes of certifications and energy ratings as a list: their id beside their name. */
+export function schemeList(schemes: readonly { id: number; name: string }[]): ListItem[] {
+  return schemes.map((s) => ({ value: String(s.id), label: s.name }));
+}
 type Record_ = Record<string, unknown>;
 
 /** Excel keeps a list validation's inline formula to 255 characters; longer lists get no dropdown. */
@@ -93,7 +114,12 @@ function dropdown(
   source: ColumnSource,
   lists: Record<ListField, readonly ListItem[]>,
 ) {
-  if (source.kind === 'asset' && source.field in lists) {
+  // The asset's list fields, and the scheme of a certification or rating (its id, named on the Lists tab).
+  const listed =
+    (source.kind === 'asset' && source.field in lists) ||
+    (source.kind === 'certifications' && source.field === 'certification_id') ||
+    (source.kind === 'energy_ratings' && source.field === 'energy_rating_id');
+  if (listed) {
     const field = source.field as ListField;
     const items = lists[field];
     if (items.length === 0) return undefined;
@@ -285,7 +311,7 @@ async function writeListsSheet(
 ): Promise<void> {
   const part = out.part(`xl/worksheets/sheet${index}.xml`);
   const fields = Object.keys(listColumns) as ListField[];
-  const widths = [12, 40, 4, 12, 40].map((width) => ({ width, style: style.plain }));
+  const widths = [12, 40, 4, 12, 40, 4, 14, 50, 4, 14, 40].map((width) => ({ width, style: style.plain }));
   let xml = sheetHeadXml(widths);
   xml += `<row r="1" hidden="1">${cellXml('A1', LISTS_MARKER, style.plain)}</row>`;
   const header = fields.flatMap(
@@ -335,6 +361,8 @@ export async function writeAssetWorkbook(
   const lists: Record<ListField, readonly ListItem[]> = {
     property_type_code: opts.lists?.property_type_code ?? defaultPropertyTypes,
     country: opts.lists?.country ?? defaultCountries,
+    certification_id: opts.lists?.certification_id ?? schemeList(defaultCertificationSchemes),
+    energy_rating_id: opts.lists?.energy_rating_id ?? schemeList(defaultEnergyRatingSchemes),
   };
   const names = [...layout.map((s) => s.name), LISTS_SHEET];
   const out = new ZipOut(sink, deflate);

@@ -7,6 +7,9 @@ import type { Page } from 'playwright-core';
 import { openUiPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
+// What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
+declare const document: { activeElement: unknown };
+
 describe('columns: chooser, collapsible groups, density', () => {
   let app: TestApp;
   let ui: UiPage | undefined;
@@ -37,6 +40,65 @@ describe('columns: chooser, collapsible groups, density', () => {
     await page.reload();
     await header('assets-grid', 'lng').waitFor();
     expect(await header('assets-grid', 'lat').count()).toBe(0);
+  });
+
+  it('closes the chooser on Escape and on a click outside, and leaves the asset names in sight', async () => {
+    const chooser = page.getByTestId('column-chooser-assets');
+    const list = chooser.getByTestId('column-list');
+    await chooser.getByTestId('columns-button').click();
+    await list.waitFor();
+    // The names stay readable beside the open list: it starts right of the pinned name column.
+    const names = await header('assets-grid', 'name').boundingBox();
+    const box = await list.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(names!.x + names!.width - 0.5);
+    await chooser.locator('input[data-col-id="lng"]').focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => list.count()).toBe(0);
+    // The keyboard is back on the button that opened it.
+    expect(await chooser.getByTestId('columns-button').evaluate((el) => el === document.activeElement)).toBe(
+      true,
+    );
+    await chooser.getByTestId('columns-button').click();
+    await list.waitFor();
+    await page.getByTestId('status-bar').click({ position: { x: 5, y: 5 } });
+    await expect.poll(() => list.count()).toBe(0);
+  });
+
+  it('finds a column of Annual data by its name and hides or shows a whole topic at once', async () => {
+    await page.getByTestId('tab-annual').click();
+    const chooser = page.getByTestId('column-chooser-annual');
+    await chooser.getByTestId('columns-button').click();
+    const list = chooser.getByTestId('column-list');
+    await list.waitFor();
+    const boxes = list.locator('input[data-col-id]');
+    const all = await boxes.count();
+    await list.getByTestId('column-search').fill('renewable');
+    await expect.poll(() => boxes.count()).toBeLessThan(all);
+    expect(await boxes.count()).toBeGreaterThan(0);
+    for (const label of await list.locator('li:has(input[data-col-id])').allTextContents())
+      expect(label.toLowerCase()).toContain('renewable');
+    await list.getByTestId('column-search').fill('');
+    await expect.poll(() => boxes.count()).toBe(all);
+
+    // The grid draws only the columns in view: what it shows is read from the boxes and the count.
+    const water = list.locator('[data-testid="topic-toggle"][data-topic="Water"]');
+    const waterBoxes = list.locator('ul:has([data-topic="Water"]) input[data-col-id]');
+    const waterCount = await waterBoxes.count();
+    expect(waterCount).toBeGreaterThan(3);
+    const checked = () =>
+      waterBoxes.evaluateAll((boxes) => boxes.filter((b) => (b as { checked?: boolean }).checked).length);
+    expect(await checked()).toBe(waterCount);
+    await water.uncheck();
+    await expect.poll(checked, { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => chooser.getByTestId('columns-button').textContent())
+      .toContain(`${waterCount} hidden`);
+    await water.check();
+    await expect.poll(checked, { timeout: 10_000 }).toBe(waterCount);
+    await screenshot(page, 'ui-column-chooser-annual.png');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => list.count()).toBe(0);
+    await page.getByTestId('tab-assets').click();
   });
 
   it('collapses a topic group from its header and compacts the rows, both remembered', async () => {

@@ -25,6 +25,7 @@ interface Box {
 
 // What the function run by page.evaluate uses in the page (this tsconfig has no DOM library).
 declare const document: { activeElement: { id: string } | null };
+declare const getComputedStyle: (el: unknown) => { whiteSpace: string };
 
 const demoEntity = 'Northwind Core Real Estate Fund';
 const secondName = 'Second service';
@@ -309,6 +310,13 @@ describe('connections, sign-in and the first-run guide in Chromium', () => {
       password: (await shown.nth(1).textContent()) ?? '',
     };
     expect(login).toEqual(app.core.sandbox.demoUser);
+    // The password is one word on one line, even when it starts with a hyphen.
+    expect(
+      await shown.nth(1).evaluate((el) => {
+        const box = el as { getClientRects(): { length: number } };
+        return { whiteSpace: getComputedStyle(el).whiteSpace, lines: box.getClientRects().length };
+      }),
+    ).toEqual({ whiteSpace: 'nowrap', lines: 1 });
     await authorizeInBrowser(login);
     const code = (await consent.textContent('#authorization-code'))?.trim() ?? '';
     expect(code.length).toBeGreaterThan(8);

@@ -142,6 +142,20 @@ describe('find and replace in a grid', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('opens with Ctrl+H with the replace field focused, and Ctrl+H in the bar moves there', async () => {
+    await gridCell(page, 'assets-grid', assets[0]!.localId, 'name').click();
+    await page.keyboard.press('Control+h');
+    await bar().waitFor();
+    await expect.poll(active).toBe('replace-input');
+    // Ctrl+F and Ctrl+H move between the bar's two fields.
+    await page.keyboard.press('Control+f');
+    await expect.poll(active).toBe('find-input');
+    await page.keyboard.press('Control+h');
+    await expect.poll(active).toBe('replace-input');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => bar().count()).toBe(0);
+  });
+
   it('replaces every match in the focused column as one undo step', async () => {
     const target = inCity[0]!;
     await openFind(target.localId, 'city', city);

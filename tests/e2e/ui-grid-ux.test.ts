@@ -9,6 +9,16 @@ import type { Page } from 'playwright-core';
 import { openUiPage, pasteInPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
+// What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
+interface PageElement {
+  getAttribute(name: string): string | null;
+  closest(selector: string): PageElement | null;
+}
+declare const document: {
+  activeElement: PageElement | null;
+  querySelector(selector: string): PageElement | null;
+};
+
 describe('the grid as an analyst works in it', () => {
   let app: TestApp;
   let ui: UiPage | undefined;
@@ -81,6 +91,22 @@ describe('the grid as an analyst works in it', () => {
       null,
       null,
     ]);
+    // The keyboard is on the new row's first cell, ready for the scheme to be typed.
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.querySelector('[data-testid="certifications-grid"] .ag-cell-focus');
+        return el
+          ? { row: el.closest('.ag-row')?.getAttribute('row-id') ?? '', col: el.getAttribute('col-id') }
+          : null;
+      });
+    await expect
+      .poll(focused)
+      .toEqual({ row: `${target.localId}|new:${String(added['_key'])}`, col: 'certification_id' });
+    expect(
+      await page.evaluate(
+        () => document.activeElement?.closest('[data-testid="certifications-grid"]') !== null,
+      ),
+    ).toBe(true);
   });
 
   it('a dropdown cell takes typing by code or name, and refuses a value outside the list', async () => {

@@ -74,6 +74,35 @@ describe('portfolio preview in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('names property types, gives intensities with enough digits, and explains the grey cells', async () => {
+    // Names from the service's list, not its codes (IDWH, OCHI).
+    const typeCells = await page
+      .locator('[data-testid="portfolio-totals-propertyType"] tbody th')
+      .allTextContents();
+    expect(typeCells.length).toBeGreaterThan(0);
+    for (const text of typeCells) expect(text).not.toMatch(/^[A-Z]{3,5}$/);
+    const intensityTypes = await page
+      .locator('[data-testid="portfolio-intensity"] tbody th')
+      .allTextContents();
+    for (const text of intensityTypes) expect(text).not.toMatch(/^[A-Z]{3,5}$/);
+    // GHG and waste per m² in kg, never a bare "0 t" or "0.1 t"; each figure has a non-zero digit.
+    const rows = page.locator('[data-testid="portfolio-intensity"] tbody tr');
+    const lines = await rows.evaluateAll((trs) =>
+      trs.map((tr) =>
+        Array.from((tr as { children: ArrayLike<{ textContent: string | null }> }).children).map(
+          (td) => td.textContent ?? '',
+        ),
+      ),
+    );
+    const ghg = lines.filter((cells) => cells[1] === 'GHG' && cells[3] !== '–');
+    expect(ghg.length).toBeGreaterThan(0);
+    for (const cells of ghg) expect(cells[3]).toMatch(/^[\d.,]*[1-9][\d.,]* kg/);
+    for (const cells of lines) expect(cells[3]).not.toMatch(/^0(\.\d)? t\b/);
+    expect(await page.getByTestId('portfolio-intensity').locator('thead').textContent()).toContain('per m²');
+    expect(await page.getByTestId('heatmap-grey').textContent()).toContain('Grey: no floor area reported');
+    await screenshot(page, 'ui-portfolio-figures.png');
+  });
+
   it('draws its charts, and a bar or a row shows the assets behind it in the grid', async () => {
     for (const id of ['chart-floor-area', 'chart-coverage', 'chart-lfl', 'chart-coverage-heatmap']) {
       const box = await page.getByTestId(id).locator('canvas').boundingBox();

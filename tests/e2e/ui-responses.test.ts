@@ -199,6 +199,11 @@ describe('portfolio responses UI in Chromium', () => {
     expect(await form.getByTestId('evidence-local-help').textContent()).toMatch(
       /cannot be sent as it is.*not as an upload.*document store/,
     );
+    // Unlike answers, which wait for Sync, evidence goes to the service when it is added: said so.
+    expect(await form.getByTestId('evidence-when').textContent()).toBe(
+      'Sent to the service as soon as you add it; answers wait for Sync.',
+    );
+    expect(await form.getByTestId('evidence-submit').textContent()).toBe('Add and send now');
     // The analyst first pastes the path of the file on this computer: told plainly what it needs.
     const before = consoleErrors.length;
     await form.getByTestId('evidence-url').fill('C:\\Users\\analyst\\ESG policy 2025.pdf');
@@ -222,9 +227,15 @@ describe('portfolio responses UI in Chromium', () => {
     await form.getByTestId('evidence-submit').click();
     const result = policy.getByTestId('evidence-result');
     await result.waitFor();
-    expect(await result.textContent()).toContain('Added as item 1');
-    expect(await result.textContent()).toContain('PO_1_A1_EVD_DOCID_1');
-    expect(await result.locator('a').getAttribute('href')).toContain(`/responses/${openId}#PO_1_A1_EVD-1`);
+    // In words, not the service's variables ("PO_1_A1_EVD_TYPE_1 = F … SHARE_1 = empty").
+    expect(await result.textContent()).toContain('Sent to the service as item 1');
+    expect(await result.textContent()).toContain('Document file');
+    expect(await result.textContent()).toContain('Shared with investors');
+    expect(await result.textContent()).toContain('Notes: Page 4, section 2');
+    expect(await result.textContent()).not.toMatch(/_EVD_|= empty/);
+    expect(await result.getByTestId('evidence-report').getAttribute('href')).toContain(
+      `/responses/${openId}#PO_1_A1_EVD-1`,
+    );
     const listed = policy.getByTestId('evidence-item');
     await expect.poll(() => listed.count()).toBe(1);
     expect(await listed.getAttribute('data-type')).toBe('F');

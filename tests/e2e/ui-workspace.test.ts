@@ -249,10 +249,10 @@ describe('desktop UI in Chromium', () => {
   });
 
   it('syncs with one click and shows the ids the service gave', async () => {
-    // Sync shows what will be sent, assets and responses, and sends it on "Sync now".
+    // Nothing held back or deleted: Sync sends at once, no review on the way (it is in the panel).
     await page.getByTestId('sync-button').click();
-    await page.getByTestId('review-sync-now').click();
     await page.getByTestId('sync-report').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('review-dialog').isVisible()).toBe(false);
     await expect
       .poll(() => page.getByTestId('sync-push-summary').textContent(), { timeout: 30_000 })
       .toContain('1 created');

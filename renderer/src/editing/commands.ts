@@ -261,16 +261,20 @@ export function revertAssets(localIds: readonly string[]): Promise<void> {
   });
 }
 
+/** Adds an entry; resolves with the asset as it is now (null when main refused). */
 export function addEntry(
   localId: string,
   collection: 'certifications' | 'energy_ratings',
   fields: Record<string, Scalar>,
-): Promise<void> {
+): Promise<AssetView | null> {
   return serial(async () => {
     try {
-      applyViews([await bridge.methods['workspace.addEntry']({ localId, collection, fields })]);
+      const view = await bridge.methods['workspace.addEntry']({ localId, collection, fields });
+      applyViews([view]);
+      return view;
     } catch (error) {
       notify('error', `Could not add: ${errorMessage(error)}`);
+      return null;
     }
   });
 }

@@ -16,7 +16,7 @@ export interface GridEditingTarget {
   api(): GridApi<GridRow> | null;
   grow(): GrowSpec | undefined;
   /** Ctrl+F opens the find bar, F3 / Shift+F3 go to the next / previous match. */
-  find?(command: 'find' | 'findNext' | 'findPrevious'): void;
+  find?(command: 'find' | 'replace' | 'findNext' | 'findPrevious'): void;
 }
 
 export interface GridEditingHandlers {
@@ -72,7 +72,10 @@ export function gridEditingHandlers(target: GridEditingTarget): GridEditingHandl
         e.preventDefault();
         if (!rangeCommand(api, 'clear')) clearCells(api);
       } else if (
-        (command === 'find' || command === 'findNext' || command === 'findPrevious') &&
+        (command === 'find' ||
+          command === 'replace' ||
+          command === 'findNext' ||
+          command === 'findPrevious') &&
         target.find
       ) {
         e.preventDefault();

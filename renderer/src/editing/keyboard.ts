@@ -8,6 +8,7 @@ export type GridCommand =
   | 'clear'
   | 'selectAll'
   | 'find'
+  | 'replace'
   | 'findNext'
   | 'findPrevious'
   | 'rangeUp'
@@ -39,6 +40,8 @@ export function gridCommandOf(event: KeyLike): GridCommand | null {
     if (key === 'd') return 'fillDown';
     if (key === 'r' && !event.shiftKey) return 'fillRight';
     if (key === 'f' && !event.shiftKey) return 'find';
+    // Ctrl+H: the same bar with the replace field focused, as in Excel.
+    if (key === 'h' && !event.shiftKey) return 'replace';
     return null;
   }
   // Shift+arrows grow a range of cells from the focused one.

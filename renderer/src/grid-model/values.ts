@@ -4,6 +4,7 @@
  */
 import type { FieldType } from '../../../shared/domain';
 import { entryKey, type AssetDoc, type Scalar } from '../../../shared/sync/asset-doc';
+import { parseDateText } from '../../../shared/workbook/cells';
 
 export type ColumnType = FieldType | 'integer';
 
@@ -51,13 +52,21 @@ export function parseNumber(text: string): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** ISO stays; a spreadsheet's `31/12/2024` or `2024/12/31` becomes ISO; anything else stays as typed. */
+/**
+ * ISO stays; a spreadsheet's `31/12/2024`, `2024/12/31` or `31.12.2024` becomes ISO (the workbook
+ * import's reading, one place). An ambiguous `01/03/2025` (1 March or 3 January?) or text that is no
+ * date stays as typed, so the cell says it is not a valid date instead of a wrong date being kept.
+ */
 export function normaliseDate(text: string): string {
-  let m = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(text);
-  if (m) return `${m[1]}-${m[2]!.padStart(2, '0')}-${m[3]!.padStart(2, '0')}`;
-  m = /^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/.exec(text);
-  if (m) return `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
-  return text;
+  const read = parseDateText(text);
+  return read.ok && typeof read.value === 'string' ? read.value : text;
+}
+
+/** Why typed text cannot be taken as a date ("ambiguous (day/month or month/day?)…"), or null. */
+export function dateProblem(raw: unknown): string | null {
+  if (typeof raw !== 'string' || raw.trim() === '') return null;
+  const read = parseDateText(raw);
+  return read.ok ? null : read.reason;
 }
 
 /** A value as a cell shows it and as copy writes it. */

@@ -1,9 +1,10 @@
 /**
- * Above a grid: which columns it shows (a checkbox per column, by topic group), whether its rows
- * are compact, and the reset; remembered per workspace. Keyboard: a disclosure button and plain
- * checkboxes.
+ * Above a grid: which columns it shows (a checkbox per column, by topic group, each topic with a
+ * toggle of its own, a search by name), whether its rows are compact, and the reset; remembered per
+ * workspace. Keyboard: a disclosure button and plain checkboxes; Escape or a click outside closes it.
+ * It opens right of the pinned name column, so the rows stay identifiable while columns are chosen.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Column, GridApi } from 'ag-grid-community';
 import type { GridKind, GridRow } from '../grid-model/rows';
 import { applyPrefs, currentPrefs, readPrefs, savePrefs } from './column-prefs';
@@ -18,6 +19,19 @@ export function ColumnChooser({ kind, workspace }: { kind: GridKind; workspace: 
   const [compact, setCompact] = useState(() => readPrefs(workspace, kind).compact);
   const [, setVersion] = useState(0);
   const [api, setApi] = useState<GridApi<GridRow> | undefined>(undefined);
+  const [search, setSearch] = useState('');
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+
+  // Open: a press anywhere outside the chooser closes it (Escape is handled on the chooser itself).
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: PointerEvent) => {
+      if (e.target instanceof Node && !root.current?.contains(e.target)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', outside, true);
+    return () => document.removeEventListener('pointerdown', outside, true);
+  }, [open]);
 
   // The grid mounts beside this bar: once it is up, put the remembered layout on it.
   useEffect(() => {
@@ -67,10 +81,34 @@ export function ColumnChooser({ kind, workspace }: { kind: GridKind; workspace: 
     setVersion((v) => v + 1);
   };
   const hidden = columns.filter((c) => !c.isVisible()).length;
+  const groups = groupColumns(columns, search);
+  const setTopic = (topic: Column[], visible: boolean) => {
+    api.setColumnsVisible(topic, visible);
+    setVersion((v) => v + 1);
+  };
+  // Right of the pinned columns (the row marker and the name), which stay in sight.
+  const pinnedWidth = (api.getDisplayedLeftColumns() ?? []).reduce((w, c) => w + c.getActualWidth(), 0);
 
   return (
-    <div className="column-chooser" data-testid={`column-chooser-${kind}`}>
-      <button type="button" aria-expanded={open} data-testid="columns-button" onClick={() => setOpen(!open)}>
+    <div
+      className="column-chooser"
+      data-testid={`column-chooser-${kind}`}
+      ref={root}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || !open) return;
+        e.preventDefault();
+        e.stopPropagation();
+        setOpen(false);
+        button.current?.focus();
+      }}
+    >
+      <button
+        type="button"
+        ref={button}
+        aria-expanded={open}
+        data-testid="columns-button"
+        onClick={() => setOpen(!open)}
+      >
         Columns{hidden > 0 ? ` (${hidden} hidden)` : ''}
       </button>
       <label className="inline-label">
@@ -83,16 +121,48 @@ export function ColumnChooser({ kind, workspace }: { kind: GridKind; workspace: 
         Compact rows
       </label>
       {open && (
-        <div className="column-list" role="group" aria-label="Columns shown">
+        <div
+          className="column-list"
+          role="group"
+          aria-label="Columns shown"
+          data-testid="column-list"
+          style={{ left: pinnedWidth + 4 }}
+        >
+          <input
+            type="search"
+            className="column-search"
+            placeholder="Find a column"
+            aria-label="Find a column"
+            data-testid="column-search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
           <button type="button" className="link-button" onClick={showAll}>
             Show all columns and open every group
           </button>
-          <ul>
-            {columns.map((column) => {
-              const group = column.getParent()?.getColGroupDef()?.headerName;
-              const name = column.getColDef().headerName ?? column.getColId();
-              return (
-                <li key={column.getColId()}>
+          {groups.map(({ group, all, shown }) => (
+            <ul key={group ?? ''}>
+              {group && (
+                <li className="column-topic">
+                  <label>
+                    <input
+                      type="checkbox"
+                      data-testid="topic-toggle"
+                      data-topic={group}
+                      checked={all.every((c) => c.isVisible())}
+                      ref={(el) => {
+                        if (el)
+                          el.indeterminate =
+                            all.some((c) => c.isVisible()) && !all.every((c) => c.isVisible());
+                      }}
+                      onChange={(e) => setTopic(all, e.target.checked)}
+                    />{' '}
+                    <strong>{group}</strong> ({all.length})
+                  </label>
+                </li>
+              )}
+              {shown.map((column) => (
+                <li key={column.getColId()} className={group ? 'in-topic' : undefined}>
                   <label>
                     <input
                       type="checkbox"
@@ -100,14 +170,41 @@ export function ColumnChooser({ kind, workspace }: { kind: GridKind; workspace: 
                       data-col-id={column.getColId()}
                       onChange={() => toggle(column)}
                     />{' '}
-                    {group ? `${group}: ${name}` : name}
+                    {group ? `${group}: ${columnName(column)}` : columnName(column)}
                   </label>
                 </li>
-              );
-            })}
-          </ul>
+              ))}
+            </ul>
+          ))}
         </div>
       )}
     </div>
   );
+}
+
+const columnName = (column: Column): string => column.getColDef().headerName ?? column.getColId();
+const groupName = (column: Column): string | undefined => column.getParent()?.getColGroupDef()?.headerName;
+
+/**
+ * The columns by topic group, in the grid's order; `shown` holds those whose name (with the topic)
+ * contains the search. A topic with nothing found is left out; one without a group has no toggle.
+ */
+function groupColumns(
+  columns: Column[],
+  search: string,
+): Array<{ group: string | undefined; all: Column[]; shown: Column[] }> {
+  const query = search.trim().toLowerCase();
+  const out: Array<{ group: string | undefined; all: Column[]; shown: Column[] }> = [];
+  for (const column of columns) {
+    const group = groupName(column);
+    let entry = out.at(-1);
+    if (!entry || entry.group !== group) {
+      entry = { group, all: [], shown: [] };
+      out.push(entry);
+    }
+    entry.all.push(column);
+    const text = `${group ?? ''} ${columnName(column)}`.toLowerCase();
+    if (query === '' || text.includes(query)) entry.shown.push(column);
+  }
+  return out.filter((g) => g.shown.length > 0);
 }

@@ -215,7 +215,9 @@ export function DataGrid(props: DataGridProps) {
     api: () => apiRef.current,
     grow: () => propsRef.current.grow,
     find: (command) =>
-      command === 'find' ? findBar.current?.open() : findBar.current?.step(command === 'findNext' ? 1 : -1),
+      command === 'find' || command === 'replace'
+        ? findBar.current?.open(command)
+        : findBar.current?.step(command === 'findNext' ? 1 : -1),
   });
 
   return (

@@ -1,6 +1,6 @@
 /**
  * The find and replace bar above a grid (AG Grid Community has no find). Ctrl+F in the grid opens it
- * with the find field focused; Enter / Shift+Enter and F3 / Shift+F3 go to the next / previous match,
+ * with the find field focused, Ctrl+H with the replace field focused; Enter / Shift+Enter and F3 / Shift+F3 go to the next / previous match,
  * which takes the grid's focus (scrolled into view) while typing stays in the bar; Escape closes it and
  * hands the keyboard back to the grid at the match. "Replace all" is one edit, one undo step.
  */
@@ -22,7 +22,8 @@ import type { GridRow } from '../grid-model/rows';
 import { useWorkspace } from '../store/workspace';
 
 export interface FindBarHandle {
-  open(): void;
+  /** `replace`: the replace field takes the keyboard (Ctrl+H), else the find field (Ctrl+F). */
+  open(field?: 'find' | 'replace'): void;
   step(direction: 1 | -1): void;
 }
 
@@ -43,6 +44,9 @@ export function FindBar({ api, handle, testId }: FindBarProps) {
   const [matches, setMatches] = useState<GridMatch[]>([]);
   const [index, setIndex] = useState(-1);
   const findInput = useRef<HTMLInputElement>(null);
+  const replaceInput = useRef<HTMLInputElement>(null);
+  // Which field takes the keyboard when the bar opens.
+  const openField = useRef<'find' | 'replace'>('find');
   // The latest values for callbacks that outlive a render (timers, the store subscription).
   const live = useRef({ query, matches, index });
   live.current = { query, matches, index };
@@ -91,20 +95,26 @@ export function FindBar({ api, handle, testId }: FindBarProps) {
     return (current && currentPos(grid, current)) ?? focusedPos(grid);
   };
 
+  const focusField = (field: 'find' | 'replace'): void => {
+    const input = field === 'replace' ? replaceInput.current : findInput.current;
+    input?.focus();
+    input?.select();
+  };
+
   const step = (direction: 1 | -1): void => {
     if (live.current.query === '') return;
     go(refresh(live.current.query), origin(), direction, false);
   };
 
   useImperativeHandle(handle, () => ({
-    open() {
+    open(field = 'find') {
       // Reopened: "next" counts from the cell the analyst is on now, not an old match.
       setIndex(-1);
       live.current = { ...live.current, index: -1 };
+      openField.current = field;
       setOpen(true);
       // Already open: take the keyboard now; else the effect below does once the bar is drawn.
-      findInput.current?.focus();
-      findInput.current?.select();
+      focusField(field);
     },
     step(direction) {
       setOpen(true);
@@ -113,13 +123,12 @@ export function FindBar({ api, handle, testId }: FindBarProps) {
     },
   }));
 
-  // Opened: the find field has the keyboard, its text selected so typing replaces it. The grid is
-  // marked as finding (its current match stays lit): a class, as `:has(.find-bar)` made Chromium
-  // re-check the grid's styles on every cell it drew.
+  // Opened: the find (or replace) field has the keyboard, its text selected so typing replaces it.
+  // The grid is marked as finding (its current match stays lit): a class, as `:has(.find-bar)` made
+  // Chromium re-check the grid's styles on every cell it drew.
   useEffect(() => {
     if (!open) return;
-    findInput.current?.focus();
-    findInput.current?.select();
+    focusField(openField.current);
     const host = bar.current?.closest('.grid-host');
     host?.classList.add('finding');
     return () => host?.classList.remove('finding');
@@ -185,10 +194,9 @@ export function FindBar({ api, handle, testId }: FindBarProps) {
     if (e.key === 'Escape') {
       e.preventDefault();
       close();
-    } else if (command === 'find') {
+    } else if (command === 'find' || command === 'replace') {
       e.preventDefault();
-      findInput.current?.focus();
-      findInput.current?.select();
+      focusField(command);
     } else if (command === 'findNext' || command === 'findPrevious') {
       e.preventDefault();
       step(command === 'findNext' ? 1 : -1);
@@ -229,6 +237,7 @@ export function FindBar({ api, handle, testId }: FindBarProps) {
         ↓
       </button>
       <input
+        ref={replaceInput}
         type="text"
         aria-label="Replace with"
         placeholder="Replace with"

@@ -48,6 +48,9 @@ const assetNameColumn: ColDef<GridRow> = {
   lockPinned: true,
   width: 190,
   valueGetter: (p) => (p.data ? String(p.data.view.doc['name'] ?? '') : ''),
+  // Names alike but for their end ("Rotterdam Distribution Centre 1", "… 36") are cut to the
+  // column: the whole name on hover.
+  tooltipValueGetter: (p) => (p.data ? String(p.data.view.doc['name'] ?? '') || undefined : undefined),
   filter: 'agTextColumnFilter',
   cellClass: 'cell-readonly',
 };

@@ -26,8 +26,10 @@ import { isRowEditable, pathOf, rawValueOf, type GridRow } from '../grid-model/r
 import { ListCellEditor } from './list-editor';
 import { outlierCells } from '../outliers/outlier-cells';
 import { inRange } from '../editing/cell-range';
-import { formatValue, parseInput } from '../grid-model/values';
+import { dateProblem, formatValue, parseInput } from '../grid-model/values';
+import { notify } from '../store/ui';
 import { tooltipText } from '../validation/issues';
+import { fieldLabel } from '../validation/labels';
 import { useValidation, validation } from '../validation/validation-store';
 
 export type GridColDef = ColDef<GridRow>;
@@ -186,6 +188,12 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
     },
     valueSetter: (p: ValueSetterParams<GridRow>) => {
       if (!p.data) return false;
+      // A typed date that could be read two ways is refused with the reason, nothing guessed.
+      const problem = spec.type === 'date' ? dateProblem(p.newValue) : null;
+      if (problem) {
+        notify('warning', `${fieldLabel(field)}: ${problem}. Nothing was changed.`);
+        return false;
+      }
       const value = parse(p.newValue);
       void editCells([{ localId: p.data.localId, path: pathOf(p.data, field), value }], 'Edit');
       return true;
@@ -202,6 +210,8 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       if (conflict)
         lines.push(`Conflict — mine: ${formatValue(conflict.mine)}, theirs: ${formatValue(conflict.theirs)}`);
       if (changedSet(row.view).has(path)) lines.push('Changed here, not synced yet');
+      // The asset's name is often longer than its column: shown whole on hover.
+      if (field === 'name' && typeof row.view.doc['name'] === 'string') lines.unshift(row.view.doc['name']);
       return lines.length > 0 ? lines.join('\n') : undefined;
     },
     // One lookup per cell draw, shared by every rule (scrolling draws thousands of cells a second).

@@ -26,6 +26,9 @@ export interface BarSeries {
 const palette = ['#2f6fad', '#2e8b57', '#1f9bb5', '#a0642d'];
 export const seriesColor = (i: number): string => palette[i % palette.length] ?? '#2f6fad';
 
+/** Category labels under the bars are cut to this many characters. */
+const MAX_TICK = 16;
+
 export function BarChart(props: {
   testId: string;
   title: string;
@@ -61,7 +64,17 @@ export function BarChart(props: {
           },
         },
         scales: {
-          x: { title: { display: true, text: xTitle } },
+          x: {
+            title: { display: true, text: xTitle },
+            // Long names ("Industrial: Distribution Warehouse") are cut under the bars, which keep
+            // their height; the tooltip says the whole name.
+            ticks: {
+              callback(value) {
+                const label = this.getLabelForValue(Number(value));
+                return label.length > MAX_TICK ? `${label.slice(0, MAX_TICK - 1)}…` : label;
+              },
+            },
+          },
           y: {
             title: { display: true, text: yTitle },
             ticks: { callback: (value) => format(Number(value)) },

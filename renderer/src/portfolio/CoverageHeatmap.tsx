@@ -91,7 +91,11 @@ export function CoverageHeatmap(props: {
   return (
     <figure className="portfolio-chart" data-testid="chart-coverage-heatmap">
       <figcaption>
-        Coverage by asset, utility and year (green full, amber half or more, red less); a cell opens the asset
+        Coverage by asset, utility and year (green full, amber half or more, red less); a cell opens the
+        asset.{' '}
+        <span data-testid="heatmap-grey">
+          Grey: no floor area reported for that utility and year, so its coverage cannot be measured.
+        </span>
       </figcaption>
       <div className="portfolio-heatmap-area" style={{ height: `${Math.max(160, 40 + rows.length * 16)}px` }}>
         <canvas ref={canvas} role="img" aria-label="Coverage by asset, utility and year" />

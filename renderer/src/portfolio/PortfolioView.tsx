@@ -16,6 +16,7 @@ import { chartData, heatData, utilityLabels } from './chart-data';
 import { CoverageHeatmap, type HeatCell } from './CoverageHeatmap';
 import { useWorkspace } from '../store/workspace';
 import { portfolioOf } from './portfolio-store';
+import { areaLabel } from '../grid-model/columns';
 
 const consumptionUnits: Record<PortfolioUtility, string> = {
   energy: 'kWh',
@@ -23,6 +24,17 @@ const consumptionUnits: Record<PortfolioUtility, string> = {
   water: 'm³',
   waste: 't',
 };
+
+/**
+ * An intensity per floor-area unit: GHG and waste in kg (their tonnes per m² read "0 t"), every
+ * utility with three significant digits, so small values keep their figures.
+ */
+export function intensityText(utility: PortfolioUtility, perArea: number): string {
+  const tonnes = consumptionUnits[utility] === 't';
+  const value = tonnes ? perArea * 1000 : perArea;
+  const digits = Math.abs(value) >= 100 ? { maximumFractionDigits: 0 } : { maximumSignificantDigits: 3 };
+  return `${value.toLocaleString(undefined, digits)} ${tonnes ? 'kg' : consumptionUnits[utility]}`;
+}
 
 const pct = (share: number | null): string => (share === null ? '–' : `${(share * 100).toFixed(1)} %`);
 const num = (n: number): string => n.toLocaleString(undefined, { maximumFractionDigits: 1 });
@@ -59,7 +71,25 @@ export function PortfolioView() {
     [],
   );
   const percent = useCallback((v: number) => `${v.toFixed(0)} %`, []);
-  const floor = useCallback((v: number) => `${num(v)}`, []);
+  const areaUnit = areaLabel(area);
+  const floor = useCallback((v: number) => `${num(v)} ${areaUnit}`, [areaUnit]);
+  // Property types and countries by their names from the service's lists (the code on hover).
+  const names = useMemo(() => {
+    const of = (items: readonly { value: string; label: string }[] | undefined) =>
+      new Map((items ?? []).map((i) => [i.value, i.label]));
+    return {
+      propertyType: of(meta?.reference.propertyTypes),
+      country: of(meta?.reference.countries),
+    };
+  }, [meta]);
+  const nameOf = (by: 'propertyType' | 'country', code: string): string =>
+    code === '' ? '(none)' : (names[by].get(code) ?? code);
+  // One array per change of the figures: the chart is drawn again only when its data changes.
+  const typeNames = useMemo(
+    () =>
+      (charts?.types ?? []).map((code) => (code === '' ? '(none)' : (names.propertyType.get(code) ?? code))),
+    [charts, names],
+  );
   const model = figures?.model;
   const onTypeBar = useCallback(
     (i: number) => {
@@ -134,7 +164,7 @@ export function PortfolioView() {
         <BarChart
           testId="chart-floor-area"
           title={`Floor area by property type (${area}); a bar shows its assets`}
-          categories={charts.typeLabels}
+          categories={typeNames}
           series={charts.floorArea}
           xTitle="Property type"
           yTitle={area}
@@ -195,7 +225,7 @@ export function PortfolioView() {
                         )
                       }
                     >
-                      {row.key || '(none)'}
+                      {nameOf(by, row.key)}
                     </button>
                   </th>
                   <td>{row.assets}</td>
@@ -349,7 +379,7 @@ export function PortfolioView() {
               <th scope="col">Property type</th>
               <th scope="col">Utility</th>
               <th scope="col">Year</th>
-              <th scope="col">Intensity (per {area})</th>
+              <th scope="col">Intensity (per {areaUnit})</th>
             </tr>
           </thead>
           <tbody>
@@ -358,11 +388,13 @@ export function PortfolioView() {
                 key={`${row.propertyType}|${row.utility}|${row.year}`}
                 className={row.outlier ? 'portfolio-outlier' : ''}
               >
-                <th scope="row">{row.propertyType || '(none)'}</th>
+                <th scope="row" title={row.propertyType}>
+                  {nameOf('propertyType', row.propertyType)}
+                </th>
                 <td>{utilityLabels[row.utility]}</td>
                 <td>{row.year}</td>
                 <td>
-                  {row.intensity === null ? '–' : `${num(row.intensity)} ${consumptionUnits[row.utility]}`}
+                  {row.intensity === null ? '–' : intensityText(row.utility, row.intensity)}
                   {row.outlier ? ' (outside the published range)' : ''}
                 </td>
               </tr>

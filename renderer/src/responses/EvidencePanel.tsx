@@ -1,7 +1,8 @@
 /**
  * Evidence as the service takes it: a link with its type, added to an indicator — never an upload.
- * The form says plainly what a file on this computer needs first; each item shows what the service
- * answered (item number, report link, variables).
+ * The form says plainly what a file on this computer needs first, and that evidence is sent at once
+ * (answers wait for Sync); each item shows what the service answered, in words (item number, type,
+ * link, report link, notes, sharing), not as its variables.
  */
 import { useState, type FormEvent } from 'react';
 import type { EvidenceItemView, EvidenceType, IndicatorDefinition } from '../../../shared/responses/types';
@@ -162,6 +163,9 @@ export function EvidenceForm({
             company’s document store, or a shared drive that gives web links), then paste that link here with
             the type “document file”.
           </p>
+          <p className="hint" data-testid="evidence-when">
+            Sent to the service as soon as you add it; answers wait for Sync.
+          </p>
           <div className="evidence-actions">
             <button
               type="submit"
@@ -169,7 +173,7 @@ export function EvidenceForm({
               data-testid="evidence-submit"
               disabled={mine?.phase === 'sending'}
             >
-              {mine?.phase === 'sending' ? 'Adding…' : 'Add evidence'}
+              {mine?.phase === 'sending' ? 'Sending…' : 'Add and send now'}
             </button>
             <button type="button" onClick={() => setOpen(false)}>
               Cancel
@@ -184,22 +188,7 @@ export function EvidenceForm({
       )}
       {mine?.phase === 'done' && mine.item && (
         <div className="evidence-result" role="status" data-testid="evidence-result">
-          Added as item {mine.item.itemNumber}
-          {mine.item.reportUrl && (
-            <>
-              {' · '}
-              <a href={mine.item.reportUrl} target="_blank" rel="noreferrer">
-                {mine.item.reportUrl}
-              </a>
-            </>
-          )}
-          <ul className="evidence-variables" aria-label="Variables the service set">
-            {Object.entries(mine.item.variables).map(([part, v]) => (
-              <li key={part}>
-                <code>{v.variable}</code> = {v.value === null ? 'empty' : String(v.value)}
-              </li>
-            ))}
-          </ul>
+          Sent to the service as item {mine.item.itemNumber}: <ItemFacts item={mine.item} />
         </div>
       )}
     </div>

@@ -1,8 +1,8 @@
 /** The app bar: connection, entity picker with its units and period, online state, sign-in, sync. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { bridge } from '../bridge';
 import { openConnections } from '../connections/requests';
-import { loadReview, useSync } from '../sync/sync-store';
+import { refreshPendingAnswers, syncFromHeader, useSync } from '../sync/sync-store';
 import { notify, useUi } from '../store/ui';
 import { loadAll, useWorkspace } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
@@ -14,9 +14,17 @@ export function Header() {
   const meta = useWorkspace((s) => s.meta);
   const pendingCount = useWorkspace((s) => s.counts.pending);
   const running = useSync((s) => s.running);
+  const answers = useSync((s) => s.pendingAnswers);
+  const badge = pendingCount + answers;
   const [switching, setSwitching] = useState(false);
   const active = session?.entities.find((e) => e.id === session.activeEntityId);
   const connection = session?.connections.find((c) => c.id === session.activeConnectionId);
+  // The answers waiting count in the badge from the start, as the entity's assets do.
+  const entityKey = meta ? `${meta.connectionId}:${meta.entity.id}` : null;
+  const signedIn = session?.auth.signedIn ?? false;
+  useEffect(() => {
+    if (entityKey) void refreshPendingAnswers();
+  }, [entityKey, signedIn]);
 
   const selectEntity = async (entityId: number) => {
     setSwitching(true);
@@ -76,9 +84,9 @@ export function Header() {
             <span className="narrow-only">{areaLabel(active.areaUnit)}</span>
           </span>
           <span title="Currency">{active.currency}</span>
-          <span title="Reporting period">{active.reportingPeriod}</span>
+          <span title="Reporting period">{periodLabel(active.reportingPeriod)}</span>
           {meta && (
-            <span title={`Assessment ${meta.assessmentYear}`}>
+            <span title={`Assessment year ${meta.assessmentYear}`}>
               <span className="wide-only">Assessment </span>
               {meta.assessmentYear}
             </span>
@@ -93,20 +101,31 @@ export function Header() {
         className="sync-button primary"
         data-testid="sync-button"
         disabled={running || !meta}
-        onClick={() => {
-          // Everything pending, assets and responses, behind one review with "Sync now".
-          useSync.setState({ review: null });
-          useUi.setState({ dialog: 'review' });
-          void loadReview();
-        }}
-        title="Review what is pending, then send it: assets and portfolio responses"
+        onClick={() => void syncFromHeader()}
+        title="Send everything pending, assets and portfolio responses (a review first when an asset is held back or deleted)"
       >
         {running ? 'Syncing…' : 'Sync'}
-        {pendingCount > 0 && !running && <span className="badge">{pendingCount}</span>}
+        {badge > 0 && !running && (
+          <span className="badge" title={`${pendingCount} asset changes, ${answers} answers waiting`}>
+            {badge}
+          </span>
+        )}
       </button>
     </header>
   );
 }
+
+/** The service's period code ("calendar_year") as words ("Calendar year"). */
+export function periodLabel(code: string): string {
+  const words = code.replace(/_/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const signInKinds: Record<'partner' | 'oauth' | 'sandbox', string> = {
+  partner: 'token',
+  oauth: 'OAuth',
+  sandbox: 'sandbox',
+};
 
 export function OnlineIndicator() {
   const online = useWorkspace((s) => s.session?.online ?? true);
@@ -145,7 +164,7 @@ function SignInState() {
   return (
     <span className="signed-in">
       <span title={`Token kept in ${auth.storage}; scopes: ${auth.scopes.join(', ')}`}>
-        Signed in{auth.kind ? <span className="wide-only">{` · ${auth.kind}`}</span> : ''}
+        Signed in{auth.kind ? <span className="wide-only">{` (${signInKinds[auth.kind]})`}</span> : ''}
         {expiry}
       </span>
       <button

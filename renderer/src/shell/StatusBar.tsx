@@ -94,7 +94,7 @@ export function StatusBar() {
       </span>
       <button
         type="button"
-        className="link-button status-errors"
+        className={`link-button${errors > 0 ? ' status-errors' : ''}`}
         data-testid="status-errors"
         onClick={() => setPanel('problems')}
       >
@@ -113,7 +113,7 @@ export function StatusBar() {
       </button>
       {counts.conflicts > 0 && (
         <button type="button" className="link-button status-conflicts" onClick={() => setPanel('sync')}>
-          {counts.conflicts} conflicts
+          {counts.conflicts} conflict{counts.conflicts === 1 ? '' : 's'}
         </button>
       )}
       {rangeStats && (

@@ -1,7 +1,7 @@
 /** Tabs of the workspace and the actions of the current one (keyboard reachable, with shortcuts). */
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Scalar } from '../../../shared/sync/asset-doc';
+import { entryKey, type Scalar } from '../../../shared/sync/asset-doc';
 import type { AssetView } from '../../../shared/sync/types';
 import {
   addEntry,
@@ -16,7 +16,7 @@ import {
 import { focusedRow, gridApi, selectedRows } from '../grids/registry';
 import { assetName, type GridKind } from '../grid-model/rows';
 import { loadReview } from '../sync/sync-store';
-import { notify, setPanel, setTab, useUi, type Tab } from '../store/ui';
+import { jumpTo, notify, setPanel, setTab, useUi, type Tab } from '../store/ui';
 import { useWorkspace, viewsInOrder } from '../store/workspace';
 import { askConfirm, summariseNames } from './ConfirmDialog';
 
@@ -248,6 +248,14 @@ function addYear(): void {
   void editCells([{ localId: row.localId, path: `annual_data/${year}`, value: true }], `Add year ${year}`);
 }
 
+/** The keys of an asset's certifications or ratings, as the grid's row ids carry them. */
+function entryKeys(view: AssetView | undefined, collection: 'certifications' | 'energy_ratings'): string[] {
+  const list = view?.doc[collection];
+  return Array.isArray(list)
+    ? list.map((entry) => entryKey(collection, entry as Record<string, unknown>))
+    : [];
+}
+
 function EntryActions({ collection }: { collection: 'certifications' | 'energy_ratings' }) {
   // "id<tab>name" per asset, compared item by item: an edit that renames nothing keeps the list,
   // and the picker's options (16,667 at 100k rows) are not drawn again on every keypress.
@@ -293,7 +301,12 @@ function EntryActions({ collection }: { collection: 'certifications' | 'energy_r
             collection === 'certifications'
               ? { certification_id: null, level: null, size: null, year: null }
               : { energy_rating_id: null, level: null, size: null };
-          void addEntry(target, collection, fields);
+          const keysBefore = entryKeys(useWorkspace.getState().assets.get(target), collection);
+          void addEntry(target, collection, fields).then((view) => {
+            // The keyboard goes to the new row's first cell, for the scheme to be typed at once.
+            const added = entryKeys(view ?? undefined, collection).find((k) => !keysBefore.includes(k));
+            if (added) jumpTo(target, `${collection}/${added}/${Object.keys(fields)[0]}`, collection);
+          });
         }}
       >
         Add

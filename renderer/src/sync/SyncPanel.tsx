@@ -12,7 +12,7 @@ import { jumpTo, notify } from '../store/ui';
 import { applyViews, useWorkspace, viewsInOrder } from '../store/workspace';
 import { pathLabel } from '../validation/labels';
 import { blockedKeyToPath, serviceIssues } from '../validation/issues';
-import { cancelSync, runDryRun, runSync, useSync } from './sync-store';
+import { cancelSync, openReview, runDryRun, syncAll, useSync } from './sync-store';
 import { errorMessage } from '../../../shared/errors';
 
 const phaseLabels: Record<SyncPhase, string> = {
@@ -40,10 +40,14 @@ export function SyncPanel() {
           type="button"
           className="primary"
           disabled={running}
-          onClick={() => void runSync()}
+          onClick={() => void syncAll()}
           data-testid="sync-now"
+          title="Send everything pending: assets and portfolio responses"
         >
           {running ? 'Syncing…' : 'Sync now'}
+        </button>
+        <button type="button" disabled={running} onClick={openReview} data-testid="sync-review">
+          Review…
         </button>
         {running && (
           <button type="button" onClick={() => void cancelSync()}>
@@ -65,7 +69,8 @@ export function SyncPanel() {
           <h3>Last sync{finishedAt ? ` · ${new Date(finishedAt).toLocaleTimeString()}` : ''}</h3>
           <p>
             Pulled: {report.pull.added} new, {report.pull.updated} updated, {report.pull.removed} removed
-            {report.pull.conflicts > 0 && `, ${report.pull.conflicts} conflicts`}
+            {report.pull.conflicts > 0 &&
+              `, ${report.pull.conflicts} conflict${report.pull.conflicts === 1 ? '' : 's'}`}
           </p>
           <p data-testid="sync-push-summary">
             Sent: {report.push.created} created, {report.push.updated} updated, {report.push.deleted} deleted

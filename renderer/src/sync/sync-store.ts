@@ -9,8 +9,9 @@ import type {
 } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
 import { settled } from '../editing/commands';
-import { clearTopic, notify } from '../store/ui';
-import { refreshSession, reloadSnapshot } from '../store/workspace';
+import { syncResponses, useResponses } from '../responses/responses-store';
+import { clearTopic, notify, setPanel, useUi } from '../store/ui';
+import { refreshSession, reloadSnapshot, useWorkspace } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
 import { askConfirm } from '../shell/ConfirmDialog';
 
@@ -45,7 +46,13 @@ export const useSync = create<SyncState>(() => ({
 /** One click: pull (three-way merge), then push what is pending, paced by the service's limit. */
 export async function runSync(mode: PushMode = 'strict'): Promise<void> {
   if (useSync.getState().running) return;
-  useSync.setState({ running: true, error: null, progress: { phase: 'pull', done: 0, total: 1 } });
+  // A dry run's verdict was on what was pending before: the sync's report replaces it.
+  useSync.setState({
+    running: true,
+    error: null,
+    dryRun: null,
+    progress: { phase: 'pull', done: 0, total: 1 },
+  });
   try {
     await settled();
     const confirmDeletes = await confirmDeletions();
@@ -66,7 +73,9 @@ export async function runSync(mode: PushMode = 'strict'): Promise<void> {
           (p.blocked.length > 0 ? `, ${p.blocked.length} held back` : '') +
           (p.invalid > 0 ? `, ${p.invalid} refused by the service` : '') +
           (p.unconfirmedDeletes > 0 ? `, ${p.unconfirmedDeletes} deletes not confirmed` : '') +
-          (report.pull.conflicts > 0 ? `, ${report.pull.conflicts} conflicts to resolve` : ''),
+          (report.pull.conflicts > 0
+            ? `, ${report.pull.conflicts} conflict${report.pull.conflicts === 1 ? '' : 's'} to resolve`
+            : ''),
       );
     }
   } catch (error) {
@@ -76,6 +85,51 @@ export async function runSync(mode: PushMode = 'strict'): Promise<void> {
   } finally {
     useSync.setState({ running: false });
   }
+}
+
+/** Answers of the portfolio responses waiting to be sent, as main counts them (0 when it cannot). */
+export async function refreshPendingAnswers(): Promise<number> {
+  const responses = await bridge.methods['responses.list']({}).catch(() => []);
+  const pendingAnswers = responses.reduce((n, r) => n + r.modified, 0);
+  useSync.setState({ pendingAnswers });
+  return pendingAnswers;
+}
+
+/** Everything pending, at once: the assets (pull, then push), then the answers waiting. */
+export async function syncAll(mode: PushMode = 'strict'): Promise<void> {
+  await runSync(mode);
+  if ((await refreshPendingAnswers()) > 0) await syncResponses();
+  await refreshPendingAnswers();
+}
+
+/**
+ * The header's Sync: one click sends everything when nothing needs a decision. An asset held back
+ * (errors, conflicts) or a delete opens the review first, where the analyst decides; otherwise the
+ * review stays one click away in the Sync panel.
+ */
+export async function syncFromHeader(): Promise<void> {
+  if (useSync.getState().running) return;
+  useSync.setState({ review: null });
+  await loadReview();
+  const review = useSync.getState().review;
+  const decide =
+    !review ||
+    review.deletes.length > 0 ||
+    review.conflicted.length > 0 ||
+    (review.heldBack ?? []).length > 0;
+  if (decide) {
+    useUi.setState({ dialog: 'review' });
+    return;
+  }
+  setPanel('sync');
+  await syncAll();
+}
+
+/** The review of what is pending (the dialog the header's Sync opens when there is a decision). */
+export function openReview(): void {
+  useSync.setState({ review: null });
+  useUi.setState({ dialog: 'review' });
+  void loadReview();
 }
 
 /**
@@ -145,14 +199,49 @@ export async function loadReview(): Promise<void> {
   }
 }
 
+/** Which workspace (connection and entity) is open; null while none is. */
+const workspaceKey = (meta: ReturnType<typeof useWorkspace.getState>['meta']): string | null =>
+  meta ? `${meta.connectionId}:${meta.entity.id}` : null;
+
+/**
+ * Another workspace opened: what was shown of the one before (its last sync, a dry run, the review,
+ * the cell selection's count) is not this one's. A reload of the same workspace keeps it.
+ */
+function forgetOtherWorkspace(): () => void {
+  let shown = workspaceKey(useWorkspace.getState().meta);
+  return useWorkspace.subscribe((s) => {
+    const key = workspaceKey(s.meta);
+    if (key === null || key === shown) return;
+    const before = shown;
+    shown = key;
+    if (before === null) return;
+    useSync.setState({
+      progress: null,
+      report: null,
+      finishedAt: null,
+      error: null,
+      dryRun: null,
+      review: null,
+      sendAnyway: [],
+    });
+    useUi.setState({ rangeStats: null });
+  });
+}
+
 export function connectSyncEvents(): () => void {
   const offs = [
+    forgetOtherWorkspace(),
     bridge.on('sync.progress', (progress) => useSync.setState({ progress })),
     // Main's probe reached the service again: the header shows it, and "offline" notices go.
     bridge.on('session.online', () => {
       void refreshSession().catch(() => undefined);
       const last = useSync.getState().report;
       if (last?.stopped?.offline) clearTopic('sync');
+    }),
+    // The Responses tab's list is read again after every answer: the header's badge follows it.
+    useResponses.subscribe((s, prev) => {
+      if (s.list && s.list !== prev.list)
+        useSync.setState({ pendingAnswers: s.list.reduce((n, r) => n + r.modified, 0) });
     }),
   ];
   return () => offs.forEach((off) => off());

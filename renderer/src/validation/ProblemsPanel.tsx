@@ -3,7 +3,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { assetName, cellOfPath } from '../grid-model/rows';
 import { filterAssets, jumpTo, useUi } from '../store/ui';
 import { useWorkspace } from '../store/workspace';
-import type { Issue } from './issues';
+import { fixedHereNote, type Issue } from './issues';
 import { fieldLabel, messageWithLabels } from './labels';
 import { useValidation, validation } from './validation-store';
 
@@ -50,7 +50,8 @@ export function ProblemsPanel() {
   const issues = useMemo(() => {
     void version;
     void assets;
-    return validation.all(order).filter((i) => showWarnings || i.severity === 'error');
+    // A value fixed here since the service flagged it is no error any more: a note among warnings.
+    return validation.all(order).filter((i) => showWarnings || (i.severity === 'error' && !i.fixedHere));
   }, [version, order, assets, showWarnings]);
   const groups = useMemo(() => groupIssues(issues), [issues]);
 
@@ -59,6 +60,19 @@ export function ProblemsPanel() {
   const onlyProblemRows = () => {
     const grid = tab === 'annual' || tab === 'certifications' || tab === 'energy_ratings' ? tab : 'assets';
     filterAssets(`with ${showWarnings ? 'problems' : 'errors'}`, groups.keys(), grid);
+  };
+
+  // Two assets of one name would be two identical groups: the service's id (or "new") tells them apart.
+  const nameCounts = new Map<string, number>();
+  for (const localId of groups.keys()) {
+    const view = assets.get(localId);
+    const name = view ? assetName(view) : '';
+    nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
+  }
+  const which = (localId: string): string | null => {
+    const view = assets.get(localId);
+    if (!view || (nameCounts.get(assetName(view)) ?? 0) < 2) return null;
+    return view.serviceAssetId !== null ? `#${view.serviceAssetId}` : 'new, not synced yet';
   };
 
   let shown = 0;
@@ -100,7 +114,13 @@ export function ProblemsPanel() {
             return (
               <li key={localId} className="problem-asset" data-testid="problem-asset">
                 <h3>
-                  {view ? assetName(view) : 'Asset'} <span className="count">({count})</span>
+                  {view ? assetName(view) : 'Asset'}{' '}
+                  {which(localId) && (
+                    <span className="hint" data-testid="problem-asset-which">
+                      {which(localId)}
+                    </span>
+                  )}{' '}
+                  <span className="count">({count})</span>
                 </h3>
                 <ul>
                   {fields.map((group) => {
@@ -110,10 +130,17 @@ export function ProblemsPanel() {
                       ...new Set(group.issues.filter((i) => i.source === 'local').map((i) => i.message)),
                     ];
                     const theirs = [
-                      ...new Set(group.issues.filter((i) => i.source === 'service').map((i) => i.message)),
+                      ...new Set(
+                        group.issues
+                          .filter((i) => i.source === 'service' && !i.fixedHere)
+                          .map((i) => i.message),
+                      ),
                     ];
+                    const fixed = [...new Set(group.issues.filter((i) => i.fixedHere).map((i) => i.message))];
                     const where = [...new Set(group.issues.map(whereIn).filter((w) => w !== ''))];
-                    const severity = group.issues.some((i) => i.severity === 'error') ? 'error' : 'warning';
+                    const severity = group.issues.some((i) => i.severity === 'error' && !i.fixedHere)
+                      ? 'error'
+                      : 'warning';
                     return (
                       <li key={group.field}>
                         <button
@@ -142,6 +169,12 @@ export function ProblemsPanel() {
                             <span className="problem-message" key={`s:${message}`}>
                               <span className="tag">service</span>
                               {message}
+                            </span>
+                          ))}
+                          {fixed.map((message) => (
+                            <span className="problem-message" key={`f:${message}`} data-testid="fixed-here">
+                              <span className="tag">{fixedHereNote}</span>
+                              <s>{message}</s>
                             </span>
                           ))}
                         </button>

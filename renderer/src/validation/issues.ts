@@ -23,9 +23,26 @@ export interface Issue {
   severity: Severity;
   source: IssueSource;
   message: string;
+  /** The rules' own words when the message shown is reworded, to match the service's. */
+  said?: string;
   /** A local issue the service reported too (shown once, marked as confirmed). */
   confirmed?: boolean;
+  /**
+   * A service issue on a value changed here since the service judged it: the analyst fixed it, and
+   * the service checks it again at the next sync. Not counted as a problem, not drawn as one.
+   */
+  fixedHere?: boolean;
 }
+
+/** The service's issues on values changed here since its verdict, marked as fixed here. */
+export function markFixedHere(issues: Issue[], changedPaths: readonly string[]): Issue[] {
+  if (changedPaths.length === 0 || issues.length === 0) return issues;
+  const changed = new Set(changedPaths);
+  for (const issue of issues) if (changed.has(issue.path)) issue.fixedHere = true;
+  return issues;
+}
+
+export const fixedHereNote = 'fixed here, checked again at sync';
 
 /** Error keys that differ from the column's field (`asset_size` is the `size` column). */
 const fieldOfErrorKey = new Map(
@@ -58,6 +75,11 @@ function pushValidations(
 
 const assetPath = (field: string): string => fieldOfErrorKey.get(field) ?? field;
 
+const notANumber = 'is not a number';
+export const requiredFloorArea = 'is required: enter the floor area';
+const isBlankValue = (v: unknown): boolean =>
+  v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
+
 function entries(doc: AssetDoc, collection: 'annual_data' | 'certifications' | 'energy_ratings') {
   const list = doc[collection];
   return Array.isArray(list) ? (list as Record<string, unknown>[]) : [];
@@ -67,6 +89,11 @@ function entries(doc: AssetDoc, collection: 'annual_data' | 'certifications' | '
 export function localIssues(localId: string, doc: AssetDoc, result: AssetValidationResult): Issue[] {
   const out: Issue[] = [];
   pushValidations(out, result.asset, localId, 'local', assetPath);
+  // The service calls an empty floor area "not a number"; the analyst is told it is required.
+  if (isBlankValue(doc['size']))
+    for (const issue of out)
+      if (issue.path === 'size' && issue.message === notANumber)
+        Object.assign(issue, { said: issue.message, message: requiredFloorArea });
   entries(doc, 'annual_data').forEach((rec, i) => {
     const year = String(rec['year']);
     pushValidations(out, result.annualData[i], localId, 'local', (f) => `annual_data/${year}/${f}`);
@@ -102,6 +129,8 @@ export interface CellIssues {
   errors: string[];
   warnings: string[];
   service: string[];
+  /** What the service said of a value changed here since (checked again at sync). */
+  fixed: string[];
 }
 
 /** Issues by path, for the cell class rules and tooltips. */
@@ -110,10 +139,11 @@ export function indexIssues(issues: readonly Issue[]): Map<string, CellIssues> {
   for (const issue of issues) {
     let cell = index.get(issue.path);
     if (!cell) {
-      cell = { errors: [], warnings: [], service: [] };
+      cell = { errors: [], warnings: [], service: [], fixed: [] };
       index.set(issue.path, cell);
     }
-    if (issue.source === 'service')
+    if (issue.fixedHere) cell.fixed.push(issue.message);
+    else if (issue.source === 'service')
       cell.service.push(`${issue.severity === 'error' ? '' : 'Warning: '}${issue.message}`);
     else if (issue.severity === 'error') cell.errors.push(issue.message);
     else cell.warnings.push(issue.message);
@@ -128,7 +158,9 @@ export function indexIssues(issues: readonly Issue[]): Map<string, CellIssues> {
  */
 export function mergeIssues(local: readonly Issue[], service: readonly Issue[]): Issue[] {
   const out = local.map((issue) => ({ ...issue }));
-  const byKey = new Map(out.map((issue) => [`${issue.path}\u0000${issue.message.toLowerCase()}`, issue]));
+  const byKey = new Map(
+    out.map((issue) => [`${issue.path}\u0000${(issue.said ?? issue.message).toLowerCase()}`, issue]),
+  );
   for (const issue of service) {
     const twin = byKey.get(`${issue.path}\u0000${issue.message.toLowerCase()}`);
     if (twin) twin.confirmed = true;
@@ -141,6 +173,7 @@ export function countIssues(issues: readonly Issue[]): { errors: number; warning
   let errors = 0;
   let warnings = 0;
   for (const issue of issues) {
+    if (issue.fixedHere) continue;
     if (issue.severity === 'error') errors++;
     else warnings++;
   }
@@ -154,6 +187,7 @@ export function tooltipText(cell: CellIssues | undefined): string | undefined {
     ...cell.errors.map((m) => `Error: ${m}`),
     ...cell.warnings.map((m) => `Warning: ${m}`),
     ...cell.service.map((m) => `Service: ${m}`),
+    ...cell.fixed.map((m) => `The service said "${m}": ${fixedHereNote}`),
   ];
   return lines.length > 0 ? lines.join('\n') : undefined;
 }

@@ -12,6 +12,7 @@ import {
   countIssues,
   indexIssues,
   localIssues,
+  markFixedHere,
   mergeIssues,
   serviceIssues,
   type CellIssues,
@@ -183,7 +184,10 @@ class WorkspaceValidation {
         const cache = view.serviceAssetId === null ? this.caches.create : this.caches.update;
         local = localIssues(view.localId, view.doc, cache.get(view.localId, view.doc));
       }
-      issues = mergeIssues(local, serviceIssues(view.localId, view.serverValidations));
+      issues = mergeIssues(
+        local,
+        markFixedHere(serviceIssues(view.localId, view.serverValidations), view.changedPaths),
+      );
     }
     const counts = countIssues(issues);
     const entry: AssetIssues = {

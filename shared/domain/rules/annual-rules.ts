@@ -147,9 +147,22 @@ export function validateAnnualRecord(
       }
     }
     if (touched.length > 0) crossFieldRules(cc, size, sizeKnown, ownershipDatesGiven, errors, warnings);
+    if (touched.length > 0 && cc.ctx.appChecks) periodInYear(Number(rec.year), warnings);
   } finally {
     for (let k = 0; k < touched.length; k++) slots[touched[k] as number] = undefined;
     touched.length = 0;
+  }
+}
+
+/** A data period's dates in another year than the row's: a 2025 period on a 2021 row is a slip. */
+function periodInYear(year: number, warnings: FieldMessages): void {
+  if (!Number.isInteger(year)) return;
+  for (const pair of datePairs) {
+    for (const i of pair) {
+      const v = slots[i];
+      if (typeof v === 'string' && isIsoDate(v) && Number(v.slice(0, 4)) !== year)
+        addMessage(warnings, names[i] ?? '', msg.outsideYear(year));
+    }
   }
 }
 

@@ -142,6 +142,35 @@ describe('responses in the workspace', () => {
   });
 });
 
+describe("the response's completion after a sync", () => {
+  it("reads the service's percent again once answers are sent, not the one of the pull before", async () => {
+    const a = analyst();
+    try {
+      await a.sync();
+      const percent = async () =>
+        z
+          .array(z.object({ id: z.number(), percent_completed: z.number() }))
+          .parse((await h.api('GET', `/api/v0/entities/${h.entityId}/responses`)).body)
+          .find((r) => r.id === openId)?.percent_completed;
+      const before = await percent();
+      expect(a.store.summary(openId)?.percent_completed).toBe(before);
+      const answered = a.store.detail(openId)!.values.find((v) => v.variable === 'DV1_design_standard');
+      expect(answered?.value).toBeNull();
+      a.store.setValue(openId, 'DV1_design_standard', 'no');
+      expect((await a.sync()).sent).toBe(1);
+      const after = await percent();
+      expect(after).toBeGreaterThan(before!);
+      expect(a.store.summary(openId)?.percent_completed).toBe(after);
+      // The answer taken back, for the tests after this one.
+      a.store.setValue(openId, 'DV1_design_standard', null);
+      expect((await a.sync()).sent).toBe(1);
+      expect(a.store.summary(openId)?.percent_completed).toBe(before);
+    } finally {
+      a.close();
+    }
+  });
+});
+
 describe('two analysts on one response', () => {
   it('a change made elsewhere since the last pull is a conflict shown to the user, never overwritten', async () => {
     const a = analyst();

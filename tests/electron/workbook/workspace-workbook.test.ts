@@ -133,10 +133,13 @@ describe('workbook round trip', () => {
     ).toBe('Energy consumption, whole building, fuel (kWh) 2024');
   });
 
-  it("offers the service's lists with their labels: a Lists tab behind the property-type and country dropdowns", async () => {
+  it("offers the service's lists with their labels: a Lists tab behind the property-type, country, certification and rating dropdowns", async () => {
     const store = workspace(2, 1);
+    const shipped = readReference(undefined);
     store.saveReference('reference', {
-      ...readReference(undefined),
+      ...shipped,
+      certifications: shipped.certifications.slice(0, 2),
+      energyRatings: shipped.energyRatings.slice(0, 1),
       propertyTypes: [
         { value: 'HTL', label: 'Hotel' },
         { value: 'OCHI', label: 'Office: Corporate: High-Rise Office' },
@@ -159,7 +162,24 @@ describe('workbook round trip', () => {
     const lists = sheet(wb, 'Lists');
     expect(lists.getRow(1).values).toEqual([undefined, 'asset_desk:lists']);
     expect(lists.getRow(1).hidden).toBe(true);
-    expect(lists.getRow(3).values).toEqual([undefined, 'HTL', 'Hotel', undefined, 'NL', 'Netherlands']);
+    const c0 = shipped.certifications[0]!;
+    const c1 = shipped.certifications[1]!;
+    const r0 = shipped.energyRatings[0]!;
+    // Certifications and ratings by id beside their name: the workbook's ids are looked up here.
+    expect(lists.getRow(3).values).toEqual([
+      undefined,
+      'HTL',
+      'Hotel',
+      undefined,
+      'NL',
+      'Netherlands',
+      undefined,
+      String(c0.id),
+      c0.name,
+      undefined,
+      String(r0.id),
+      r0.name,
+    ]);
     expect(lists.getRow(4).values).toEqual([
       undefined,
       'OCHI',
@@ -167,6 +187,9 @@ describe('workbook round trip', () => {
       undefined,
       'BE',
       'Belgium',
+      undefined,
+      String(c1.id),
+      c1.name,
     ]);
     const chars = sheet(wb, 'Asset Characteristics');
     const dv = (chars as unknown as { dataValidations: { model: Record<string, { formulae: string[] }> } })
@@ -177,6 +200,20 @@ describe('workbook round trip', () => {
       )?.[1];
     expect(rule('property_type_code')?.formulae).toEqual(['Lists!$A$3:$A$4']);
     expect(rule('country')?.formulae).toEqual(['Lists!$D$3:$D$4']);
+    const ruleOn = (tab: string, key: string) => {
+      const ws = sheet(wb, tab);
+      const model = (ws as unknown as { dataValidations: { model: Record<string, { formulae: string[] }> } })
+        .dataValidations.model;
+      return Object.entries(model).find(([ref]) =>
+        ref.startsWith(`${ws.getColumn(col(ws, key)).letter}3`),
+      )?.[1];
+    };
+    expect(ruleOn('Building Certifications', 'certifications[0].certification_id')?.formulae).toEqual([
+      'Lists!$G$3:$G$4',
+    ]);
+    expect(ruleOn('Energy Ratings', 'energy_ratings[0].energy_rating_id')?.formulae).toEqual([
+      'Lists!$J$3:$J$3',
+    ]);
     // The Lists tab is reference data: an import of the same file reads it as nothing to report.
     const plan = await previewImportFile(store, file);
     expect(plan.issues).toEqual([]);

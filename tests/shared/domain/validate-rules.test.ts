@@ -468,6 +468,22 @@ describe('warnings', () => {
   });
 });
 
+describe("data periods outside the row's year (the app's own check)", () => {
+  const periods = { en_data_from: '2025-01-01', en_data_to: '2025-12-31', wat_data_from: '2024-01-01' };
+  it('warns on each date in another year than the row, never refuses', () => {
+    const result = validateAsset(annual0(periods), { ...createCtx, appChecks: true });
+    expect(hasErrors(result)).toBe(false);
+    expect(result.annualData[0]?.warnings).toEqual({
+      en_data_from: ["falls outside the row's year (2024)"],
+      en_data_to: ["falls outside the row's year (2024)"],
+    });
+  });
+
+  it('leaves them alone without the app checks (the service, the sandbox)', () => {
+    expect(validateAsset(annual0(periods), createCtx).annualData[0]?.warnings).toBeUndefined();
+  });
+});
+
 describe('floor areas without consumption, consumption without floor areas', () => {
   it('takes a total floor area alone (the docs create assets with totals only)', () => {
     const result = validateAsset(

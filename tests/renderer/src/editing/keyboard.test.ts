@@ -26,8 +26,9 @@ describe('grid keys', () => {
     expect(isGridShortcut(key('ArrowDown'))).toBe(false);
   });
 
-  it('takes Ctrl+F, F3 and Shift+F3 as the find keys', () => {
+  it('takes Ctrl+F, Ctrl+H, F3 and Shift+F3 as the find keys', () => {
     expect(gridCommandOf(key('f', { ctrlKey: true }))).toBe('find');
+    expect(gridCommandOf(key('h', { ctrlKey: true }))).toBe('replace');
     expect(gridCommandOf(key('F3'))).toBe('findNext');
     expect(gridCommandOf(key('F3', { shiftKey: true }))).toBe('findPrevious');
     expect(gridCommandOf(key('f'))).toBe(null);

@@ -18,6 +18,7 @@ import {
 import {
   formatValue,
   getPathValue,
+  dateProblem,
   parseInput,
   parseNumber,
 } from '../../../../renderer/src/grid-model/values';
@@ -148,6 +149,10 @@ describe('typed values', () => {
     expect(parseInput('maybe', 'boolean')).toBe('maybe');
     expect(parseInput('31/12/2024', 'date')).toBe('2024-12-31');
     expect(parseInput('2024-01-05', 'date')).toBe('2024-01-05');
+    // 1 March or 3 January? Kept as typed (the cell says it is no valid date), never guessed.
+    expect(parseInput('01/03/2025', 'date')).toBe('01/03/2025');
+    expect(dateProblem('01/03/2025')).toMatch(/ambiguous.*YYYY-MM-DD/);
+    expect(dateProblem('13/03/2025')).toBeNull();
   });
 
   it('formats values for cells and copy', () => {

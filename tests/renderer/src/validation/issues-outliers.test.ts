@@ -10,6 +10,7 @@ import {
   countIssues,
   indexIssues,
   localIssues,
+  markFixedHere,
   mergeIssues,
   serviceIssues,
   tooltipText,
@@ -66,6 +67,21 @@ describe('validation results on document paths', () => {
     expect(merged.filter((i) => i.path === 'annual_data/2024/en_cov_wf')).toHaveLength(1);
     expect(merged.find((i) => i.path === 'annual_data/2024/en_cov_wf')!.confirmed).toBe(true);
     expect(merged.find((i) => i.path === 'size')!.source).toBe('service');
+  });
+
+  it('takes a flagged value changed here since as fixed here: not counted, said in the tooltip', () => {
+    const service = markFixedHere(
+      serviceIssues('L', {
+        asset: { errors: { asset_size: ['is not a number'], city: ["can't be blank"] } },
+        annualData: [],
+        certifications: [],
+      }),
+      ['size'],
+    );
+    expect(countIssues(service)).toEqual({ errors: 1, warnings: 0 });
+    const cell = indexIssues(service).get('size')!;
+    expect(cell.service).toEqual([]);
+    expect(tooltipText(cell)).toBe('The service said "is not a number": fixed here, checked again at sync');
   });
 
   it("maps the sync's held-back keys and labels paths for people", () => {
