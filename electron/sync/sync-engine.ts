@@ -122,7 +122,7 @@ export class SyncEngine {
     signal?: AbortSignal,
   ): Promise<Array<{ localId: string; valid: boolean; validations: ServerVerdict }>> {
     const { store, client, entityId } = this.opts;
-    const work = store.pending();
+    const work = store.pending(client.assetIds.name);
     const creates = work.creates.map((record) => store.createPayloadOf(record));
     const updates = work.updates.map((entry) => entry.patch);
     const byPartner = indexBy(work.creates, (record) => record.partnersId);

@@ -71,7 +71,8 @@ export class SyncService {
       const { workspaces } = this.deps;
       const workspace = workspaces.require();
       const { store } = workspace;
-      const work = store.pending();
+      // Pending for this connection's service: what it no longer takes is kept here (see asset-id-name.ts).
+      const work = store.pending(this.deps.session.client.assetIds.name);
       const review = toReview(work);
       const names = new Map([...review.creates, ...review.updates].map((r) => [r.localId, r.name]));
       review.heldBack = heldBackOf(

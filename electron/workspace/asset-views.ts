@@ -1,23 +1,31 @@
 import { changedPaths, flattenDoc, type AssetDoc, type FieldConflict } from '../../shared/sync/asset-doc';
 import type { AssetStatus, AssetView, PendingReview } from '../../shared/sync/types';
 import type { AssetRecord } from './asset-record';
-import type { PendingWork } from './pending-work';
+import { specIdName, type AssetIdName } from '../../shared/sync/asset-id-name';
+import { changedOnlyHere, type PendingWork } from './pending-work';
 import type { WorkspaceStore } from './workspace-store';
 
 /**
  * An asset as the grids show it: the copy, its staged changes, conflicts and the service's word.
  * A new asset's changes are all of its values: they are not listed (the renderer derives them from
  * the copy, `shared/sync/asset-doc.ts` `changedPaths(null, doc)`), which keeps a snapshot of a
- * workspace of new assets a third of the size.
+ * workspace of new assets a third of the size. `idName`: the name the connection's service reads the
+ * asset id under; an asset changed only in fields that service no longer takes is `keptHere`, not
+ * `modified` (nothing of it is pending there, as `pendingWork` and the batch planner agree).
  */
-export function toAssetView(record: AssetRecord, conflicts: readonly FieldConflict[]): AssetView {
+export function toAssetView(
+  record: AssetRecord,
+  conflicts: readonly FieldConflict[],
+  idName: AssetIdName = specIdName,
+): AssetView {
   const doc = record.current ?? record.base ?? {};
   const unsent = record.current !== null && record.serviceAssetId === null;
   const changed =
     record.inStep === true || record.current === null || unsent
       ? []
       : changedPaths(record.base, record.current);
-  const status = statusOf(record, changed);
+  const keptHere = changed.length > 0 && changedOnlyHere(record, idName);
+  const status = keptHere ? 'clean' : statusOf(record, changed);
   return {
     localId: record.localId,
     serviceAssetId: record.serviceAssetId,
@@ -30,13 +38,14 @@ export function toAssetView(record: AssetRecord, conflicts: readonly FieldConfli
     notFound: record.notFound,
     serverValidations: record.serverValidations,
     outliers: record.outliers,
+    ...(keptHere ? { keptHere: true } : {}),
   };
 }
 
 /** One asset's view, read now. */
-export function assetView(store: WorkspaceStore, localId: string): AssetView | null {
+export function assetView(store: WorkspaceStore, localId: string, idName?: AssetIdName): AssetView | null {
   const record = store.asset(localId);
-  return record ? toAssetView(record, store.conflicts(localId)) : null;
+  return record ? toAssetView(record, store.conflicts(localId), idName) : null;
 }
 
 /**
@@ -47,10 +56,11 @@ export function assetViewPage(
   store: WorkspaceStore,
   after = 0,
   limit = -1,
+  idName?: AssetIdName,
 ): { assets: AssetView[]; next: number | null } {
   const conflicts = store.conflictsByAsset();
   const { records, last } = store.listForViews(after, limit);
-  const assets = records.map((record) => toAssetView(record, conflicts.get(record.localId) ?? []));
+  const assets = records.map((record) => toAssetView(record, conflicts.get(record.localId) ?? [], idName));
   return { assets, next: limit > 0 && records.length === limit ? last : null };
 }
 
@@ -81,6 +91,11 @@ export function toReview(work: PendingWork): PendingReview {
       serviceAssetId: record.serviceAssetId,
     })),
     conflicted: work.conflicted.map((record) => ({ localId: record.localId, name: nameOf(record) })),
+    keptHere: work.localOnly.map((record) => ({
+      localId: record.localId,
+      name: nameOf(record),
+      changedPaths: changedPaths(record.base, record.current),
+    })),
   };
 }
 

@@ -94,6 +94,11 @@ export interface AssetView {
   notFound: boolean;
   serverValidations: ServerVerdict | null;
   outliers: Outlier[];
+  /**
+   * Changed only in fields the connection's service no longer takes (the real service: `lat`,
+   * `lng`, annual `owned_entire_period`): kept here, never sent, so not pending (status `clean`).
+   */
+  keptHere?: true;
 }
 
 export interface DryRunRow {
@@ -113,6 +118,8 @@ export interface PendingReview {
   }>;
   deletes: Array<{ localId: string; name: string; serviceAssetId: number | null }>;
   conflicted: Array<{ localId: string; name: string }>;
+  /** Changed only in fields this service no longer takes: kept here, not sent (see `AssetView`). */
+  keptHere?: Array<{ localId: string; name: string; changedPaths: string[] }>;
   /** What a sync would hold back (the shared rules' errors), named before anything is sent. */
   heldBack?: Array<{ localId: string; name: string; errors: Array<{ path: string; messages: string[] }> }>;
 }

@@ -87,6 +87,47 @@ describe('main services over a stub service', () => {
     workspaces.close();
   });
 
+  it('an edit only of fields the real service removed is kept here, and is pending nowhere: views, review, sync', async () => {
+    const { session, workspaces, sync } = await compose();
+    const [asset, other] = (await workspaces.handlers['workspace.snapshot']({})).assets;
+    expect(session.client.assetIds.name).toBe('gresb_asset_id');
+    const year = (asset!.doc['annual_data'] as Array<{ year: number }>)[0]!.year;
+    const [kept] = await workspaces.handlers['workspace.edit']({
+      edits: [
+        { localId: asset!.localId, path: 'lat', value: 52.09 },
+        { localId: asset!.localId, path: 'lng', value: 5.12 },
+        { localId: asset!.localId, path: `annual_data/${year}/owned_entire_period`, value: false },
+      ],
+    });
+    // The value stays in the workspace, marked as kept here; the asset is not pending (the header's
+    // badge counts the views' status), nor in the review's updates.
+    expect(kept).toMatchObject({ status: 'clean', keptHere: true, doc: { lat: 52.09, lng: 5.12 } });
+    expect(kept!.changedPaths).toEqual(
+      expect.arrayContaining(['lat', 'lng', `annual_data/${year}/owned_entire_period`]),
+    );
+    const review = await sync.handlers['sync.review']({});
+    expect(review.updates).toEqual([]);
+    expect(review.keptHere).toEqual([
+      { localId: asset!.localId, name: asset!.doc['name'], changedPaths: expect.arrayContaining(['lat']) },
+    ]);
+    // An edit the service takes is pending as before.
+    const [changed] = await workspaces.handlers['workspace.edit']({
+      edits: [{ localId: other!.localId, path: 'city', value: 'Utrecht' }],
+    });
+    expect(changed?.status).toBe('modified');
+    expect(changed?.keptHere).toBeUndefined();
+    const again = await sync.handlers['sync.review']({});
+    expect(again.updates.map((u) => u.localId)).toEqual([other!.localId]);
+    expect(again.keptHere?.map((k) => k.localId)).toEqual([asset!.localId]);
+    // Reloaded from the workspace (a snapshot), the asset is still kept here and not pending.
+    const reloaded = (await workspaces.handlers['workspace.snapshot']({})).assets;
+    expect(reloaded.find((a) => a.localId === asset!.localId)).toMatchObject({
+      status: 'clean',
+      keptHere: true,
+    });
+    workspaces.close();
+  });
+
   it('say offline from a typed network error when the service stops answering, and keep the work', async () => {
     const { session, workspaces, sync, notices } = await compose();
     const asset = (await workspaces.handlers['workspace.snapshot']({})).assets[0]!;
