@@ -72,8 +72,9 @@ export class SyncService {
       const workspace = workspaces.require();
       const { store } = workspace;
       // Pending for this connection's service: what it no longer takes is kept here (see asset-id-name.ts).
-      const work = store.pending(this.deps.session.client.assetIds.name);
-      const review = toReview(work);
+      const idName = this.deps.session.client.assetIds.name;
+      const work = store.pending(idName);
+      const review = toReview(work, idName);
       const names = new Map([...review.creates, ...review.updates].map((r) => [r.localId, r.name]));
       review.heldBack = heldBackOf(
         work,

@@ -1,7 +1,7 @@
 import { changedPaths, flattenDoc, type AssetDoc, type FieldConflict } from '../../shared/sync/asset-doc';
 import type { AssetStatus, AssetView, PendingReview } from '../../shared/sync/types';
 import type { AssetRecord } from './asset-record';
-import { specIdName, type AssetIdName } from '../../shared/sync/asset-id-name';
+import { isRemovedFieldPath, specIdName, type AssetIdName } from '../../shared/sync/asset-id-name';
 import { changedOnlyHere, type PendingWork } from './pending-work';
 import type { WorkspaceStore } from './workspace-store';
 
@@ -10,8 +10,9 @@ import type { WorkspaceStore } from './workspace-store';
  * A new asset's changes are all of its values: they are not listed (the renderer derives them from
  * the copy, `shared/sync/asset-doc.ts` `changedPaths(null, doc)`), which keeps a snapshot of a
  * workspace of new assets a third of the size. `idName`: the name the connection's service reads the
- * asset id under; an asset changed only in fields that service no longer takes is `keptHere`, not
- * `modified` (nothing of it is pending there, as `pendingWork` and the batch planner agree).
+ * asset id under: the changed paths that service no longer takes are `keptHere`, and an asset
+ * changed only in those is `clean`, not `modified` (nothing of it is pending there, as
+ * `pendingWork` and the batch planner agree).
  */
 export function toAssetView(
   record: AssetRecord,
@@ -24,8 +25,10 @@ export function toAssetView(
     record.inStep === true || record.current === null || unsent
       ? []
       : changedPaths(record.base, record.current);
-  const keptHere = changed.length > 0 && changedOnlyHere(record, idName);
-  const status = keptHere ? 'clean' : statusOf(record, changed);
+  // Only an asset the service has is sent updates (a new one's create leaves them out the same way).
+  const keptHere =
+    idName === specIdName || record.serviceAssetId === null ? [] : changed.filter(isRemovedFieldPath);
+  const status = keptHere.length > 0 && changedOnlyHere(record, idName) ? 'clean' : statusOf(record, changed);
   return {
     localId: record.localId,
     serviceAssetId: record.serviceAssetId,
@@ -38,7 +41,7 @@ export function toAssetView(
     notFound: record.notFound,
     serverValidations: record.serverValidations,
     outliers: record.outliers,
-    ...(keptHere ? { keptHere: true } : {}),
+    ...(keptHere.length > 0 ? { keptHere } : {}),
   };
 }
 
@@ -75,27 +78,40 @@ const nameOf = (record: AssetRecord): string => {
   return typeof name === 'string' && name !== '' ? name : '(unnamed asset)';
 };
 
-/** What the next push would send, grouped for the "what will be sent" review. */
-export function toReview(work: PendingWork): PendingReview {
-  return {
-    creates: work.creates.map((record) => ({ localId: record.localId, name: nameOf(record) })),
-    updates: work.updates.map(({ record }) => ({
+/**
+ * What the next push would send, grouped for the "what will be sent" review. For a service reading
+ * the id as `idName`, the changes it no longer takes are listed apart, as kept here.
+ */
+export function toReview(work: PendingWork, idName: AssetIdName = specIdName): PendingReview {
+  const sent = (path: string) => idName === specIdName || !isRemovedFieldPath(path);
+  const keptHere: NonNullable<PendingReview['keptHere']> = [];
+  const updates = work.updates.map(({ record }) => {
+    const paths = changedPaths(record.base, record.current);
+    const kept = paths.filter((path) => !sent(path));
+    if (kept.length > 0) keptHere.push({ localId: record.localId, name: nameOf(record), changedPaths: kept });
+    return {
+      localId: record.localId,
+      name: nameOf(record),
+      changedPaths: paths.filter(sent),
+      changes: fieldChanges(record.base, record.current).filter((change) => sent(change.path)),
+    };
+  });
+  for (const record of work.localOnly)
+    keptHere.push({
       localId: record.localId,
       name: nameOf(record),
       changedPaths: changedPaths(record.base, record.current),
-      changes: fieldChanges(record.base, record.current),
-    })),
+    });
+  return {
+    creates: work.creates.map((record) => ({ localId: record.localId, name: nameOf(record) })),
+    updates,
     deletes: work.deletes.map((record) => ({
       localId: record.localId,
       name: nameOf(record),
       serviceAssetId: record.serviceAssetId,
     })),
     conflicted: work.conflicted.map((record) => ({ localId: record.localId, name: nameOf(record) })),
-    keptHere: work.localOnly.map((record) => ({
-      localId: record.localId,
-      name: nameOf(record),
-      changedPaths: changedPaths(record.base, record.current),
-    })),
+    keptHere,
   };
 }
 

@@ -95,10 +95,11 @@ export interface AssetView {
   serverValidations: ServerVerdict | null;
   outliers: Outlier[];
   /**
-   * Changed only in fields the connection's service no longer takes (the real service: `lat`,
-   * `lng`, annual `owned_entire_period`): kept here, never sent, so not pending (status `clean`).
+   * Changed paths the connection's service no longer takes (the real service: `lat`, `lng`, annual
+   * `owned_entire_period`): kept here, never sent. Changed only in those, the asset is not pending
+   * (status `clean`). Absent when there are none.
    */
-  keptHere?: true;
+  keptHere?: string[];
 }
 
 export interface DryRunRow {

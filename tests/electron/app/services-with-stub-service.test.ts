@@ -101,7 +101,8 @@ describe('main services over a stub service', () => {
     });
     // The value stays in the workspace, marked as kept here; the asset is not pending (the header's
     // badge counts the views' status), nor in the review's updates.
-    expect(kept).toMatchObject({ status: 'clean', keptHere: true, doc: { lat: 52.09, lng: 5.12 } });
+    expect(kept).toMatchObject({ status: 'clean', doc: { lat: 52.09, lng: 5.12 } });
+    expect(kept!.keptHere?.sort()).toEqual(['annual_data/' + year + '/owned_entire_period', 'lat', 'lng']);
     expect(kept!.changedPaths).toEqual(
       expect.arrayContaining(['lat', 'lng', `annual_data/${year}/owned_entire_period`]),
     );
@@ -110,20 +111,27 @@ describe('main services over a stub service', () => {
     expect(review.keptHere).toEqual([
       { localId: asset!.localId, name: asset!.doc['name'], changedPaths: expect.arrayContaining(['lat']) },
     ]);
-    // An edit the service takes is pending as before.
+    // An edit the service takes is pending as before; the removed field beside it is still kept here.
     const [changed] = await workspaces.handlers['workspace.edit']({
-      edits: [{ localId: other!.localId, path: 'city', value: 'Utrecht' }],
+      edits: [
+        { localId: other!.localId, path: 'city', value: 'Utrecht' },
+        { localId: other!.localId, path: 'lat', value: 52.1 },
+      ],
     });
     expect(changed?.status).toBe('modified');
-    expect(changed?.keptHere).toBeUndefined();
+    expect(changed?.keptHere).toEqual(['lat']);
     const again = await sync.handlers['sync.review']({});
-    expect(again.updates.map((u) => u.localId)).toEqual([other!.localId]);
-    expect(again.keptHere?.map((k) => k.localId)).toEqual([asset!.localId]);
+    expect(again.updates).toMatchObject([{ localId: other!.localId, changedPaths: ['city'] }]);
+    expect(again.updates[0]?.changes?.map((c) => c.path)).toEqual(['city']);
+    expect(again.keptHere?.map((k) => [k.localId, k.changedPaths.includes('lat')])).toEqual([
+      [other!.localId, true],
+      [asset!.localId, true],
+    ]);
     // Reloaded from the workspace (a snapshot), the asset is still kept here and not pending.
     const reloaded = (await workspaces.handlers['workspace.snapshot']({})).assets;
     expect(reloaded.find((a) => a.localId === asset!.localId)).toMatchObject({
       status: 'clean',
-      keptHere: true,
+      keptHere: expect.arrayContaining(['lat']),
     });
     workspaces.close();
   });
