@@ -68,9 +68,11 @@ export class PullRun {
   /**
    * Merges what was `found` after the listing lacked it, forgets batches whose answers were lost
    * (the pull has adopted or merged what they carried), marks what the service confirmed `gone`.
+   * `realNames`: the service that answered speaks the real names, so what was found keeps the
+   * removed fields the workspace holds, as the listing's assets do.
    */
-  finish(found: readonly Asset[], gone: readonly number[]): PullSummary {
-    this.queue(found.map(listedOf));
+  finish(found: readonly Asset[], gone: readonly number[], realNames = false): PullSummary {
+    this.queue(found.map(listedOf), realNames);
     this.flush();
     this.store.transaction(() => {
       for (const { batchId } of this.store.unsettledBatches()) this.store.abandonBatch(batchId);

@@ -1,5 +1,6 @@
 import { BATCH_MAX_PER_FIELD, type Asset, type ValidationContext } from '../../shared/domain';
 import { verdictOf } from '../../shared/sync/server-verdict';
+import { serviceIdName } from '../../shared/sync/asset-id-name';
 import type {
   DryRunRow,
   PullSummary,
@@ -121,7 +122,7 @@ export class SyncEngine {
     signal?: AbortSignal,
   ): Promise<Array<{ localId: string; valid: boolean; validations: ServerVerdict }>> {
     const { store, client, entityId } = this.opts;
-    const work = store.pending();
+    const work = store.pending(client.assetIds.name);
     const creates = work.creates.map((record) => store.createPayloadOf(record));
     const updates = work.updates.map((entry) => entry.patch);
     const byPartner = indexBy(work.creates, (record) => record.partnersId);
@@ -184,7 +185,9 @@ export class SyncEngine {
     const missing = await local.run('pullLacking', { seen: [...listing.seen] });
     const found: Asset[] = [];
     const gone = await confirmGone(client, entityId, missing, (asset) => found.push(asset), signal);
-    return local.run('pullFinish', { found, gone: [...gone] });
+    // The GETs' answers taught the client the service's name (see asset-id-name.ts).
+    const realNames = found.length > 0 && client.assetIds.name === serviceIdName;
+    return local.run('pullFinish', { found, gone: [...gone], realNames });
   }
 
   private async pushWith(

@@ -71,8 +71,10 @@ export class SyncService {
       const { workspaces } = this.deps;
       const workspace = workspaces.require();
       const { store } = workspace;
-      const work = store.pending();
-      const review = toReview(work);
+      // Pending for this connection's service: what it no longer takes is kept here (see asset-id-name.ts).
+      const idName = this.deps.session.client.assetIds.name;
+      const work = store.pending(idName);
+      const review = toReview(work, idName);
       const names = new Map([...review.creates, ...review.updates].map((r) => [r.localId, r.name]));
       review.heldBack = heldBackOf(
         work,

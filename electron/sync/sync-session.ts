@@ -50,7 +50,7 @@ export interface SessionOps {
     PulledPage,
   ];
   pullLacking: [{ seen: number[] }, number[]];
-  pullFinish: [{ found: Asset[]; gone: number[] }, PullSummary];
+  pullFinish: [{ found: Asset[]; gone: number[]; realNames: boolean }, PullSummary];
 }
 
 export type SessionOp = keyof SessionOps;
@@ -94,8 +94,8 @@ export class SyncSession {
     pullPage: ({ bytes, status, page, meta, lastPage }) =>
       this.pullRun().page(bytes, status, page, meta, lastPage),
     pullLacking: ({ seen }) => this.pullRun().lacking(seen),
-    pullFinish: ({ found, gone }) => {
-      const summary = this.pullRun().finish(found, gone);
+    pullFinish: ({ found, gone, realNames }) => {
+      const summary = this.pullRun().finish(found, gone, realNames);
       this.pull = undefined;
       return summary;
     },

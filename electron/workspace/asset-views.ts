@@ -1,23 +1,34 @@
 import { changedPaths, flattenDoc, type AssetDoc, type FieldConflict } from '../../shared/sync/asset-doc';
 import type { AssetStatus, AssetView, PendingReview } from '../../shared/sync/types';
 import type { AssetRecord } from './asset-record';
-import type { PendingWork } from './pending-work';
+import { isRemovedFieldPath, specIdName, type AssetIdName } from '../../shared/sync/asset-id-name';
+import { changedOnlyHere, type PendingWork } from './pending-work';
 import type { WorkspaceStore } from './workspace-store';
 
 /**
  * An asset as the grids show it: the copy, its staged changes, conflicts and the service's word.
  * A new asset's changes are all of its values: they are not listed (the renderer derives them from
  * the copy, `shared/sync/asset-doc.ts` `changedPaths(null, doc)`), which keeps a snapshot of a
- * workspace of new assets a third of the size.
+ * workspace of new assets a third of the size. `idName`: the name the connection's service reads the
+ * asset id under: the changed paths that service no longer takes are `keptHere`, and an asset
+ * changed only in those is `clean`, not `modified` (nothing of it is pending there, as
+ * `pendingWork` and the batch planner agree).
  */
-export function toAssetView(record: AssetRecord, conflicts: readonly FieldConflict[]): AssetView {
+export function toAssetView(
+  record: AssetRecord,
+  conflicts: readonly FieldConflict[],
+  idName: AssetIdName = specIdName,
+): AssetView {
   const doc = record.current ?? record.base ?? {};
   const unsent = record.current !== null && record.serviceAssetId === null;
   const changed =
     record.inStep === true || record.current === null || unsent
       ? []
       : changedPaths(record.base, record.current);
-  const status = statusOf(record, changed);
+  // Only an asset the service has is sent updates (a new one's create leaves them out the same way).
+  const keptHere =
+    idName === specIdName || record.serviceAssetId === null ? [] : changed.filter(isRemovedFieldPath);
+  const status = keptHere.length > 0 && changedOnlyHere(record, idName) ? 'clean' : statusOf(record, changed);
   return {
     localId: record.localId,
     serviceAssetId: record.serviceAssetId,
@@ -30,13 +41,14 @@ export function toAssetView(record: AssetRecord, conflicts: readonly FieldConfli
     notFound: record.notFound,
     serverValidations: record.serverValidations,
     outliers: record.outliers,
+    ...(keptHere.length > 0 ? { keptHere } : {}),
   };
 }
 
 /** One asset's view, read now. */
-export function assetView(store: WorkspaceStore, localId: string): AssetView | null {
+export function assetView(store: WorkspaceStore, localId: string, idName?: AssetIdName): AssetView | null {
   const record = store.asset(localId);
-  return record ? toAssetView(record, store.conflicts(localId)) : null;
+  return record ? toAssetView(record, store.conflicts(localId), idName) : null;
 }
 
 /**
@@ -47,10 +59,11 @@ export function assetViewPage(
   store: WorkspaceStore,
   after = 0,
   limit = -1,
+  idName?: AssetIdName,
 ): { assets: AssetView[]; next: number | null } {
   const conflicts = store.conflictsByAsset();
   const { records, last } = store.listForViews(after, limit);
-  const assets = records.map((record) => toAssetView(record, conflicts.get(record.localId) ?? []));
+  const assets = records.map((record) => toAssetView(record, conflicts.get(record.localId) ?? [], idName));
   return { assets, next: limit > 0 && records.length === limit ? last : null };
 }
 
@@ -65,22 +78,40 @@ const nameOf = (record: AssetRecord): string => {
   return typeof name === 'string' && name !== '' ? name : '(unnamed asset)';
 };
 
-/** What the next push would send, grouped for the "what will be sent" review. */
-export function toReview(work: PendingWork): PendingReview {
-  return {
-    creates: work.creates.map((record) => ({ localId: record.localId, name: nameOf(record) })),
-    updates: work.updates.map(({ record }) => ({
+/**
+ * What the next push would send, grouped for the "what will be sent" review. For a service reading
+ * the id as `idName`, the changes it no longer takes are listed apart, as kept here.
+ */
+export function toReview(work: PendingWork, idName: AssetIdName = specIdName): PendingReview {
+  const sent = (path: string) => idName === specIdName || !isRemovedFieldPath(path);
+  const keptHere: NonNullable<PendingReview['keptHere']> = [];
+  const updates = work.updates.map(({ record }) => {
+    const paths = changedPaths(record.base, record.current);
+    const kept = paths.filter((path) => !sent(path));
+    if (kept.length > 0) keptHere.push({ localId: record.localId, name: nameOf(record), changedPaths: kept });
+    return {
+      localId: record.localId,
+      name: nameOf(record),
+      changedPaths: paths.filter(sent),
+      changes: fieldChanges(record.base, record.current).filter((change) => sent(change.path)),
+    };
+  });
+  for (const record of work.localOnly)
+    keptHere.push({
       localId: record.localId,
       name: nameOf(record),
       changedPaths: changedPaths(record.base, record.current),
-      changes: fieldChanges(record.base, record.current),
-    })),
+    });
+  return {
+    creates: work.creates.map((record) => ({ localId: record.localId, name: nameOf(record) })),
+    updates,
     deletes: work.deletes.map((record) => ({
       localId: record.localId,
       name: nameOf(record),
       serviceAssetId: record.serviceAssetId,
     })),
     conflicted: work.conflicted.map((record) => ({ localId: record.localId, name: nameOf(record) })),
+    keptHere,
   };
 }
 

@@ -1,4 +1,5 @@
 import { changedPaths, updatePayload, type AssetDoc } from '../../shared/sync/asset-doc';
+import { changesAnything, specIdName, type AssetIdName } from '../../shared/sync/asset-id-name';
 import { toRecord, type AssetRecord, type AssetRow } from './asset-record';
 
 /**
@@ -10,11 +11,23 @@ export interface PendingWork {
   deletes: AssetRecord[];
   /** Held back until the user resolves them. */
   conflicted: AssetRecord[];
+  /**
+   * Edited only in fields the connection's service no longer takes (`lat`, `lng`, annual
+   * `owned_entire_period` for the real service, see asset-id-name.ts): kept here, nothing to send.
+   */
+  localOnly: AssetRecord[];
 }
 
-/** Sorts the workspace's rows (in their stored order) into creates, updates, deletes and conflicts. */
-export function pendingWork(rows: Iterable<AssetRow>, conflicted: ReadonlySet<string>): PendingWork {
-  const work: PendingWork = { creates: [], updates: [], deletes: [], conflicted: [] };
+/**
+ * Sorts the workspace's rows (in their stored order) into creates, updates, deletes and conflicts,
+ * for a service that reads the asset id as `idName` (what it no longer takes is `localOnly`).
+ */
+export function pendingWork(
+  rows: Iterable<AssetRow>,
+  conflicted: ReadonlySet<string>,
+  idName: AssetIdName = specIdName,
+): PendingWork {
+  const work: PendingWork = { creates: [], updates: [], deletes: [], conflicted: [], localOnly: [] };
   for (const row of rows) {
     // Most rows are in step with the service: same text, nothing to parse or compare.
     if (row.base !== null && row.base === row.current && row.remote_deleted === 0) continue;
@@ -27,7 +40,9 @@ export function pendingWork(rows: Iterable<AssetRow>, conflicted: ReadonlySet<st
     else if (kind === 'delete') work.deletes.push(record);
     else if (kind === 'update' && record.serviceAssetId !== null && record.base && record.current) {
       const patch = updatePayload(record.serviceAssetId, record.base, record.current);
-      if (patch) work.updates.push({ record, patch });
+      // The same rule as the batch planner's: an update the service would read as empty is not sent.
+      if (patch && changesAnything(patch, idName)) work.updates.push({ record, patch });
+      else if (patch) work.localOnly.push(record);
     }
   }
   return work;
@@ -70,4 +85,15 @@ export function candidateKind(
   if (row.serviceAssetId === null) return row.hasCurrent ? 'create' : undefined;
   if (!row.hasCurrent) return 'delete';
   return row.hasBase && !row.notFound ? 'update' : undefined;
+}
+
+/**
+ * Whether an edited asset the service has differs from its copy only in fields a service reading
+ * the id as `idName` no longer takes: kept here, nothing pending for that service.
+ */
+export function changedOnlyHere(record: AssetRecord, idName: AssetIdName): boolean {
+  if (idName === specIdName || record.serviceAssetId === null || !record.base || !record.current)
+    return false;
+  const patch = updatePayload(record.serviceAssetId, record.base, record.current);
+  return patch !== null && !changesAnything(patch, idName);
 }

@@ -275,8 +275,13 @@ export class WorkspaceService {
     };
   }
 
+  /** The name the connection's service reads the asset id under: what it no longer takes is kept here. */
+  private idName() {
+    return this.deps.session.client.assetIds.name;
+  }
+
   private view(store: WorkspaceStore, localId: string) {
-    return assetView(store, localId);
+    return assetView(store, localId, this.idName());
   }
 
   private mustView(store: WorkspaceStore, localId: string) {
@@ -322,12 +327,13 @@ export class WorkspaceService {
         entity,
         assessmentYear: this.deps.assessmentYear,
         reference: readReference(store.reference(referenceKey)),
-        ...assetViewPage(store, 0, limit),
+        ...assetViewPage(store, 0, limit, this.idName()),
         total: store.assetCount(),
         lastSyncAt: store.getMeta('last_sync_at') ?? null,
       };
     },
-    'workspace.assets': ({ after, limit }) => assetViewPage(this.require().store, after, limit),
+    'workspace.assets': ({ after, limit }) =>
+      assetViewPage(this.require().store, after, limit, this.idName()),
     'workspace.edit': ({ edits, label }) => {
       const { store } = this.require();
       store.step(label ?? cellsLabel('edit', edits.length), () => store.setValues(edits));

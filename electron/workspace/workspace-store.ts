@@ -3,6 +3,7 @@ import { openSqlite } from '../storage/sqlite';
 import type { Asset, Entity } from '../../shared/domain';
 import { createPayload, type AssetDoc, type FieldConflict, type Scalar } from '../../shared/sync/asset-doc';
 import type { HistoryState, ServerVerdict } from '../../shared/sync/types';
+import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { AssetEdits, type Edit } from './asset-edits';
 import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
 import { BatchSettlement } from './batch-settlement';
@@ -203,7 +204,8 @@ export class WorkspaceStore {
 
   // --- what the sync sends
 
-  pending(): PendingWork {
+  /** What a sync to a service reading the asset id as `idName` would send (ours by default). */
+  pending(idName?: AssetIdName): PendingWork {
     const conflicted = new Set(
       (this.sql('SELECT DISTINCT local_id FROM conflicts').all() as Array<{ local_id: string }>).map(
         (r) => r.local_id,
@@ -212,6 +214,7 @@ export class WorkspaceStore {
     return pendingWork(
       this.sql(`SELECT ${assetColumns} FROM assets ORDER BY rowid`).iterate() as IterableIterator<AssetRow>,
       conflicted,
+      idName,
     );
   }
 

@@ -168,6 +168,16 @@ export function withRemovedFieldsKept(theirs: Json, base: Json): Json | undefine
   return out;
 }
 
+/**
+ * Whether a document path (`lat`, `annual_data/2024/owned_entire_period`, as the grid and review
+ * name them) is a field the real service removed.
+ */
+export function isRemovedFieldPath(path: string): boolean {
+  if (removedAssetFields.includes(path)) return true;
+  const parts = path.split('/');
+  return parts.length === 3 && parts[0] === 'annual_data' && removedAnnualFields.includes(parts[2] ?? '');
+}
+
 /** Whether an asset's stored text may hold a field the real service removed (a cheap first look). */
 export function mayHoldRemovedFields(json: string): boolean {
   return [...removedAssetFields, ...removedAnnualFields].some((field) => json.includes(`"${field}"`));

@@ -94,6 +94,12 @@ export interface AssetView {
   notFound: boolean;
   serverValidations: ServerVerdict | null;
   outliers: Outlier[];
+  /**
+   * Changed paths the connection's service no longer takes (the real service: `lat`, `lng`, annual
+   * `owned_entire_period`): kept here, never sent. Changed only in those, the asset is not pending
+   * (status `clean`). Absent when there are none.
+   */
+  keptHere?: string[];
 }
 
 export interface DryRunRow {
@@ -113,6 +119,8 @@ export interface PendingReview {
   }>;
   deletes: Array<{ localId: string; name: string; serviceAssetId: number | null }>;
   conflicted: Array<{ localId: string; name: string }>;
+  /** Changed only in fields this service no longer takes: kept here, not sent (see `AssetView`). */
+  keptHere?: Array<{ localId: string; name: string; changedPaths: string[] }>;
   /** What a sync would hold back (the shared rules' errors), named before anything is sent. */
   heldBack?: Array<{ localId: string; name: string; errors: Array<{ path: string; messages: string[] }> }>;
 }

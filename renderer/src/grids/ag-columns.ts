@@ -209,7 +209,8 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       const conflict = conflictAt(row.view, path);
       if (conflict)
         lines.push(`Conflict — mine: ${formatValue(conflict.mine)}, theirs: ${formatValue(conflict.theirs)}`);
-      if (changedSet(row.view).has(path)) lines.push('Changed here, not synced yet');
+      if (row.view.keptHere?.includes(path)) lines.push('Kept here; this service no longer takes it');
+      else if (changedSet(row.view).has(path)) lines.push('Changed here, not synced yet');
       // The asset's name is often longer than its column: shown whole on hover.
       if (field === 'name' && typeof row.view.doc['name'] === 'string') lines.unshift(row.view.doc['name']);
       return lines.length > 0 ? lines.join('\n') : undefined;

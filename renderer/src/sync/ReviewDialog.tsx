@@ -40,6 +40,7 @@ export function ReviewDialog() {
   const updates = (review?.updates ?? []).filter((u) => !held.has(u.localId));
   const deletes = review?.deletes ?? [];
   const conflicted = review?.conflicted ?? [];
+  const keptHere = review?.keptHere ?? [];
   const counts: Array<[string, string, number]> = [
     ['create', 'Create', creates.length],
     ['update', 'Update', updates.length],
@@ -178,6 +179,20 @@ export function ReviewDialog() {
               <h3>Held back: conflicts ({conflicted.length})</h3>
               <p className="hint">
                 {conflicted.map((c) => c.name).join(', ')}: resolve them in the Sync panel.
+              </p>
+            </section>
+          )}
+          {keptHere.length > 0 && (
+            <section data-testid="review-kept-here">
+              <h3>Kept here, not sent ({keptHere.length})</h3>
+              <p className="hint">
+                {keptHere
+                  .map(
+                    (k) =>
+                      `${k.name}: ${k.changedPaths.map((path) => reviewLabel(path, contextOf(k.localId))).join(', ')}`,
+                  )
+                  .join('; ')}
+                . Kept here; this service no longer takes it.
               </p>
             </section>
           )}

@@ -87,6 +87,55 @@ describe('main services over a stub service', () => {
     workspaces.close();
   });
 
+  it('an edit only of fields the real service removed is kept here, and is pending nowhere: views, review, sync', async () => {
+    const { session, workspaces, sync } = await compose();
+    const [asset, other] = (await workspaces.handlers['workspace.snapshot']({})).assets;
+    expect(session.client.assetIds.name).toBe('gresb_asset_id');
+    const year = (asset!.doc['annual_data'] as Array<{ year: number }>)[0]!.year;
+    const [kept] = await workspaces.handlers['workspace.edit']({
+      edits: [
+        { localId: asset!.localId, path: 'lat', value: 52.09 },
+        { localId: asset!.localId, path: 'lng', value: 5.12 },
+        { localId: asset!.localId, path: `annual_data/${year}/owned_entire_period`, value: false },
+      ],
+    });
+    // The value stays in the workspace, marked as kept here; the asset is not pending (the header's
+    // badge counts the views' status), nor in the review's updates.
+    expect(kept).toMatchObject({ status: 'clean', doc: { lat: 52.09, lng: 5.12 } });
+    expect(kept!.keptHere?.sort()).toEqual(['annual_data/' + year + '/owned_entire_period', 'lat', 'lng']);
+    expect(kept!.changedPaths).toEqual(
+      expect.arrayContaining(['lat', 'lng', `annual_data/${year}/owned_entire_period`]),
+    );
+    const review = await sync.handlers['sync.review']({});
+    expect(review.updates).toEqual([]);
+    expect(review.keptHere).toEqual([
+      { localId: asset!.localId, name: asset!.doc['name'], changedPaths: expect.arrayContaining(['lat']) },
+    ]);
+    // An edit the service takes is pending as before; the removed field beside it is still kept here.
+    const [changed] = await workspaces.handlers['workspace.edit']({
+      edits: [
+        { localId: other!.localId, path: 'city', value: 'Utrecht' },
+        { localId: other!.localId, path: 'lat', value: 52.1 },
+      ],
+    });
+    expect(changed?.status).toBe('modified');
+    expect(changed?.keptHere).toEqual(['lat']);
+    const again = await sync.handlers['sync.review']({});
+    expect(again.updates).toMatchObject([{ localId: other!.localId, changedPaths: ['city'] }]);
+    expect(again.updates[0]?.changes?.map((c) => c.path)).toEqual(['city']);
+    expect(again.keptHere?.map((k) => [k.localId, k.changedPaths.includes('lat')])).toEqual([
+      [other!.localId, true],
+      [asset!.localId, true],
+    ]);
+    // Reloaded from the workspace (a snapshot), the asset is still kept here and not pending.
+    const reloaded = (await workspaces.handlers['workspace.snapshot']({})).assets;
+    expect(reloaded.find((a) => a.localId === asset!.localId)).toMatchObject({
+      status: 'clean',
+      keptHere: expect.arrayContaining(['lat']),
+    });
+    workspaces.close();
+  });
+
   it('say offline from a typed network error when the service stops answering, and keep the work', async () => {
     const { session, workspaces, sync, notices } = await compose();
     const asset = (await workspaces.handlers['workspace.snapshot']({})).assets[0]!;

@@ -120,3 +120,37 @@ describe('a pull never infers deletion from a listing', () => {
     store.close();
   });
 });
+
+describe('an asset found by its GET after the listing lacked it', () => {
+  let server: ReplayServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it("keeps the fields the real service removed, held in the workspace, as the listing's assets do", async () => {
+    const { store } = tempWorkspace('found');
+    // The workspace holds lat/lng and an annual owned_entire_period (typed here, or from before).
+    const served = { ...asset(4), annual_data: [{ year: 2024, tenant_ctrl: true, en_tot_wf: 100 }] };
+    const annual = [{ ...served.annual_data[0], owned_entire_period: false }];
+    store.applyRemote(assetSchema.parse({ ...served, lat: 52.1, lng: 4.9, annual_data: annual }));
+    // The service (the real names: no lat, lng or owned_entire_period) changed its city meanwhile.
+    server = await startReplayServer({
+      [listPath]: { body: [asset(1)], headers: { total: '1', 'per-page': '100' } },
+      [`GET /api/v1/entities/${entityId}/assets/4`]: { body: { ...served, city: 'Zwolle' } },
+    });
+    const { engine } = makeEngine(store, makeClient(server.baseUrl, 'token', { retries: 0 }), entityId);
+    const summary = await engine.pull();
+    expect(summary).toMatchObject({ updated: 1, conflicts: 0, removed: 0 });
+    const after = store.assetByServiceId(4);
+    expect(after?.current?.['city']).toBe('Zwolle');
+    expect(after?.current).toMatchObject({ lat: 52.1, lng: 4.9 });
+    const owned = (after?.current?.['annual_data'] as Array<Record<string, unknown>>).map(
+      (record) => record['owned_entire_period'],
+    );
+    expect(owned.every((value) => value === false)).toBe(true);
+    // Their absence from the service's copy is not a change: nothing is pending.
+    expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [], conflicted: [] });
+    store.close();
+  });
+});

@@ -142,6 +142,33 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
     store.close();
   });
 
+  it("an edit only of fields the real service removed is pending for our spec's service alone: the pending work and the push agree", async () => {
+    const client = makeClient(h.baseUrl, h.token);
+    const { store } = tempWorkspace();
+    const { engine } = makeEngine(store, client, h.entityId);
+    const asset = store.createAsset(newAsset(6_101));
+    await engine.sync();
+    // (owned_entire_period false would need ownership dates, which the real service takes.)
+    store.setValue(asset.localId, 'lat', 52.37);
+    store.setValue(asset.localId, 'lng', 4.89);
+    const work = store.pending(client.assetIds.name);
+    const report = await engine.sync();
+    if (realNames) {
+      expect(work.updates).toEqual([]);
+      expect(work.localOnly.map((record) => record.localId)).toEqual([asset.localId]);
+      expect(report.push.requests).toBe(0);
+      // Still kept here, still not pending.
+      expect(store.asset(asset.localId)?.current?.['lat']).toBe(52.37);
+      expect(store.pending(client.assetIds.name).localOnly).toHaveLength(1);
+    } else {
+      expect(work.updates.map(({ record }) => record.localId)).toEqual([asset.localId]);
+      expect(work.localOnly).toEqual([]);
+      expect(report.push).toMatchObject({ requests: 1, updated: 1, blocked: [] });
+      expect(store.pending(client.assetIds.name).updates).toEqual([]);
+    }
+    store.close();
+  });
+
   it("writes the id under the service's own name, learned from its answers, and never sends it a field it removed", async () => {
     const sent: Array<Record<string, unknown[]>> = [];
     const recording: typeof fetch = async (input, init) => {
