@@ -161,7 +161,13 @@ export class WorkspaceService {
       if (!this.noteDamage(error, connectionId, entityId, file)) throw error;
       return undefined;
     }
-    if (this.trouble?.connectionId === connectionId && this.trouble.problem.entityId === entityId)
+    // Opened: this entity's problem is gone, and so is a refused write of any of this connection's
+    // workspaces (they share this folder, which took the write). A damaged file stays to rebuild.
+    const trouble = this.trouble;
+    if (
+      trouble?.connectionId === connectionId &&
+      (trouble.problem.entityId === entityId || trouble.problem.kind === 'unwritable')
+    )
       this.trouble = undefined;
     this.open = { connectionId, entityId, file, store };
     return this.open;

@@ -4,6 +4,7 @@
  * only when the damaged file shows them), and every other entity's workspace works as before. The
  * whole app core with its embedded sandbox, restarted on the same data folder as a user would.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   closeSync,
@@ -12,6 +13,7 @@ import {
   openSync,
   readFileSync,
   readdirSync,
+  chmodSync,
   statSync,
   truncateSync,
   writeSync,
@@ -69,6 +71,19 @@ function overwrite(file: string, at: number, bytes: Buffer): void {
   const fd = openSync(file, 'r+');
   writeSync(fd, bytes, 0, bytes.length, at);
   closeSync(fd);
+}
+
+/**
+ * Makes a folder refuse writes, as a read-only folder does for its user. Root writes through modes,
+ * so as root (these machines) the folder is made immutable instead (ext4's `chattr +i`).
+ */
+function readOnly(folder: string): () => void {
+  if (process.getuid?.() === 0) {
+    execFileSync('chattr', ['+i', folder]);
+    return () => execFileSync('chattr', ['-i', folder]);
+  }
+  chmodSync(folder, 0o500);
+  return () => chmodSync(folder, 0o700);
 }
 
 describe('a damaged workspace file', () => {
@@ -158,5 +173,42 @@ describe('a damaged workspace file', () => {
     expect(described(join(dirname(file), other as string)).message).toMatch(
       /It had no changes waiting to be sent, so a rebuild loses nothing/,
     );
+  }, 120_000);
+
+  it('in a folder that refuses writes: the app starts, says so, changes nothing; writable again, it opens', async () => {
+    const { dataDir, first, second, file } = await firstRun();
+    const before = sha(file);
+    const restore = readOnly(dirname(file));
+    let core: AppCore;
+    try {
+      core = await start(dataDir);
+      await Promise.resolve()
+        .then(() => core.handlers['workspace.snapshot']({}))
+        .catch(() => undefined);
+      const state = await core.handlers['session.get']({});
+      expect(state.workspaceProblem).toMatchObject({
+        entityId: first,
+        kind: 'unwritable',
+        canRebuild: false,
+      });
+      expect(state.workspaceProblem?.message).toMatch(
+        /refuses to be written.*Nothing in it was changed or lost/,
+      );
+      expect(sha(file)).toBe(before);
+      // The connection's other workspace shares the folder: it is refused the same way, not a crash.
+      const other = await Promise.resolve()
+        .then(() => core.handlers['session.selectEntity']({ entityId: second }))
+        .catch((error: unknown) => toBridgeErrorBody(error));
+      expect(other).toBeDefined();
+      expect((await core.handlers['session.get']({})).workspaceProblem).toMatchObject({ kind: 'unwritable' });
+    } finally {
+      restore();
+    }
+    // Writable again: opening the entity again works, the pending edit still there.
+    await core.handlers['session.selectEntity']({ entityId: first });
+    const state = await core.handlers['session.get']({});
+    expect(state.workspaceProblem).toBeUndefined();
+    const snapshot = await core.handlers['workspace.snapshot']({});
+    expect(snapshot.assets.some((a) => a.doc['address'] === 'Unsent edit')).toBe(true);
   }, 120_000);
 });
