@@ -3,6 +3,7 @@ import { areaUnitFromName } from '../../shared/domain';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import type { ImportPlan } from './import-plan';
+import type { ParsedWorkbook } from './sheet-parser';
 import { allYears } from '../../shared/workbook/layout';
 import { schemeList } from '../../shared/workbook/write-workbook';
 import type { ExchangeFormat, PreviewOptions } from './preview-file';
@@ -113,4 +114,15 @@ export async function previewImportFile(
   // Given the workspace's file, the worker reads the records itself (see `exportWorkspace`).
   if (workspaceFile) return runWorkbookJob({ job: 'preview', file, opts: rest, workspaceFile });
   return runWorkbookJob({ job: 'preview', file, opts: rest, records: store.listAssets() });
+}
+
+/** Plans a kept preview again from what it read, in a worker thread, matching rows by name or not. */
+export async function replanImport(
+  store: WorkspaceStore,
+  plan: ImportPlan & { parsed: ParsedWorkbook },
+  opts: { matchByName: boolean; workspaceFile?: string },
+): Promise<ImportPlan> {
+  const job = { job: 'replan', parsed: plan.parsed, source: plan.source, matchByName: opts.matchByName } as const;
+  if (opts.workspaceFile) return runWorkbookJob({ ...job, workspaceFile: opts.workspaceFile });
+  return runWorkbookJob({ ...job, records: store.listAssets() });
 }
