@@ -103,7 +103,11 @@ export class WorkbookService {
         // The offer taken (or undone): the same rows planned again; the new plan takes the old one's place.
         const earlier = this.plans.get(args.planId);
         if (!earlier?.parsed) throw notFound('That preview is gone: read the file again.');
-        const plan = await replanImport(store, { ...earlier, parsed: earlier.parsed }, { matchByName, workspaceFile });
+        const plan = await replanImport(
+          store,
+          { ...earlier, parsed: earlier.parsed },
+          { matchByName, workspaceFile },
+        );
         // Taken back, the offer stands again: the plan by name keeps what was read too.
         plan.parsed = earlier.parsed;
         this.plans.delete(args.planId);

@@ -24,7 +24,9 @@ function withWorkspace<T>(workspaceFile: string, fn: (store: WorkspaceStore) => 
   }
 }
 
-function recordsOf(job: { records: readonly AssetRecord[] } | { workspaceFile: string }): readonly AssetRecord[] {
+function recordsOf(
+  job: { records: readonly AssetRecord[] } | { workspaceFile: string },
+): readonly AssetRecord[] {
   return 'records' in job ? job.records : withWorkspace(job.workspaceFile, (store) => store.listAssets());
 }
 

@@ -122,7 +122,12 @@ export async function replanImport(
   plan: ImportPlan & { parsed: ParsedWorkbook },
   opts: { matchByName: boolean; workspaceFile?: string },
 ): Promise<ImportPlan> {
-  const job = { job: 'replan', parsed: plan.parsed, source: plan.source, matchByName: opts.matchByName } as const;
+  const job = {
+    job: 'replan',
+    parsed: plan.parsed,
+    source: plan.source,
+    matchByName: opts.matchByName,
+  } as const;
   if (opts.workspaceFile) return runWorkbookJob({ ...job, workspaceFile: opts.workspaceFile });
   return runWorkbookJob({ ...job, records: store.listAssets() });
 }
