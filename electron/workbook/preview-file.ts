@@ -1,3 +1,4 @@
+import type { SchemeLists } from '../../shared/workbook/cells';
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { AssetRecord } from '../workspace/asset-record';
@@ -13,6 +14,8 @@ export interface PreviewOptions {
   /** Refusal size (default 40 MB; a setting of the app). */
   maxBytes?: number;
   maxRows?: number;
+  /** The workspace's schemes, which certification and rating cells name (default: the shipped lists). */
+  schemes?: SchemeLists;
   /** Blank-ID rows named like one synced asset update it (the preview's offer, taken). */
   matchByName?: boolean;
 }
@@ -44,7 +47,11 @@ export async function previewFile(
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES;
   await checkSize(file, maxBytes);
   const format = await formatOf(file);
-  const readOpts = { maxBytes, ...(opts.maxRows ? { maxRows: opts.maxRows } : {}) };
+  const readOpts = {
+    maxBytes,
+    ...(opts.maxRows ? { maxRows: opts.maxRows } : {}),
+    ...(opts.schemes ? { schemes: opts.schemes } : {}),
+  };
   const parsed = format === 'csv' ? await readAssetCsv(file, readOpts) : await readWorkbook(file, readOpts);
   return planImport(parsed, records, { file, matchByName: opts.matchByName ?? false });
 }

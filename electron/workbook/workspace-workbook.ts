@@ -110,7 +110,13 @@ export async function previewImportFile(
 ): Promise<ImportPlan> {
   // The size alone refuses a file at once, without starting a worker (an asynchronous stat).
   await checkSize(file, opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES);
-  const { workspaceFile, ...rest } = opts;
+  const { workspaceFile, ...given } = opts;
+  // Certification and rating cells name their scheme: read back by the workspace's lists.
+  const reference = readReference(store.reference(referenceKey));
+  const rest = {
+    schemes: { certifications: reference.certifications, energy_ratings: reference.energyRatings },
+    ...given,
+  };
   // Given the workspace's file, the worker reads the records itself (see `exportWorkspace`).
   if (workspaceFile) return runWorkbookJob({ job: 'preview', file, opts: rest, workspaceFile });
   return runWorkbookJob({ job: 'preview', file, opts: rest, records: store.listAssets() });
