@@ -6,7 +6,7 @@
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -97,7 +97,12 @@ describe('re-import after a sync', () => {
     await page.getByTestId('exchange-dialog').waitFor({ state: 'visible' });
     app.picker.next = file;
     await page.getByTestId('import-choose').click();
-    await page.getByTestId('preview').waitFor();
+    // The dialog keeps the last preview while the next file is read: wait for this file's.
+    await page
+      .locator('[data-testid="preview-file"]', {
+        hasText: new RegExp(`^${basename(file).replace('.', '\\.')}$`),
+      })
+      .waitFor();
   };
   const count = (status: string) => page.getByTestId(`count-${status}`).getAttribute('data-count');
   const close = async () => {
