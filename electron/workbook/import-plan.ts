@@ -180,7 +180,7 @@ export function planImport(
               sheet.name,
               row.row,
               idRef,
-              `An asset named "${nameText ?? ''}" is already in the workspace (${ids.join(', ')}): importing this row would add a second one. Put its Asset ID in the row to update it, or give the row another name to add a new asset.`,
+              `An asset named "${nameText ?? ''}" is already in the workspace (${ids.join(', ')}): importing this row would add a second one. ${named.length === 1 ? 'Match the rows to existing assets by name (above), put' : 'Put'} its Asset ID in the row to update it, or give the row another name to add a new asset.`,
               'name',
             ),
           );
