@@ -1,3 +1,4 @@
+import type { SchemeLists } from '../../shared/workbook/cells';
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
@@ -159,7 +160,7 @@ function rawFromCsv(text: string): RawOrIssue {
 /** Reads a CSV of the asset columns into the same rows the workbook reader gives. */
 export async function readAssetCsv(
   file: string,
-  opts: { maxBytes?: number; maxRows?: number } = {},
+  opts: { maxBytes?: number; maxRows?: number; schemes?: SchemeLists } = {},
 ): Promise<ParsedWorkbook> {
   await checkSize(file, opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES);
   const bytes = await readFile(file);
@@ -168,7 +169,10 @@ export async function readAssetCsv(
   }
   if (bytes.includes(0)) throw new WorkbookError('not_xlsx', 'This file is not a CSV text file.');
   const text = decode(bytes);
-  const parser = new SheetParser(CSV_SHEET, { maxRows: opts.maxRows ?? DEFAULT_MAX_ROWS });
+  const parser = new SheetParser(CSV_SHEET, {
+    maxRows: opts.maxRows ?? DEFAULT_MAX_ROWS,
+    ...(opts.schemes ? { schemes: opts.schemes } : {}),
+  });
   let row = 0;
   try {
     const delimiter = delimiterOf(text);

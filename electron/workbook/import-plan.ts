@@ -7,7 +7,9 @@
  * before a sync comes back onto the same assets. A blank-ID row takes this workspace's one unsent
  * asset of its name (a file imported twice); on Asset Characteristics, one whose name a synced asset
  * has is a problem of the preview, never a silent second asset (the service refuses two of one name)
- * nor a silent match: the analyst puts the ID in or renames the row. Other blank-ID rows are new
+ * nor a silent match: the analyst puts the ID in, renames the row, or asks for the preview again with
+ * `matchByName` (offered as one click: `nameMatches` counts the rows it would place), which matches
+ * such a row to the one asset of its name. Other blank-ID rows are new
  * assets; on the other tabs a blank-ID row joins its asset by name, since names are unique within an
  * entity. An ID this workspace does not hold belongs to another entity (or was
  * deleted on the service) and is rejected, as are IDs repeated on a tab. One bad cell rejects its
@@ -32,6 +34,15 @@ export interface ImportPlan {
   issues: CellIssue[];
   rows: PlanRow[];
   counts: Record<RowStatus, number>;
+  /** Blank-ID rows named like one synced asset: problems now, updates of that asset by name. */
+  nameMatches: number;
+  /** Whether this plan matched such rows by name (`PlanOptions.matchByName`). */
+  matchByName: boolean;
+  /**
+   * What was read, kept only while name matching is on offer (`nameMatches` > 0), so taking the offer
+   * plans again without the file (an upload is deleted once read). Never sent to the renderer.
+   */
+  parsed?: ParsedWorkbook;
   /** Nothing rejected, no file-level error, and something to do. */
   canApply: boolean;
 }
@@ -52,6 +63,8 @@ function hasAssetFields(sheet: ParsedSheet): boolean {
 export interface PlanOptions {
   file?: string;
   now?: () => number;
+  /** A blank-ID row named like one synced asset updates it (asked for by the analyst, never by default). */
+  matchByName?: boolean;
 }
 
 /** Compares a parsed workbook with the workspace's assets; pure apart from reading `records`. */
@@ -75,6 +88,8 @@ export function planImport(
   const keyOf = (r: AssetRecord): string =>
     r.serviceAssetId !== null ? `id:${r.serviceAssetId}` : `local:${r.localId}`;
 
+  const matchByName = opts.matchByName ?? false;
+  let nameMatches = 0;
   const groups = new Map<string, Group>();
   const newByName = new Map<string, string>();
   const group = (key: string, init: Omit<Group, 'key' | 'rows' | 'errors'>): Group => {
@@ -145,7 +160,11 @@ export function planImport(
         if (joined) g = groups.get(joined) as Group;
         else if (byPartners) g = existing(byPartners);
         else if (named.length === 1 && named[0]!.serviceAssetId === null) g = existing(named[0]!);
-        else if (creates && named.length > 0) {
+        else if (creates && named.length === 1 && matchByName) {
+          nameMatches++;
+          g = existing(named[0]!);
+        } else if (creates && named.length > 0) {
+          if (named.length === 1) nameMatches++;
           // A blank ID and a name the workspace already has: never a silent duplicate (the service
           // refuses a second asset of one name) nor a silent match; the analyst says which.
           g = group(`clash:${sheet.name}:${row.row}`, {
@@ -161,7 +180,7 @@ export function planImport(
               sheet.name,
               row.row,
               idRef,
-              `An asset named "${nameText ?? ''}" is already in the workspace (${ids.join(', ')}): importing this row would add a second one. Put its Asset ID in the row to update it, or give the row another name to add a new asset.`,
+              `An asset named "${nameText ?? ''}" is already in the workspace (${ids.join(', ')}): importing this row would add a second one. ${named.length === 1 ? 'Match the rows to existing assets by name (above), put' : 'Put'} its Asset ID in the row to update it, or give the row another name to add a new asset.`,
               'name',
             ),
           );
@@ -228,6 +247,9 @@ export function planImport(
     issues: parsed.issues,
     rows,
     counts,
+    nameMatches,
+    matchByName,
+    ...(nameMatches > 0 && !matchByName ? { parsed } : {}),
     canApply: !fileErrors && counts.rejected === 0 && counts.new + counts.changed > 0,
   };
 }

@@ -1,3 +1,4 @@
+import type { SchemeLists } from '../../shared/workbook/cells';
 import { open, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { LISTS_MARKER } from '../../shared/workbook/write-workbook';
@@ -14,6 +15,8 @@ export interface ReadWorkbookOptions extends Partial<WorkbookLimits> {
   maxBytes?: number;
   /** Data rows per tab (default 100,000). */
   maxRows?: number;
+  /** The schemes certification and rating cells may name (default: the shipped lists). */
+  schemes?: SchemeLists;
 }
 
 /** Refuses an oversized file by its size alone, before a byte of it is parsed. */
@@ -149,7 +152,11 @@ export async function readWorkbook(file: string, opts: ReadWorkbookOptions = {})
     if (book.sharedStrings) await feed(zip, book.sharedStrings, (t) => strings.push(t));
     const count: CellCount = { cells: 0 };
     for (const { name, part } of book.sheets) {
-      const parser = new SheetParser(name, { maxRows: limits.maxRows, date1904: book.date1904 });
+      const parser = new SheetParser(name, {
+        maxRows: limits.maxRows,
+        date1904: book.date1904,
+        ...(opts.schemes ? { schemes: opts.schemes } : {}),
+      });
       let listsTab = false;
       const reader = new WorksheetReader(name, strings.strings, limits, count, {
         width: () => parser.width(),

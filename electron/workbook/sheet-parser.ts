@@ -1,6 +1,15 @@
 import type { CellIssue } from '../../shared/workbook/import-export-types';
 import type { Scalar } from '../../shared/sync/asset-doc';
-import { coerceCell, columnSpec, type ColumnSpec, type RawCell } from '../../shared/workbook/cells';
+import { defaultCertificationSchemes, defaultEnergyRatingSchemes } from '../../shared/domain';
+import {
+  coerceCell,
+  coerceScheme,
+  columnSpec,
+  schemeListOf,
+  type ColumnSpec,
+  type RawCell,
+  type SchemeLists,
+} from '../../shared/workbook/cells';
 import {
   canonicalColumnKey,
   columnKeyFromLabel,
@@ -93,7 +102,15 @@ const headerText = (raw: RawOrIssue | undefined): string =>
 export interface SheetParserOptions {
   maxRows: number;
   date1904?: boolean;
+  /** The schemes a certification's or rating's scheme cell may name (default: the shipped lists). */
+  schemes?: SchemeLists;
 }
+
+/** The app's shipped lists: the schemes when the workspace's own are not given. */
+export const shippedSchemes: SchemeLists = {
+  certifications: defaultCertificationSchemes,
+  energy_ratings: defaultEnergyRatingSchemes,
+};
 
 export class SheetParser {
   private readonly pending: Array<{ row: number; cells: RawOrIssue[] }> = [];
@@ -108,12 +125,14 @@ export class SheetParser {
   private dataRows = 0;
   private headerWidth: number | undefined;
   private readonly coerceOpts: { date1904: boolean };
+  private readonly schemes: SchemeLists;
 
   constructor(
     readonly name: string,
     private readonly opts: SheetParserOptions,
   ) {
     this.coerceOpts = { date1904: opts.date1904 ?? false };
+    this.schemes = opts.schemes ?? shippedSchemes;
   }
 
   /** Feeds one spreadsheet row; `cells[0]` is column A. */
@@ -262,7 +281,10 @@ export class SheetParser {
         values[position] = raw;
         continue;
       }
-      const result = coerceCell(raw ?? null, column.spec, this.coerceOpts);
+      const schemeList = schemeListOf(column.source);
+      const result = schemeList
+        ? coerceScheme(raw ?? null, schemeList, this.schemes)
+        : coerceCell(raw ?? null, column.spec, this.coerceOpts);
       if (result.ok) values[position] = result.value;
       else {
         values[position] = undefined;

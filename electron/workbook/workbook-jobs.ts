@@ -12,6 +12,7 @@ import type { WriteCsvOptions } from './csv';
 import type { ImportPlan } from './import-plan';
 import { WorkbookError, type WorkbookErrorKind } from './workbook-limits';
 import type { PreviewOptions } from './preview-file';
+import type { ParsedWorkbook } from './sheet-parser';
 import type { ExportWorkspaceOptions } from './workspace-workbook';
 
 export type WriteJob =
@@ -28,15 +29,22 @@ export interface ExportSummary {
 export type WorkbookJob =
   | WriteJob
   | { job: 'export-workspace'; workspaceFile: string; file: string; opts: ExportWorkspaceOptions }
-  | ({ job: 'preview'; file: string; opts: PreviewOptions } & (
-      { records: readonly AssetRecord[] } | { workspaceFile: string }
-    ));
+  | ({ job: 'preview'; file: string; opts: PreviewOptions } & WorkspaceRecords)
+  | ({
+      job: 'replan';
+      parsed: ParsedWorkbook;
+      source: ImportPlan['source'];
+      matchByName: boolean;
+    } & WorkspaceRecords);
+
+type WorkspaceRecords = { records: readonly AssetRecord[] } | { workspaceFile: string };
 
 interface JobResults {
   'write-xlsx': null;
   'write-csv': null;
   'export-workspace': ExportSummary;
   preview: ImportPlan;
+  replan: ImportPlan;
 }
 
 export type WorkerAnswer =

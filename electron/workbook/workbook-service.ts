@@ -14,7 +14,7 @@ import { ApiError } from '../service-client/errors';
 import type { WorkspaceService } from '../workspace/workspace-service';
 import { applyImport, undoImport } from './apply-import';
 import type { ImportPlan } from './import-plan';
-import { exportWorkspace, previewImportFile } from './workspace-workbook';
+import { exportWorkspace, previewImportFile, replanImport } from './workspace-workbook';
 
 /** The host's save dialog (Electron: dialog.showSaveDialog); undefined when cancelled. */
 export type PickSaveFile = (request: {
@@ -96,12 +96,28 @@ export class WorkbookService {
       }
       return { fileName: basename(written.file), assets: written.assets };
     },
-    'workbook.previewImport': async ({ fileId }) => {
+    'workbook.previewImport': async (args) => {
       const { store, file: workspaceFile } = this.deps.workspaces.require();
+      const matchByName = args.matchByName ?? false;
+      if ('planId' in args) {
+        // The offer taken (or undone): the same rows planned again; the new plan takes the old one's place.
+        const earlier = this.plans.get(args.planId);
+        if (!earlier?.parsed) throw notFound('That preview is gone: read the file again.');
+        const plan = await replanImport(
+          store,
+          { ...earlier, parsed: earlier.parsed },
+          { matchByName, workspaceFile },
+        );
+        // Taken back, the offer stands again: the plan by name keeps what was read too.
+        plan.parsed = earlier.parsed;
+        this.plans.delete(args.planId);
+        return this.keep(plan);
+      }
+      const { fileId } = args;
       const file = this.deps.files.path(fileId);
       const name = this.deps.files.name(fileId);
       try {
-        const plan = await previewImportFile(store, file, { workspaceFile });
+        const plan = await previewImportFile(store, file, { workspaceFile, matchByName });
         plan.source.name = name;
         return this.keep(plan);
       } finally {
@@ -162,6 +178,8 @@ function toPreview(plan: ImportPlan): ImportPreview {
     fileName: plan.source.name ?? basename(plan.source.file),
     format: plan.source.format,
     counts: plan.counts,
+    nameMatches: plan.nameMatches,
+    matchByName: plan.matchByName,
     canApply: plan.canApply,
     issues: plan.issues,
     rows: plan.rows.map(({ status, localId, serviceAssetId, name, changes, errors }) => ({

@@ -9,7 +9,8 @@ import { writeAssetCsv } from './csv';
 import { nativeDeflate } from './native-deflate';
 import type { WorkbookJob, WorkerAnswer } from './workbook-jobs';
 import { WorkbookError } from './workbook-limits';
-import { previewFile } from './preview-file';
+import { previewFile, replan } from './preview-file';
+import type { AssetRecord } from '../workspace/asset-record';
 import { exportJob } from './workspace-workbook';
 import { WorkspaceStore } from '../workspace/workspace-store';
 
@@ -21,6 +22,12 @@ function withWorkspace<T>(workspaceFile: string, fn: (store: WorkspaceStore) => 
   } finally {
     store.close();
   }
+}
+
+function recordsOf(
+  job: { records: readonly AssetRecord[] } | { workspaceFile: string },
+): readonly AssetRecord[] {
+  return 'records' in job ? job.records : withWorkspace(job.workspaceFile, (store) => store.listAssets());
 }
 
 async function run(job: WorkbookJob): Promise<unknown> {
@@ -44,11 +51,10 @@ async function run(job: WorkbookJob): Promise<unknown> {
     case 'write-csv':
       await writeAssetCsv(job.file, job.docs, job.opts);
       return null;
-    case 'preview': {
-      const records =
-        'records' in job ? job.records : withWorkspace(job.workspaceFile, (store) => store.listAssets());
-      return previewFile(job.file, records, job.opts);
-    }
+    case 'preview':
+      return previewFile(job.file, recordsOf(job), job.opts);
+    case 'replan':
+      return replan(job.parsed, job.source, recordsOf(job), job.matchByName);
   }
 }
 

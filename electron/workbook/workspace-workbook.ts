@@ -3,6 +3,7 @@ import { areaUnitFromName } from '../../shared/domain';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import type { ImportPlan } from './import-plan';
+import type { ParsedWorkbook } from './sheet-parser';
 import { allYears } from '../../shared/workbook/layout';
 import { schemeList } from '../../shared/workbook/write-workbook';
 import type { ExchangeFormat, PreviewOptions } from './preview-file';
@@ -109,8 +110,30 @@ export async function previewImportFile(
 ): Promise<ImportPlan> {
   // The size alone refuses a file at once, without starting a worker (an asynchronous stat).
   await checkSize(file, opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES);
-  const { workspaceFile, ...rest } = opts;
+  const { workspaceFile, ...given } = opts;
+  // Certification and rating cells name their scheme: read back by the workspace's lists.
+  const reference = readReference(store.reference(referenceKey));
+  const rest = {
+    schemes: { certifications: reference.certifications, energy_ratings: reference.energyRatings },
+    ...given,
+  };
   // Given the workspace's file, the worker reads the records itself (see `exportWorkspace`).
   if (workspaceFile) return runWorkbookJob({ job: 'preview', file, opts: rest, workspaceFile });
   return runWorkbookJob({ job: 'preview', file, opts: rest, records: store.listAssets() });
+}
+
+/** Plans a kept preview again from what it read, in a worker thread, matching rows by name or not. */
+export async function replanImport(
+  store: WorkspaceStore,
+  plan: ImportPlan & { parsed: ParsedWorkbook },
+  opts: { matchByName: boolean; workspaceFile?: string },
+): Promise<ImportPlan> {
+  const job = {
+    job: 'replan',
+    parsed: plan.parsed,
+    source: plan.source,
+    matchByName: opts.matchByName,
+  } as const;
+  if (opts.workspaceFile) return runWorkbookJob({ ...job, workspaceFile: opts.workspaceFile });
+  return runWorkbookJob({ ...job, records: store.listAssets() });
 }

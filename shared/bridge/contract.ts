@@ -279,8 +279,17 @@ export const bridgeMethods = {
   'workbook.export': method<{ fileName: string; assets: number; downloadId?: string } | null>()(
     z.object({ format: z.enum(['xlsx', 'csv']) }).strict(),
   ),
-  /** Reads a picked workbook (files.pick) into a preview; nothing changes until it is applied. */
-  'workbook.previewImport': method<ImportPreview>()(z.object({ fileId: z.string().min(1).max(64) }).strict()),
+  /**
+   * Reads a picked workbook (files.pick) into a preview; nothing changes until it is applied. Given
+   * an earlier preview's `planId` instead, reads its file again; `matchByName` matches blank-ID rows
+   * named like one synced asset to it (the preview's offer) instead of making them problems.
+   */
+  'workbook.previewImport': method<ImportPreview>()(
+    z.union([
+      z.object({ fileId: z.string().min(1).max(64), matchByName: z.boolean().optional() }).strict(),
+      z.object({ planId: z.string().min(1).max(64), matchByName: z.boolean() }).strict(),
+    ]),
+  ),
   'workbook.applyImport': method<ImportResult>()(
     z.object({ planId: z.string().min(1).max(64), partial: z.boolean().optional() }).strict(),
   ),

@@ -267,3 +267,46 @@ export function coerceCell(raw: RawCell, spec: ColumnSpec, opts: { date1904?: bo
       return coerceText(raw, spec);
   }
 }
+
+// --- schemes
+
+/** The certification and energy-rating schemes a workbook names (the service's lists, by id). */
+export interface SchemeLists {
+  certifications: readonly { id: number; name: string }[];
+  energy_ratings: readonly { id: number; name: string }[];
+}
+
+const schemeLabel: Record<keyof SchemeLists, string> = {
+  certifications: 'certification',
+  energy_ratings: 'energy rating',
+};
+
+/** The list a column names its scheme from: a certification's or a rating's scheme id column. */
+export function schemeListOf(source: ColumnSource): keyof SchemeLists | undefined {
+  if (source.kind === 'certifications' && source.field === 'certification_id') return 'certifications';
+  if (source.kind === 'energy_ratings' && source.field === 'energy_rating_id') return 'energy_ratings';
+  return undefined;
+}
+
+/**
+ * Reads a scheme cell: its name (any case) as the scheme's id; an id (a number, as older exports
+ * wrote it) as itself. A name the list does not hold, or holds twice, is refused with the reason.
+ */
+export function coerceScheme(raw: RawCell, list: keyof SchemeLists, schemes: SchemeLists): Coerced {
+  if (typeof raw !== 'string' || /^\s*\d+(\.0+)?\s*$/.test(raw)) return coerceNumber(raw, true);
+  const text = raw.trim();
+  if (text === '') return ok(null);
+  const wanted = text.toLowerCase();
+  const found = schemes[list].filter((s) => s.name.trim().toLowerCase() === wanted);
+  const what = schemeLabel[list];
+  if (found.length === 1) return ok(found[0]!.id);
+  if (found.length > 1)
+    return {
+      ok: false,
+      reason: `Several ${what} schemes are named "${text}" (ids ${found.map((s) => s.id).join(', ')}): put the id of the one you mean`,
+    };
+  return {
+    ok: false,
+    reason: `"${text}" is not a ${what} scheme: pick one from the column's list (the Lists tab names them all)`,
+  };
+}

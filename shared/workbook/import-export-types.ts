@@ -33,6 +33,10 @@ export interface ImportPreview {
   fileName: string;
   format: 'xlsx' | 'csv';
   counts: Record<RowStatus, number>;
+  /** Rows with a blank ID named like one synced asset: offered to be matched to it by name. */
+  nameMatches: number;
+  /** Whether this preview matched them by name (`workbook.previewImport` with `matchByName`). */
+  matchByName: boolean;
   canApply: boolean;
   issues: CellIssue[];
   rows: PreviewRow[];

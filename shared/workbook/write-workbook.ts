@@ -6,7 +6,7 @@ import {
   defaultPropertyTypes,
 } from '../domain';
 import type { AssetInput, ListItem } from '../domain';
-import { columnSpec, formulaTrigger, toCellValue, type ColumnSpec } from './cells';
+import { columnSpec, formulaTrigger, schemeListOf, toCellValue, type ColumnSpec } from './cells';
 import { workbookLayout, type ColumnSource, type LayoutOptions, type WorkbookSheet } from './layout';
 import {
   cellXml,
@@ -33,7 +33,8 @@ export interface WriteWorkbookOptions {
   /**
    * The service's lists behind the property-type, country, certification and energy-rating columns
    * (default: the built-in snapshot). They go to a `Lists` tab, codes (scheme ids) beside labels
-   * (names), which the columns' dropdowns offer: an id in the workbook is looked up there.
+   * (names). The columns' dropdowns offer the codes, and for schemes the names: a certification's or
+   * rating's scheme is written by its name, which the import reads back to its id.
    */
   lists?: Partial<Record<ListField, readonly ListItem[]>>;
   /** Empty rows below the data that still get the dropdowns, for assets the analyst adds. */
@@ -68,6 +69,10 @@ const listColumns: Record<ListField, string> = {
   certification_id: 'G',
   energy_rating_id: 'J',
 };
+
+function labelColumn(field: ListField): string {
+  return String.fromCharCode(listColumns[field].charCodeAt(0) + 1);
+}
 
 /** The schemes of certifications and energy ratings as a list: their id beside their name. */
 export function schemeList(schemes: readonly { id: number; name: string }[]): ListItem[] {
@@ -123,7 +128,8 @@ function dropdown(
     const field = source.field as ListField;
     const items = lists[field];
     if (items.length === 0) return undefined;
-    const letter = listColumns[field];
+    // A scheme is picked by its name (the label column, one to the right of the ids).
+    const letter = source.kind === 'asset' ? listColumns[field] : labelColumn(field);
     return `${LISTS_SHEET}!$${letter}$3:$${letter}$${items.length + 2}`;
   }
   let list: readonly string[] | undefined;
@@ -250,7 +256,15 @@ async function writeSheet(
   xml += `<row r="1" hidden="1">${sheet.columns.map((c, i) => cellXml(`${letters[i]}1`, c.key, style.plain)).join('')}</row>`;
   xml += `<row r="2">${sheet.columns.map((c, i) => cellXml(`${letters[i]}2`, c.label, style.bold)).join('')}</row>`;
   const yearSlot = new Map(opts.years.map((y, i) => [y, i]));
+  // A certification's or rating's scheme is written by its name (an id the list lacks stays a number).
+  const names = (list: readonly ListItem[]): Map<number, string> =>
+    new Map(list.map((item) => [Number(item.value), item.label]));
+  const schemeNames = {
+    certifications: names(lists.certification_id),
+    energy_ratings: names(lists.energy_rating_id),
+  };
   const cells = sheet.columns.map((c, i) => ({
+    schemes: ((l) => (l ? schemeNames[l] : undefined))(schemeListOf(c.source)),
     source: c.source,
     slot: c.source.kind === 'annual' ? (yearSlot.get(c.source.year) ?? -1) : -1,
     spec: specs[i],
@@ -270,7 +284,8 @@ async function writeSheet(
         cell.slot >= 0 ? byYear[cell.slot]?.[cell.source.field] : rawValue(asset, cell.source, annual);
       if (raw === null || raw === undefined) continue;
       let v: string | number | boolean | Date | null;
-      if (cell.spec?.type === 'date' && typeof raw === 'string') {
+      if (cell.schemes && typeof raw === 'number') v = cell.schemes.get(raw) ?? raw;
+      else if (cell.spec?.type === 'date' && typeof raw === 'string') {
         // Dates repeat across a pool: each distinct text is parsed once.
         v = dates.get(raw) ?? null;
         if (!dates.has(raw)) dates.set(raw, (v = toCellValue(raw, cell.spec)));

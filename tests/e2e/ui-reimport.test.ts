@@ -4,9 +4,9 @@
  * its Partner ID, not as a second asset; a blank-ID row named like a synced asset is a problem of the
  * preview, with its reason, not a duplicate the service refuses only after Apply.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -24,6 +24,8 @@ describe('re-import after a sync', () => {
   const xlsx = join(folder, 'before-sync.xlsx');
   const csv = join(folder, 'before-sync.csv');
   const clash = join(folder, 'clash.xlsx');
+  const byNameXlsx = join(folder, 'by-name.xlsx');
+  const byNameCsv = join(folder, 'by-name.csv');
   const name = 'Leiden Depot';
 
   beforeAll(async () => {
@@ -62,6 +64,30 @@ describe('re-import after a sync', () => {
     });
     sheet.addRow([]).getCell(nameColumn).value = String(synced.doc['name']);
     await workbook.xlsx.writeFile(clash);
+
+    // Hand-typed rows (blank Asset ID) naming a synced asset, with a city to change: XLSX and CSV.
+    let cityColumn = 0;
+    sheet.getRow(1).eachCell((c, column) => {
+      if (c.value === 'city') cityColumn = column;
+    });
+    const last = sheet.getRow(sheet.rowCount);
+    last.getCell(cityColumn).value = 'Matched by name (XLSX)';
+    // Without the asset's own row (two rows of one asset on a tab are a problem of their own).
+    let idColumn = 0;
+    sheet.getRow(1).eachCell((c, column) => {
+      if (c.value === 'gresb_asset_id') idColumn = column;
+    });
+    expect(idColumn).toBeGreaterThan(0);
+    sheet.eachRow((r, at) => {
+      if (r.getCell(idColumn).value === synced.serviceAssetId) sheet.spliceRows(at, 1);
+    });
+    await workbook.xlsx.writeFile(byNameXlsx);
+    const lines = readFileSync(csv, 'utf8').split(/\r?\n/);
+    const keys = lines[0]!.split(',');
+    const cells = keys.map((key) =>
+      key === 'name' ? String(synced.doc['name']) : key === 'city' ? 'Matched by name (CSV)' : '',
+    );
+    writeFileSync(byNameCsv, [lines[0], lines[1], cells.join(',')].join('\n') + '\n');
   }, 120_000);
   afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-reimport'));
   afterAll(() => ui?.close());
@@ -71,7 +97,12 @@ describe('re-import after a sync', () => {
     await page.getByTestId('exchange-dialog').waitFor({ state: 'visible' });
     app.picker.next = file;
     await page.getByTestId('import-choose').click();
-    await page.getByTestId('preview').waitFor();
+    // The dialog keeps the last preview while the next file is read: wait for this file's.
+    await page
+      .locator('[data-testid="preview-file"]', {
+        hasText: new RegExp(`^${basename(file).replace('.', '\\.')}$`),
+      })
+      .waitFor();
   };
   const count = (status: string) => page.getByTestId(`count-${status}`).getAttribute('data-count');
   const close = async () => {
@@ -115,4 +146,31 @@ describe('re-import after a sync', () => {
     expect((await workspaceProbe(app).snapshot()).assets.length).toBe(before);
     expect(ui!.pageErrors).toEqual([]);
   });
+
+  for (const format of ['xlsx', 'csv'] as const) {
+    it(`matching by name is offered in one click, and then updates the named asset (${format.toUpperCase()})`, async () => {
+      const before = (await workspaceProbe(app).snapshot()).assets.length;
+      await preview(format === 'xlsx' ? byNameXlsx : byNameCsv);
+      expect(await count('rejected')).toBe('1');
+      const offer = page.getByTestId('name-match-offer');
+      expect(await offer.textContent()).toBe('Match 1 row to existing assets by name');
+      await offer.click();
+      await page.getByTestId('name-match-undo').waitFor();
+      expect(await count('rejected')).toBe('0');
+      expect(await count('new')).toBe('0');
+      expect(await count('changed')).toBe('1');
+      const row = page.locator(`[data-testid="preview-row"][data-local-id="${synced.localId}"]`);
+      expect(await row.getAttribute('data-status')).toBe('changed');
+      await screenshot(page, `ui-reimport-by-name-${format}.png`);
+      await page.getByTestId('apply-import').click();
+      await page.getByTestId('apply-result').waitFor();
+      await close();
+      const after = await workspaceProbe(app).snapshot();
+      expect(after.assets.length).toBe(before);
+      expect(await workspaceProbe(app).valueAt(synced.localId, 'city')).toBe(
+        `Matched by name (${format.toUpperCase()})`,
+      );
+      expect(ui!.pageErrors).toEqual([]);
+    });
+  }
 });

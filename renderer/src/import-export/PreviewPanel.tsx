@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import type { ImportPreview, RowStatus } from '../../../shared/workbook/import-export-types';
 import {
   applyPreview,
+  matchRowsByName,
   setPartial,
   setShowUnchanged,
   undoLastImport,
@@ -137,6 +138,44 @@ function PreviewBody({ preview, source }: { preview: ImportPreview; source: Prev
               <ProblemLine key={`${issue.sheet}:${issue.cell}:${i}`} issue={issue} />
             ))}
           </ul>
+        </div>
+      )}
+      {(preview.nameMatches > 0 || preview.matchByName) && (
+        <div className="preview-name-match" data-testid="name-match">
+          {preview.matchByName ? (
+            <>
+              <span>
+                {plural(preview.nameMatches, 'row')} without an Asset ID{' '}
+                {preview.nameMatches === 1 ? 'updates' : 'update'} the existing asset of{' '}
+                {preview.nameMatches === 1 ? 'its' : 'their'} name.
+              </span>
+              <button
+                type="button"
+                data-testid="name-match-undo"
+                disabled={busy !== null}
+                onClick={() => void matchRowsByName(false)}
+              >
+                Don&apos;t match by name
+              </button>
+            </>
+          ) : (
+            <>
+              <span>
+                {plural(preview.nameMatches, 'row')} without an Asset ID{' '}
+                {preview.nameMatches === 1 ? 'is' : 'are'} named like an asset already synced.
+              </span>
+              <button
+                type="button"
+                data-testid="name-match-offer"
+                disabled={busy !== null}
+                onClick={() => void matchRowsByName(true)}
+              >
+                {busy === 'match'
+                  ? 'Matching…'
+                  : `Match ${plural(preview.nameMatches, 'row')} to existing assets by name`}
+              </button>
+            </>
+          )}
         </div>
       )}
       <PreviewTable preview={preview} showUnchanged={showUnchanged} />

@@ -18,7 +18,7 @@ export type ExportFormat = 'xlsx' | 'csv';
 export type PreviewSource = 'file' | 'service' | 'link';
 /** Where an error is shown: beside the control whose action failed. */
 export type ErrorPlace = 'export' | 'import' | 'service' | 'apply';
-export type BusyWith = 'export' | 'pick' | 'service' | 'link' | 'apply' | 'undo';
+export type BusyWith = 'export' | 'pick' | 'service' | 'link' | 'apply' | 'undo' | 'match';
 
 export interface ImportExportState {
   busy: BusyWith | null;
@@ -129,6 +129,19 @@ export function chooseWorkbook(file?: File): Promise<void> {
     // A preview of the previous file would be mistaken for this one's if this one fails.
     useImportExport.setState({ picked, preview: null, source: null });
     showPreview(await bridge.methods['workbook.previewImport']({ fileId: picked.fileId }), 'file');
+  });
+}
+
+/**
+ * The preview's offer: blank-ID rows named like one synced asset are matched to it by name (or, taken
+ * back, are problems again). Main plans the same rows again; the preview is replaced.
+ */
+export function matchRowsByName(matchByName: boolean): Promise<void> {
+  return run('match', 'apply', async () => {
+    const { preview, source } = useImportExport.getState();
+    if (!preview) return;
+    const next = await bridge.methods['workbook.previewImport']({ planId: preview.planId, matchByName });
+    showPreview(next, source ?? 'file');
   });
 }
 

@@ -133,3 +133,57 @@ describe('spreadsheet exchange through the bridge', () => {
     },
   );
 });
+
+describe('matching rows by name, offered by the preview', () => {
+  let app: TestApp;
+  // The browser host's uploads: deleted once read, so the offer cannot read the file again.
+  beforeAll(async () => {
+    app = await startTestApp({ browserFiles: true });
+  });
+  afterAll(() => app?.close());
+
+  it(
+    'an uploaded CSV naming a synced asset without its ID: matched by name when asked, after the upload is gone',
+    { timeout: 60_000 },
+    async () => {
+      const { handlers } = app.core;
+      const { assets } = await handlers['workspace.snapshot']({});
+      const synced = assets.find((a) => a.serviceAssetId !== null && a.doc['name'] !== undefined)!;
+      const name = String(synced.doc['name']);
+      const csv = `gresb_asset_id,name,city\nAsset ID,Asset name,City\n,"${name}",Haarlem\n`;
+      const picked = await app.core.transfers!.upload('by-name.csv', Buffer.from(csv));
+      const first = await handlers['workbook.previewImport']({ fileId: picked.fileId });
+      expect(first).toMatchObject({ nameMatches: 1, matchByName: false, canApply: false });
+      expect(first.counts).toMatchObject({ new: 0, rejected: 1 });
+      // The upload is deleted once read: the offer plans again from what was read.
+      await expect(handlers['workbook.previewImport']({ fileId: picked.fileId })).rejects.toThrow(
+        /pick it again/,
+      );
+      const byName = await handlers['workbook.previewImport']({ planId: first.planId, matchByName: true });
+      expect(byName).toMatchObject({
+        nameMatches: 1,
+        matchByName: true,
+        canApply: true,
+        fileName: 'by-name.csv',
+      });
+      expect(byName.counts).toMatchObject({ new: 0, changed: 1, rejected: 0 });
+      expect(byName.rows.find((r) => r.status === 'changed')).toMatchObject({
+        localId: synced.localId,
+        changes: [expect.objectContaining({ path: 'city', after: 'Haarlem' })],
+      });
+      // The first plan was replaced; the offer can be taken back.
+      await expect(handlers['workbook.applyImport']({ planId: first.planId })).rejects.toThrow(/gone/);
+      const back = await handlers['workbook.previewImport']({ planId: byName.planId, matchByName: false });
+      expect(back.counts).toMatchObject({ rejected: 1 });
+      const again = await handlers['workbook.previewImport']({ planId: back.planId, matchByName: true });
+      const before = (await handlers['workspace.snapshot']({})).assets.length;
+      expect(await handlers['workbook.applyImport']({ planId: again.planId })).toMatchObject({
+        created: 0,
+        updated: 1,
+      });
+      const after = await handlers['workspace.snapshot']({});
+      expect(after.assets.length).toBe(before);
+      expect(after.assets.find((a) => a.localId === synced.localId)?.doc['city']).toBe('Haarlem');
+    },
+  );
+});

@@ -165,7 +165,7 @@ describe('workbook round trip', () => {
     const c0 = shipped.certifications[0]!;
     const c1 = shipped.certifications[1]!;
     const r0 = shipped.energyRatings[0]!;
-    // Certifications and ratings by id beside their name: the workbook's ids are looked up here.
+    // Certifications and ratings by id beside their name: the dropdowns offer the names.
     expect(lists.getRow(3).values).toEqual([
       undefined,
       'HTL',
@@ -209,14 +209,61 @@ describe('workbook round trip', () => {
       )?.[1];
     };
     expect(ruleOn('Building Certifications', 'certifications[0].certification_id')?.formulae).toEqual([
-      'Lists!$G$3:$G$4',
+      'Lists!$H$3:$H$4',
     ]);
     expect(ruleOn('Energy Ratings', 'energy_ratings[0].energy_rating_id')?.formulae).toEqual([
-      'Lists!$J$3:$J$3',
+      'Lists!$K$3:$K$3',
     ]);
     // The Lists tab is reference data: an import of the same file reads it as nothing to report.
     const plan = await previewImportFile(store, file);
     expect(plan.issues).toEqual([]);
+  });
+});
+
+describe('certification and rating schemes by name', () => {
+  it('are written by name, read back to their id (an id still accepted), and an unknown name is a problem of its cell', async () => {
+    const store = workspace();
+    const schemes = readReference(undefined).certifications;
+    const name = (id: number) => schemes.find((s) => s.id === id)!.name;
+    const dir = tmpDir();
+    const file = join(dir, 'schemes.xlsx');
+    await exportWorkspace(store, file);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const certs = sheet(wb, 'Building Certifications');
+    const scheme = col(certs, 'certifications[0].certification_id');
+    // The fixture's synced assets hold scheme 3: the cell reads its name, not "3".
+    expect(rowOf(certs, 101).getCell(scheme).value).toBe(name(3));
+
+    const other = schemes.find((s) => s.id !== 3 && !/^\d+$/.test(s.name))!;
+    const third = schemes.find((s) => s.id !== 3 && s.id !== other.id)!;
+    // Another scheme by name (in other case), one by id as an older export wrote it, one unknown.
+    rowOf(certs, 101).getCell(scheme).value = `  ${other.name.toUpperCase()} `;
+    rowOf(certs, 102).getCell(scheme).value = third.id;
+    rowOf(certs, 103).getCell(scheme).value = 'No Such Scheme';
+    const edited = join(dir, 'schemes-edited.xlsx');
+    await wb.xlsx.writeFile(edited);
+
+    const plan = await previewImportFile(store, edited);
+    expect(plan.issues).toEqual([]);
+    const rowOfAsset = (id: number) => plan.rows.find((r) => r.serviceAssetId === id)!;
+    expect(rowOfAsset(101).changes).toEqual([
+      expect.objectContaining({ path: 'certifications/id:300/certification_id', before: 3, after: other.id }),
+    ]);
+    expect(rowOfAsset(102).changes).toEqual([
+      expect.objectContaining({ path: 'certifications/id:301/certification_id', before: 3, after: third.id }),
+    ]);
+    const rejected = rowOfAsset(103);
+    expect(rejected.status).toBe('rejected');
+    const letter = certs.getColumn(scheme).letter;
+    expect(rejected.errors).toEqual([
+      expect.objectContaining({
+        sheet: 'Building Certifications',
+        cell: `${letter}${rowOf(certs, 103).number}`,
+        value: 'No Such Scheme',
+        reason: expect.stringContaining('"No Such Scheme" is not a certification scheme'),
+      }),
+    ]);
   });
 });
 
