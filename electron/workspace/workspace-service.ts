@@ -245,6 +245,7 @@ export class WorkspaceService {
     return workspaceContexts({
       assessmentYear: this.deps.assessmentYear,
       areaUnitsName: store.entity()?.reporting_preferences.area_units_name,
+      reportingPeriodMonth: store.entity()?.reporting_preferences.reporting_period_month,
       lists: readReference(store.reference(referenceKey)),
       isNameTaken: (name) => (names.get(name.trim()) ?? 0) > 1,
     })[mode];

@@ -35,6 +35,11 @@ export type ValidationContext = {
    * does): a data period (`*_data_from`/`*_data_to`) outside its row's year is a warning.
    */
   appChecks?: boolean;
+  /**
+   * The month the entity's reporting year ends in (`reporting_preferences.reporting_period_month`;
+   * 12, the calendar year, when absent): a row's year is the reporting year ending then.
+   */
+  reportingPeriodMonth?: number;
 };
 
 /** Lookup structures built once per context object, not once per asset. */

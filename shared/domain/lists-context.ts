@@ -45,6 +45,8 @@ export function listsContext(
 export function workspaceContexts(opts: {
   assessmentYear: number;
   areaUnitsName: string | null | undefined;
+  /** The month the entity's reporting year ends in (its reporting preferences). */
+  reportingPeriodMonth?: number | undefined;
   lists: ReferenceLists;
   /** True when more than one asset of the workspace carries the name. */
   isNameTaken: (name: string) => boolean;
@@ -55,6 +57,7 @@ export function workspaceContexts(opts: {
     ...listsContext(opts.lists),
     isNameTaken: opts.isNameTaken,
     appChecks: true,
+    ...(opts.reportingPeriodMonth === undefined ? {} : { reportingPeriodMonth: opts.reportingPeriodMonth }),
   };
   return { create: { ...base, mode: 'create' }, update: { ...base, mode: 'update' } };
 }

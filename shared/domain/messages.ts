@@ -29,6 +29,8 @@ export const msg = {
   gavHigh: "is above 5,500 million: check it is in millions of the entity's currency",
   noCoveredArea: 'consumption is reported with no covered floor area',
   outsideYear: (year: number): string => `falls outside the row's year (${year})`,
+  outsidePeriod: (year: number, from: string, to: string): string =>
+    `falls outside the row's reporting year ${year} (${from} to ${to})`,
   withoutFloorAreas: 'consumption is reported without its covered and total floor area',
   notInShippedList: (what: string): string =>
     `is not in the app's built-in ${what} list (the service's list could not be loaded yet)`,

@@ -82,6 +82,7 @@ class WorkspaceValidation {
     const ctx = workspaceContexts({
       assessmentYear: meta.assessmentYear,
       areaUnitsName: meta.entity.reporting_preferences.area_units_name,
+      reportingPeriodMonth: meta.entity.reporting_preferences.reporting_period_month,
       lists: meta.reference,
       isNameTaken: (name) => (this.names.get(name.trim())?.size ?? 0) > 1,
     });

@@ -3,6 +3,7 @@ import type { CompiledContext } from '../context';
 import { annualFieldCatalog, MAX_STRING_LENGTH, measureTriples } from '../catalog';
 import { msg } from '../messages';
 import { addMessage, isBlank, isIsoDate, nearlyEqual, toNumber } from '../values';
+import { reportingPeriod } from '../../meters/dates';
 
 /*
  * Performance note: reading a record by many computed keys (`rec[t.abs]`) is a megamorphic keyed load
@@ -147,24 +148,36 @@ export function validateAnnualRecord(
       }
     }
     if (touched.length > 0) crossFieldRules(cc, size, sizeKnown, ownershipDatesGiven, errors, warnings);
-    if (touched.length > 0 && cc.ctx.appChecks) periodInYear(Number(rec.year), warnings);
+    if (touched.length > 0 && cc.ctx.appChecks)
+      periodInYear(Number(rec.year), cc.ctx.reportingPeriodMonth, warnings);
   } finally {
     for (let k = 0; k < touched.length; k++) slots[touched[k] as number] = undefined;
     touched.length = 0;
   }
 }
 
-/** A data period's dates in another year than the row's: a 2025 period on a 2021 row is a slip. */
-function periodInYear(year: number, warnings: FieldMessages): void {
+/**
+ * A data period's dates outside the row's reporting year: a 2025 period on a 2021 row is a slip.
+ * The row's year is the calendar year, or the entity's fiscal year ending in its reporting month.
+ */
+function periodInYear(year: number, month: number | undefined, warnings: FieldMessages): void {
   if (!Number.isInteger(year)) return;
+  const fiscal = month !== undefined && month !== 12 && Number.isInteger(month) && month >= 1 && month < 12;
+  const { from, to } = fiscal ? reportingPeriod(year, { reporting_period_month: month }) : calendar(year);
   for (const pair of datePairs) {
     for (const i of pair) {
       const v = slots[i];
-      if (typeof v === 'string' && isIsoDate(v) && Number(v.slice(0, 4)) !== year)
-        addMessage(warnings, names[i] ?? '', msg.outsideYear(year));
+      if (typeof v === 'string' && isIsoDate(v) && (v < from || v > to))
+        addMessage(
+          warnings,
+          names[i] ?? '',
+          fiscal ? msg.outsidePeriod(year, from, to) : msg.outsideYear(year),
+        );
     }
   }
 }
+
+const calendar = (year: number) => ({ from: `${year}-01-01`, to: `${year}-12-31` });
 
 function crossFieldRules(
   _cc: CompiledContext,

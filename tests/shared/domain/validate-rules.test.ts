@@ -482,6 +482,18 @@ describe("data periods outside the row's year (the app's own check)", () => {
   it('leaves them alone without the app checks (the service, the sandbox)', () => {
     expect(validateAsset(annual0(periods), createCtx).annualData[0]?.warnings).toBeUndefined();
   });
+
+  it("judges a fiscal year's row by the reporting year ending in the entity's month", () => {
+    // Year 2024 ending in March: 2023-04-01 .. 2024-03-31.
+    const fiscal = { ...createCtx, appChecks: true, reportingPeriodMonth: 3 };
+    const inside = { en_data_from: '2023-04-01', en_data_to: '2024-03-31' };
+    expect(validateAsset(annual0(inside), fiscal).annualData[0]?.warnings).toBeUndefined();
+    const outside = { en_data_from: '2023-03-31', en_data_to: '2024-04-01' };
+    expect(validateAsset(annual0(outside), fiscal).annualData[0]?.warnings).toEqual({
+      en_data_from: ["falls outside the row's reporting year 2024 (2023-04-01 to 2024-03-31)"],
+      en_data_to: ["falls outside the row's reporting year 2024 (2023-04-01 to 2024-03-31)"],
+    });
+  });
 });
 
 describe('floor areas without consumption, consumption without floor areas', () => {
