@@ -12,7 +12,8 @@
  * - time coverage: the share of the year inside the utility's `*_data_from`..`*_data_to` period.
  */
 import { measureTriples, type MeasureTriple } from '../domain/catalog';
-import { isIsoDate, toNumber } from '../domain/values';
+import { toNumber } from '../domain/values';
+import { dayNumber } from '../meters/dates';
 import type { AnnualDataInput, AssetInput } from '../domain/types';
 
 export const utilities = ['energy', 'ghg', 'water', 'waste'] as const;
@@ -78,32 +79,23 @@ const periodFields = {
   was: ['was_data_from', 'was_data_to'],
 } as const;
 /**
- * Time shares by period and year: a pool repeats a few periods ("2024-01-01" to "2024-12-31") over
- * thousands of records, and each costs a date check and two parses.
+ * The share of `year` inside a record's period, from the dates' day numbers (`dayNumber` keeps the
+ * few periods a pool repeats, "2024-01-01" to "2024-12-31", parsed once): no key is built per record.
  */
-const shares = new Map<string, number>();
-
 function timeShare(rec: AnnualDataInput, prefix: keyof typeof periodFields, year: number): number {
   const [fromKey, toKey] = periodFields[prefix];
   const from = rec[fromKey];
   const to = rec[toKey];
   if (typeof from !== 'string' || typeof to !== 'string') return NaN;
-  const key = `${from}|${to}|${year}`;
-  let share = shares.get(key);
-  if (share === undefined) {
-    share = periodShare(from, to, year);
-    if (shares.size > 10_000) shares.clear();
-    shares.set(key, share);
-  }
-  return share;
+  return periodShare(dayNumber(from), dayNumber(to), year);
 }
 
-function periodShare(from: string, to: string, year: number): number {
-  if (!isIsoDate(from) || !isIsoDate(to)) return NaN;
-  const start = Math.max(Date.parse(from), Date.UTC(year, 0, 1));
-  const end = Math.min(Date.parse(to), Date.UTC(year, 11, 31));
-  const days = (Date.UTC(year + 1, 0, 1) - Date.UTC(year, 0, 1)) / 86_400_000;
-  return Math.min(1, Math.max(0, (end - start) / 86_400_000 + 1) / days);
+function periodShare(from: number, to: number, year: number): number {
+  if (Number.isNaN(from) || Number.isNaN(to)) return NaN;
+  const first = Date.UTC(year, 0, 1) / 86_400_000;
+  const next = Date.UTC(year + 1, 0, 1) / 86_400_000;
+  const days = Math.min(to, next - 1) - Math.max(from, first) + 1;
+  return Math.min(1, Math.max(0, days) / (next - first));
 }
 
 /*
