@@ -2,9 +2,9 @@
  * Columns as an analyst arranges them: one hidden from the chooser, a topic group collapsed from its
  * header, compact rows, all remembered for the workspace across a reload; headers wrap between words.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openUiPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
+import { screenshot, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
@@ -12,16 +12,12 @@ declare const document: { activeElement: unknown };
 
 describe('columns: chooser, collapsible groups, density', () => {
   let app: TestApp;
-  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    ui = await openUiPage();
+  useUiPage('ui-columns', (ui) => {
     ({ app, page, pageErrors } = ui);
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-columns'));
-  afterAll(() => ui?.close());
 
   const header = (grid: string, colId: string) =>
     page.locator(`[data-testid="${grid}"] .ag-header-cell[col-id="${colId}"]`);

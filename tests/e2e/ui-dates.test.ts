@@ -3,16 +3,9 @@
  * period in another year than its row is a warning in the problems panel that leads to its cell; a
  * typed "01/03/2025" (1 March or 3 January?) is refused with the reason, the cell keeps its value.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import {
-  gridCell,
-  openUiPage,
-  screenshot,
-  screenshotIfFailed,
-  type UiPage,
-  workspaceProbe,
-} from '../support/ui-page';
+import { gridCell, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
@@ -24,18 +17,14 @@ declare const document: { querySelector(selector: string): PageElement | null };
 
 describe('dates and data periods', () => {
   let app: TestApp;
-  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
 
   const probe = () => workspaceProbe(app);
 
-  beforeAll(async () => {
-    ui = await openUiPage();
+  useUiPage('ui-dates', (ui) => {
     ({ app, page, pageErrors } = ui);
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-dates'));
-  afterAll(() => ui?.close());
 
   it("warns of a data period outside its row's year and refuses an ambiguous typed date", async () => {
     const { assets } = await probe().snapshot();

@@ -6,22 +6,14 @@
  * names the assets it will delete on the service in the app's own dialog and deletes them only once
  * the analyst confirms. The browser's own `confirm` never shows.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
-import {
-  gridCell,
-  openUiPage,
-  screenshot,
-  screenshotIfFailed,
-  type UiPage,
-  workspaceProbe,
-} from '../support/ui-page';
+import { gridCell, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
 describe('delete, undo and the sync confirmation', () => {
   let app: TestApp;
-  let ui: UiPage | undefined;
   let page: Page;
   let first: AssetView;
   let second: AssetView;
@@ -35,8 +27,7 @@ describe('delete, undo and the sync confirmation', () => {
   const confirm = (p: Page) => p.getByTestId('confirm-dialog');
   const nameOf = (a: AssetView) => String(a.doc['name']);
 
-  beforeAll(async () => {
-    ui = await openUiPage();
+  useUiPage('ui-delete', async (ui) => {
     ({ app, page } = ui);
     page.on('dialog', (dialog) => {
       nativeDialogs.push(dialog.message());
@@ -45,8 +36,6 @@ describe('delete, undo and the sync confirmation', () => {
     const assets = (await probe().snapshot()).assets.filter((a) => a.serviceAssetId !== null);
     [first, second, third] = assets as [AssetView, AssetView, AssetView];
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-delete'));
-  afterAll(() => ui?.close());
 
   it('deletes the ticked rows, not the cursor row, after asking in the app; undo and redo', async () => {
     await page.goto(app.host.launchUrl);

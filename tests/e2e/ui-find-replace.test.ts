@@ -4,17 +4,10 @@
  * grid's focus from match to match; "Replace all" in the focused column is one edit that Ctrl+Z undoes
  * in one step; read-only cells are skipped and counted; Escape hands the keyboard back to the grid.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
-import {
-  gridCell,
-  openUiPage,
-  screenshot,
-  screenshotIfFailed,
-  type UiPage,
-  workspaceProbe,
-} from '../support/ui-page';
+import { gridCell, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
@@ -30,7 +23,6 @@ declare const document: {
 
 describe('find and replace in a grid', () => {
   let app: TestApp;
-  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
   let assets: AssetView[] = [];
@@ -66,8 +58,7 @@ describe('find and replace in a grid', () => {
     await expect.poll(focused).toMatchObject({ row: localId, col: colId });
   };
 
-  beforeAll(async () => {
-    ui = await openUiPage();
+  useUiPage('ui-find', async (ui) => {
     ({ app, page, pageErrors } = ui);
     assets = (await probe().snapshot()).assets;
     // A city several assets share, so the find has more than one match to step through.
@@ -78,8 +69,6 @@ describe('find and replace in a grid', () => {
     }
     [city, inCity] = [...byCity.entries()].sort((a, b) => b[1].length - a[1].length)[0]!;
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-find'));
-  afterAll(() => ui?.close());
 
   it('opens with Ctrl+F, counts the matches and moves the grid focus with Enter, Shift+Enter and F3', async () => {
     expect(inCity.length).toBeGreaterThan(1);

@@ -3,30 +3,19 @@
  * sandbox: once the analyst corrects it, the cell is no longer drawn as an error nor counted as one
  * until the next sync; it says "fixed here, checked again at sync" in its tooltip and in the panel.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import {
-  gridCell,
-  openUiPage,
-  screenshot,
-  screenshotIfFailed,
-  type UiPage,
-  workspaceProbe,
-} from '../support/ui-page';
+import { gridCell, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
 describe('a service-flagged value fixed here', () => {
   let app: TestApp;
-  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    ui = await openUiPage();
+  useUiPage('ui-fixed-here', (ui) => {
     ({ app, page, pageErrors } = ui);
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-fixed-here'));
-  afterAll(() => ui?.close());
 
   it('is no error any more, and says it is checked again at sync', async () => {
     await page.goto(app.host.launchUrl);

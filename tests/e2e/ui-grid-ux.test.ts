@@ -4,9 +4,9 @@
  * to the assets with problems), dropdowns that take typing, an empty new certification row, the
  * cells behind an outlier marked, and one review behind the header's Sync for assets and responses.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openUiPage, pasteInPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
+import { pasteInPage, screenshot, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
@@ -21,15 +21,11 @@ declare const document: {
 
 describe('the grid as an analyst works in it', () => {
   let app: TestApp;
-  let ui: UiPage | undefined;
   let page: Page;
 
-  beforeAll(async () => {
-    ui = await openUiPage();
+  useUiPage('ui-grid-ux', (ui) => {
     ({ app, page } = ui);
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-grid-ux'));
-  afterAll(() => ui?.close());
 
   it('groups the errors of one mistyped floor area and narrows the grid to the assets with problems', async () => {
     const { assets } = await app.core.handlers['workspace.snapshot']({});

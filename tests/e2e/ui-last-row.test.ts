@@ -3,22 +3,18 @@
  * just added, a find target on the last row, the last row reached from the keyboard, in the assets
  * and the annual grids. Before, it lay half under the horizontal scrollbar's strip.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { openUiPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
+import { screenshot, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
 describe('the last row in view', () => {
   let app: TestApp;
-  let ui: UiPage | undefined;
   let page: Page;
 
-  beforeAll(async () => {
-    ui = await openUiPage();
+  useUiPage('ui-last-row', (ui) => {
     ({ app, page } = ui);
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-last-row'));
-  afterAll(() => ui?.close());
 
   /**
    * The row's box lies inside what the grid shows of its body: above the bottom of the body's

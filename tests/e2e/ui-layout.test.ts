@@ -3,25 +3,21 @@
  * find bar (issue 30, item 5): nothing scrolls sideways, the header stays one line with Sync in view,
  * the status bar one line, the find bar whole and clear of the side panel.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { openUiPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
+import { screenshot, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
 describe('layout at 1024x640', () => {
   let app: TestApp;
-  let ui: UiPage | undefined;
   let page: Page;
   const width = 1024;
   const height = 640;
 
-  beforeAll(async () => {
-    ui = await openUiPage();
+  useUiPage('ui-layout', async (ui) => {
     ({ app, page } = ui);
     await page.setViewportSize({ width, height });
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-layout'));
-  afterAll(() => ui?.close());
 
   // The page's own measure of itself (a string: the test's types know no DOM).
   const pageSize = async () =>

@@ -4,21 +4,13 @@
  * with no dialog when nothing is held back or deleted; the Sync panel's "Sync now" sends answers too;
  * with an asset held back the review opens first, and the review is one click away in the panel.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import {
-  gridCell,
-  openUiPage,
-  screenshot,
-  screenshotIfFailed,
-  type UiPage,
-  workspaceProbe,
-} from '../support/ui-page';
+import { gridCell, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
 describe('one click syncs assets and answers', () => {
   let app: TestApp;
-  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
   let responseId = 0;
@@ -32,8 +24,7 @@ describe('one click syncs assets and answers', () => {
   const idle = () =>
     expect.poll(() => syncButton().textContent(), { timeout: 30_000 }).not.toMatch(/Syncing/);
 
-  beforeAll(async () => {
-    ui = await openUiPage();
+  useUiPage('ui-one-click-sync', async (ui) => {
     ({ app, page, pageErrors } = ui);
     responseId = (await app.core.handlers['responses.list']({}))[0]!.id;
     // An answer ticked in an earlier session: waiting on disk before the window opens.
@@ -42,8 +33,6 @@ describe('one click syncs assets and answers', () => {
     const guide = page.getByTestId('guide-dismiss');
     if (await guide.isVisible()) await guide.click();
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-one-click-sync'));
-  afterAll(() => ui?.close());
 
   it('counts waiting answers in the badge and sends assets and answers at one click, with no dialog', async () => {
     const { assets } = await probe().snapshot();

@@ -6,23 +6,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openUiPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
+import { screenshot, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
 describe('portfolio preview in Chromium', () => {
   let app: TestApp;
-  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    ui = await openUiPage();
+  useUiPage('ui-portfolio', (ui) => {
     ({ app, page, pageErrors } = ui);
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-portfolio'));
-  afterAll(() => ui?.close());
 
   const floorAreaShown = async (): Promise<number> => {
     const cells = page.locator('[data-testid="portfolio-totals-propertyType"] tbody tr td:nth-child(3)');

@@ -3,33 +3,22 @@
  * embedded sandbox: a dry run's result goes when a sync runs; the selection's cell count, the last
  * sync's report and a dry run of one entity are not shown on another's workspace.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import {
-  gridCell,
-  openUiPage,
-  screenshot,
-  screenshotIfFailed,
-  type UiPage,
-  workspaceProbe,
-} from '../support/ui-page';
+import { gridCell, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
 describe('no stale state after a sync or a switch of entity', () => {
   let app: TestApp;
-  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    ui = await openUiPage();
+  useUiPage('ui-stale-state', async (ui) => {
     ({ app, page, pageErrors } = ui);
     await page.goto(app.host.launchUrl);
     const guide = page.getByTestId('guide-dismiss');
     if (await guide.isVisible()) await guide.click();
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-stale-state'));
-  afterAll(() => ui?.close());
 
   it('clears a dry run when a sync runs', async () => {
     await page.getByRole('button', { name: 'Sync panel' }).click();

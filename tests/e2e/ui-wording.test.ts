@@ -4,17 +4,10 @@
  * hover, an empty floor area "required", two assets of one name told apart in the problems panel,
  * and what signing in to the built-in sandbox takes once signed out.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
-import {
-  gridCell,
-  openUiPage,
-  screenshot,
-  screenshotIfFailed,
-  type UiPage,
-  workspaceProbe,
-} from '../support/ui-page';
+import { gridCell, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
@@ -22,15 +15,13 @@ declare const getComputedStyle: (el: unknown) => { color: string };
 
 describe('the words an analyst reads', () => {
   let app: TestApp;
-  let ui: UiPage | undefined;
   let page: Page;
   let pageErrors: string[] = [];
   let assets: AssetView[] = [];
 
   const probe = () => workspaceProbe(app);
 
-  beforeAll(async () => {
-    ui = await openUiPage();
+  useUiPage('ui-wording', async (ui) => {
     ({ app, page, pageErrors } = ui);
     const handlers = app.core.handlers;
     // The demo's floor areas the service refused, corrected: no error left in the workspace.
@@ -66,8 +57,6 @@ describe('the words an analyst reads', () => {
     const guide = page.getByTestId('guide-dismiss');
     if (await guide.isVisible()) await guide.click();
   });
-  afterEach((ctx) => screenshotIfFailed(page, ctx, 'ui-wording'));
-  afterAll(() => ui?.close());
 
   it('counts in words that agree with the number, and keeps red for errors that exist', async () => {
     const bar = page.getByTestId('status-bar');

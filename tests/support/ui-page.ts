@@ -1,6 +1,6 @@
 /** What the UI tests in Chromium share: the errors a page reports, and screenshots to test-results/. */
 import type { ConsoleMessage, Locator, Page } from 'playwright-core';
-import type { TestContext } from 'vitest';
+import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
 import { artifactPath, launchChromium } from './chromium';
 import { startTestApp, type TestApp } from './test-app';
 
@@ -104,4 +104,22 @@ export function pasteInPage(page: Page, text: string): Promise<void> {
       new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
     );
   }, text);
+}
+
+/**
+ * A describe block's UI page: opened before its tests (then handed to `take`, which keeps what the
+ * tests use and may prepare more), a screenshot of a failed test under `name`, closed after them.
+ */
+export function useUiPage(
+  name: string,
+  take: (ui: UiPage) => void | Promise<void>,
+  opts: Parameters<typeof openUiPage>[0] = {},
+): void {
+  let ui: UiPage | undefined;
+  beforeAll(async () => {
+    ui = await openUiPage(opts);
+    await take(ui);
+  });
+  afterEach((ctx) => (ui ? screenshotIfFailed(ui.page, ctx, name) : undefined));
+  afterAll(() => ui?.close());
 }
