@@ -1,0 +1,26 @@
+import type { ChangeSource } from '../../shared/history/change-source';
+
+/**
+ * A document of the workspace as the one write path sees it: an asset (its analyst's copy, the
+ * `AssetDoc`), a portfolio answer, and soon a meter or a reading. `id` is the local id for an asset,
+ * `<responseId>:<variable>` for an answer, the meter's or reading's own id for those.
+ */
+export interface DocumentRef {
+  kind: 'asset' | 'answer' | 'meter' | 'reading';
+  id: string;
+}
+
+/** One document changed by one write: its images before and after (null: it did not exist / is gone). */
+export interface DocumentChange {
+  doc: DocumentRef;
+  before: unknown;
+  after: unknown;
+}
+
+/**
+ * What the write path tells about every change it makes, inside the same transaction, with the
+ * change's source and time: the cell history (issue 31) records it. The write path works without one.
+ */
+export interface ChangeRecorder {
+  record(changes: readonly DocumentChange[], source: ChangeSource, at: number): void;
+}
