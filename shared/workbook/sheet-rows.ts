@@ -9,25 +9,29 @@
  */
 import type { AssetInput, ListItem } from '../domain';
 import { columnSpec, schemeListOf, toCellValue } from './cells';
-import type { WorkbookSheet } from './layout';
+import type { ColumnSource, WorkbookSheet } from './layout';
 import { cellXml, columnName, escapeXml, sheetHeadXml, style } from './xlsx-parts';
 import { asciiBytes, XmlBytes } from './xml-bytes';
 import type { PartPacking } from './zip-out';
 
 type Record_ = Record<string, unknown>;
 
-/** Each (year, field) the tabs show, as a slot; an asset's annual values are dropped into them. */
+/**
+ * Each (year, field) of the columns at hand, as a slot; an asset's annual values are dropped into
+ * them by one walk over each record's own fields, and a row reads its cells from the slots (the
+ * workbook's writer here, the import's unchanged check in `electron/workbook/plan-row.ts`).
+ */
 export class AnnualSlots {
   private readonly byYear = new Map<number, Map<string, number>>();
-  private size = 0;
-  readonly values: unknown[];
+  readonly values: unknown[] = [];
   private readonly touched: number[] = [];
 
-  constructor(sheets: readonly WorkbookSheet[]) {
-    for (const sheet of sheets)
-      for (const { source } of sheet.columns)
-        if (source.kind === 'annual') this.slot(source.year, source.field);
-    this.values = new Array<unknown>(this.size).fill(undefined);
+  constructor(sources: Iterable<ColumnSource> = []) {
+    for (const source of sources) if (source.kind === 'annual') this.slot(source.year, source.field);
+  }
+
+  get size(): number {
+    return this.values.length;
   }
 
   /** The slot of a year's field (made the first time it is asked for). */
@@ -35,7 +39,10 @@ export class AnnualSlots {
     let fields = this.byYear.get(year);
     if (!fields) this.byYear.set(year, (fields = new Map()));
     let slot = fields.get(field);
-    if (slot === undefined) fields.set(field, (slot = this.size++));
+    if (slot === undefined) {
+      fields.set(field, (slot = this.values.length));
+      this.values.push(undefined);
+    }
     return slot;
   }
 

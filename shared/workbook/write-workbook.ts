@@ -218,7 +218,7 @@ export async function writeAssetWorkbook(
   await out.small('xl/_rels/workbook.xml.rels', strToU8(workbookRelsXml(names.length)));
   await out.small('xl/styles.xml', strToU8(stylesXml));
   // Every asset tab at once, an asset's rows written to all of them (sheet-rows.ts says why).
-  const slots = new AnnualSlots(layout);
+  const slots = new AnnualSlots(layout.flatMap((sheet) => sheet.columns.map((c) => c.source)));
   const tabs = layout.map((sheet) => new SheetRows(sheet, out.packing(), slots, lists));
   let r = 2;
   for (const asset of assets) {
