@@ -1,11 +1,18 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { createInflateRaw } from 'node:zlib';
+import { createInflateRaw, type ZlibOptions } from 'node:zlib';
 import yauzl from 'yauzl';
 import { refuse, WorkbookError } from './workbook-limits';
 
 /** Bytes per unpacked chunk: a megabyte keeps the per-chunk costs (stream hops, decoding) small. */
 const UNPACK_CHUNK = 1 << 20;
+/** Unpacked bytes the inflate may run ahead of the reader by (it unpacks in another thread). */
+const UNPACK_AHEAD = 8 * UNPACK_CHUNK;
+// Node's stream options reach the inflate's Transform, though ZlibOptions' type leaves them out.
+const inflateOptions: ZlibOptions & { highWaterMark: number } = {
+  chunkSize: UNPACK_CHUNK,
+  highWaterMark: UNPACK_AHEAD,
+};
 const noop = (): void => undefined;
 
 /**
@@ -80,9 +87,7 @@ export class ZipParts {
       throw corrupt(error);
     }
     const stream =
-      entry.compressionMethod === 8
-        ? pipeline(packed, createInflateRaw({ chunkSize: UNPACK_CHUNK }), noop)
-        : packed;
+      entry.compressionMethod === 8 ? pipeline(packed, createInflateRaw(inflateOptions), noop) : packed;
     let got = 0;
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
