@@ -32,7 +32,9 @@ export async function workbookXmlParts(
  * at the same level (Node's zlib, raw deflate, level 1, as `electron/workbook/native-deflate.ts`),
  * with the CRC-32 a ZIP must carry for it. Nothing is left to do but the ZIP's headers, which are a
  * few hundred bytes: building the XML and handing it over in pieces is the export's own cost, and
- * what the ratio shows.
+ * what the ratio shows. The export deflates its pieces in Node's thread pool while it builds the
+ * next ones, so on a free second core its wall time can come near the floor's; its CPU time cannot
+ * (building the XML costs more than deflating it), which is why the line gives both ratios.
  */
 export function deflateFloor(parts: readonly Buffer[]): { bytes: number } {
   let bytes = 0;
