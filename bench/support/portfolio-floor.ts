@@ -55,7 +55,21 @@ function fullyCovered(records: Float64Array, i: number): boolean {
   return records[i + 1]! > 0 && records[i]! >= records[i + 1]! - 1e-9 && !Number.isNaN(records[i + 2]!);
 }
 
-export function onePassOverNumbers(assets: readonly AssetInput[]): number {
+/** The floor's sums, as it leaves them (the test compares them with the view's figures). */
+export interface FloorFigures {
+  checksum: number;
+  /** By property type and by country: assets, floor area, GAV, certified area, rated area. */
+  byType: ReadonlyMap<string, Float64Array>;
+  byCountry: ReadonlyMap<string, Float64Array>;
+  /** By property type, then year; per utility 6: covered, total, timed, timed area, consumption, measured. */
+  byTypeYear: ReadonlyMap<string, ReadonlyMap<number, Float64Array>>;
+  /** By year: renewable, energy, then per utility 3 for like-for-like: assets, before, after. */
+  byYear: ReadonlyMap<number, Float64Array>;
+  /** Per asset, record and utility: covered over total (NaN without a total). */
+  heat: readonly number[];
+}
+
+export function onePassOverNumbers(assets: readonly AssetInput[]): FloorFigures {
   const slots = new Float64Array(triples.length * 3).fill(NaN);
   const measured = new Float64Array(parts.length);
   const touched: number[] = [];
@@ -210,5 +224,5 @@ export function onePassOverNumbers(assets: readonly AssetInput[]): number {
   for (const sums of byCountry.values()) checksum += sums[2]!;
   for (const years of byTypeYear.values()) for (const sums of years.values()) checksum += sums[0]!;
   for (const sums of byYear.values()) checksum += sums[0]! + sums[2]!;
-  return checksum + heat.length;
+  return { checksum: checksum + heat.length, byType, byCountry, byTypeYear, byYear, heat };
 }
