@@ -1,3 +1,4 @@
+import { UserFacingError } from '../../shared/errors';
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../storage/sqlite';
 import { catalogIndicator, indicatorCatalog } from '../../shared/responses/catalog';
@@ -20,12 +21,14 @@ import { EvidenceTable } from './evidence-table';
 import { ValueTable, valueText, valueView, type ValueRow } from './value-table';
 
 /** Refused edits: the message is for the analyst. */
-export class ResponseEditError extends Error {
+export class ResponseEditError extends UserFacingError {
   constructor(
     readonly code: 'not_found' | 'read_only' | 'invalid',
     message: string,
   ) {
-    super(message);
+    super(message, {
+      userCode: code === 'not_found' ? 'not_found' : code === 'read_only' ? 'forbidden' : 'bad_request',
+    });
     this.name = 'ResponseEditError';
   }
 }

@@ -9,8 +9,7 @@ import { countNames, workspaceContexts, type Entity, type ValidationContext } fr
 import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { AssetView, HistoryOutcome } from '../../shared/sync/types';
 import type { SessionService } from '../auth/session-service';
-import { badRequest, notFound } from '../bridge/errors';
-import { errorMessage } from '../../shared/errors';
+import { badRequest, errorMessage, notFound } from '../../shared/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { workspaceFile } from '../storage/paths';
 import { assetView, assetViewPage } from './asset-views';
