@@ -123,34 +123,7 @@ export function IndicatorField({ responseId, def, view, evidence, readOnly: resp
           onChoose={choose}
         />
       )}
-      <div className="indicator-meta">
-        <code id={`${id}-variable`} className="variable">
-          {def.variable}
-        </code>
-        {status === 'modified' && (
-          <>
-            <span className="tag tag-modified" data-testid="modified-mark">
-              Modified · not synced
-            </span>
-            {!readOnly && (
-              <button
-                type="button"
-                className="link-button"
-                data-testid="revert-value"
-                aria-label={`Revert ${def.label} to the service's answer`}
-                onClick={revert}
-              >
-                Revert
-              </button>
-            )}
-          </>
-        )}
-        {status === 'conflict' && (
-          <span className="tag tag-conflict" data-testid="conflict-mark">
-            Conflict
-          </span>
-        )}
-      </div>
+      <IndicatorMeta id={id} def={def} status={status} canRevert={!readOnly} onRevert={revert} />
       {unavailable && (
         <p className="banner-warning" data-testid="not-available">
           Not available in this response on the service: {view?.unavailableReason}
@@ -176,6 +149,47 @@ export function IndicatorField({ responseId, def, view, evidence, readOnly: resp
           <EvidenceList items={evidence} label={`Evidence for ${def.label}`} />
           <EvidenceForm responseId={responseId} def={def} readOnly={readOnly} />
         </div>
+      )}
+    </div>
+  );
+}
+
+/** The indicator's variable, and whether its answer is modified here (with a revert) or in conflict. */
+function IndicatorMeta(props: {
+  id: string;
+  def: IndicatorDefinition;
+  status: ResponseValueView['status'];
+  canRevert: boolean;
+  onRevert(): void;
+}) {
+  const { id, def, status, canRevert, onRevert } = props;
+  return (
+    <div className="indicator-meta">
+      <code id={`${id}-variable`} className="variable">
+        {def.variable}
+      </code>
+      {status === 'modified' && (
+        <>
+          <span className="tag tag-modified" data-testid="modified-mark">
+            Modified · not synced
+          </span>
+          {canRevert && (
+            <button
+              type="button"
+              className="link-button"
+              data-testid="revert-value"
+              aria-label={`Revert ${def.label} to the service's answer`}
+              onClick={onRevert}
+            >
+              Revert
+            </button>
+          )}
+        </>
+      )}
+      {status === 'conflict' && (
+        <span className="tag tag-conflict" data-testid="conflict-mark">
+          Conflict
+        </span>
       )}
     </div>
   );
