@@ -116,11 +116,31 @@ export default tseslint.config(
     },
   },
   {
+    // The benches and what they share with the tests (support/: the test app, Chromium, the sync's
+    // and the workbook's rigs) import no test module: a bench must not change when a test does.
+    files: ['bench/**/*.ts', 'support/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [onlyMainImportsElectron],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+tests(/|$)',
+              message: 'bench/ and support/ import no test module: move what both need to support/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: [
       'electron/**/*.ts',
       'sandbox/**/*.ts',
       'tests/**/*.ts',
       'bench/**/*.ts',
+      'support/**/*.ts',
       '*.config.ts',
       '*.config.js',
     ],

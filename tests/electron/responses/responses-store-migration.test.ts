@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResponsesStore } from '../../../electron/responses/responses-store';
-import { tempWorkspace } from '../sync/harness';
+import { tempWorkspace } from '../../../support/sync-harness';
 
 const ts = '2024-06-01T10:00:00.000Z';
 const oldSummary = (id: number, year: number, state: string) => ({

@@ -13,8 +13,8 @@ import {
 import { SubmissionApiClient } from '../../../electron/service-client/service-client';
 import { previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import { startHarness, validAsset, type Harness } from '../../sandbox/helpers';
-import { tempWorkspace } from '../sync/harness';
-import { tmpDir } from '../workbook/fixtures';
+import { tempWorkspace } from '../../../support/sync-harness';
+import { tmpDir } from '../../../support/workbook-fixtures';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {

@@ -12,8 +12,8 @@ import { readWorkbook } from '../../../electron/workbook/read-workbook';
 import { WorkbookError, type WorkbookErrorKind } from '../../../electron/workbook/workbook-limits';
 import { previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import type { WorkspaceStore } from '../../../electron/workspace/workspace-store';
-import { seededWorkspace, snapshot, tmpDir } from './fixtures';
-import { craft as craftBook, hostile, repeat } from './hostile-books';
+import { seededWorkspace, snapshot, tmpDir } from '../../../support/workbook-fixtures';
+import { craft as craftBook, hostile, repeat } from '../../../support/hostile-books';
 
 const stores: WorkspaceStore[] = [];
 afterEach(() => {
