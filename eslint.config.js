@@ -48,7 +48,7 @@ function layerPattern(folder) {
   const banned = [...siblings, ...higher];
   return {
     // `../main`, `../preload` too: the composition root and the preload import everything, nothing imports them.
-    regex: `^\\.\\./(${[...banned.map(folderPattern), 'main$', 'preload$'].join('|')})`,
+    regex: `^(\\.\\./)+(${[...banned.map(folderPattern), 'main$', 'preload$'].join('|')})`,
     message: `Layers of main (eslint.config.js, README "Main, by concern"): electron/${folder}/ may not import ${banned.join(', ')}, main or preload. Move what both need down a layer.`,
   };
 }
