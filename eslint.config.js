@@ -23,8 +23,7 @@ const sandboxImportsOnlyShared = {
 
 // Layers inside main (issue 35), as VS Code's `code-layering` rule: a folder of electron/ may import
 // folders of lower layers and never one of a higher layer; folders of one layer do not import each
-// other, except those grouped together (the service's export reads its workbook through the
-// workbook's reader, and the workbook service offers it). `bridge/handlers.ts` is only the
+// other (a group of folders in one layer could; none is needed now). `bridge/handlers.ts` is only the
 // contract's handler types, which every service's slice names: it sits at the bottom; the rest of
 // bridge/ (dispatch, the error mapping) is at the top with the hosts.
 const mainLayers = [
@@ -32,9 +31,10 @@ const mainLayers = [
   // worker threads, the meters' file parsers, the files the user picked.
   [['storage'], ['net'], ['security'], ['workers'], ['meters'], ['files']],
   [['service-client']],
-  [['auth']],
+  // The service's spreadsheet export (request, callback, download) needs only the client.
+  [['auth'], ['service-export']],
   [['workspace']],
-  [['sync'], ['workbook', 'service-export'], ['responses']],
+  [['sync'], ['workbook'], ['responses']],
   [['app']],
   [['bridge']],
   [['browser-host']],

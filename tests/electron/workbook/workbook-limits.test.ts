@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importFromExportLink } from '../../../electron/service-export/service-export';
+import { importFromExportLink } from '../../../electron/workbook/export-link';
 import { readWorkbook } from '../../../electron/workbook/read-workbook';
 import { WorkbookError, type WorkbookErrorKind } from '../../../electron/workbook/workbook-limits';
 import { previewImportFile } from '../../../electron/workbook/workspace-workbook';
