@@ -35,7 +35,12 @@ export class WorkspaceStore {
   /** The one write path of the documents (write-path.ts), with the history it journals. */
   private readonly path: WritePath;
 
-  private constructor(db: Database.Database, now: () => number, recorder?: ChangeRecorder) {
+  private constructor(
+    db: Database.Database,
+    now: () => number,
+    recorder?: ChangeRecorder,
+    private readonly onStatement?: (text: string) => void,
+  ) {
     this.db = db;
     this.now = now;
     const access: StoreAccess = {
@@ -49,11 +54,17 @@ export class WorkspaceStore {
     this.remote = new RemoteMerge(access, this.path);
   }
 
-  /** `recorder`: told of every change the write path makes (cell history); none by default. */
-  static open(file: string, opts: { now?: () => number; recorder?: ChangeRecorder } = {}): WorkspaceStore {
+  /**
+   * `recorder`: told of every change the write path makes (cell history); none by default.
+   * `onStatement`: told of each statement run (by its text), for a test to count the reads.
+   */
+  static open(
+    file: string,
+    opts: { now?: () => number; recorder?: ChangeRecorder; onStatement?: (text: string) => void } = {},
+  ): WorkspaceStore {
     const db = openSqlite(file);
     migrate(db);
-    return new WorkspaceStore(db, opts.now ?? Date.now, opts.recorder);
+    return new WorkspaceStore(db, opts.now ?? Date.now, opts.recorder, opts.onStatement);
   }
 
   close(): void {
@@ -316,8 +327,14 @@ export class WorkspaceStore {
    * becomes the base (merged into the copy sent when `carried` says it may be partial), and edits the
    * analyst made while the batch was in flight stay pending.
    */
-  acknowledge(localId: string, asset: Asset, sent?: string, carried?: Record<string, unknown>): void {
-    this.remote.acknowledge(localId, asset, sent, carried);
+  acknowledge(
+    localId: string,
+    asset: Asset,
+    sent?: string,
+    carried?: Record<string, unknown>,
+    anyway = false,
+  ): void {
+    this.remote.acknowledge(localId, asset, sent, carried, anyway);
   }
 
   /** An asset whose delete the service acknowledged: its row goes (through the write path). */
@@ -383,6 +400,7 @@ export class WorkspaceStore {
 
   /** Prepared once per text: preparing costs more than running for these one-row statements. */
   private sql(text: string): Database.Statement {
+    this.onStatement?.(text);
     let statement = this.statements.get(text);
     if (!statement) {
       statement = this.db.prepare(text);

@@ -45,9 +45,12 @@ export interface AnalystChange<K extends KindName> {
   before?: Image<K> | null;
 }
 
-/** The service's copy changed (a pull, a batch answer), and maybe the analyst's with it. */
+/**
+ * The service's copy changed (a pull, a batch answer), and maybe the analyst's with it: its source is
+ * the service, or the analyst's "send anyway" for an answer to what was sent with its errors.
+ */
 export interface ServiceChange<K extends KindName> {
-  source: Extract<ChangeSource, { kind: 'service' }>;
+  source: Extract<ChangeSource, { kind: 'service' | 'send-anyway' }>;
   before?: Image<K> | null;
 }
 
