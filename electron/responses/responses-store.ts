@@ -14,11 +14,11 @@ import {
 } from '../../shared/responses/types';
 import type { ChangeSource } from '../../shared/history/change-source';
 import { migrate } from '../workspace/migrations';
+import type { StoredResponse } from '../workspace/migrations-responses';
 import { answerColumns, answerId, type AnswerColumn, type AnswerWriter } from '../workspace/answer-document';
 import type { ChangeRecorder } from '../workspace/change-recorder';
 import { WritePath } from '../workspace/write-path';
 import type { ServiceValue } from './responses-client';
-import { migrateResponses, type StoredResponse } from './store-schema';
 import { EvidenceTable } from './evidence-table';
 import { ValueTable, valueText, valueView, type ValueRow } from './value-table';
 
@@ -96,7 +96,6 @@ export class ResponsesStore {
   static open(file: string, opts: { now?: () => number; recorder?: ChangeRecorder } = {}): ResponsesStore {
     const db = openSqlite(file);
     migrate(db);
-    migrateResponses(db);
     return new ResponsesStore(db, opts.now ?? Date.now, opts.recorder);
   }
 

@@ -27,7 +27,6 @@ const allowed = new Set([
   'electron/workspace/history.ts',
   'electron/workspace/migrations.ts',
   'electron/workspace/migrations-responses.ts',
-  'electron/responses/store-schema.ts',
 ]);
 
 const tables = '(?:assets|response_values|journal|steps)\\b';

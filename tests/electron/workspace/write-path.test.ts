@@ -85,7 +85,15 @@ describe('the write path', () => {
     responses.saveList([summary]);
     responses.applyRemote({
       summary,
-      values: [{ variable: 'PO_1', value: '0', lock_version: '3', updated_at: '2025-01-01T00:00:00Z' }],
+      values: [
+        {
+          variable: 'PO_1',
+          value: '0',
+          lock_version: '3',
+          created_at: null,
+          updated_at: '2025-01-01T00:00:00Z',
+        },
+      ],
       unavailable: [],
       evidence: new Map(),
     });
