@@ -78,6 +78,18 @@ describe('the write path', () => {
     store.close();
   });
 
+  it('tells a batch answer to what was sent anyway as the analyst\'s "send anyway"', () => {
+    const { file } = tempWorkspace('write-path-anyway');
+    const recorder = keeper();
+    const store = WorkspaceStore.open(file, { recorder });
+    const created = store.step('adding an asset', () => store.createAsset(newAsset(5)));
+    store.beginBatch('b1', [created.localId]);
+    store.settleBatch('b1', (tx) => tx.acknowledged(created.localId, remote(805), undefined, true));
+    expect(recorder.told.map(({ source }) => source.kind)).toEqual(['typed', 'send-anyway']);
+    expect(store.asset(created.localId)?.serviceAssetId).toBe(805);
+    store.close();
+  });
+
   it('makes an answer an undoable step of the workspace history, through the same path', () => {
     const { file, store: workspace } = tempWorkspace('write-path-answer');
     const recorder = keeper();
