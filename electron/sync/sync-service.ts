@@ -4,7 +4,7 @@
  */
 import type { PushMode, SyncReport } from '../../shared/sync/types';
 import type { SessionService } from '../auth/session-service';
-import { badRequest, forbidden } from '../bridge/errors';
+import { badRequest, forbidden } from '../../shared/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { toReview } from '../workspace/asset-views';
 import type { OpenWorkspace, WorkspaceService } from '../workspace/workspace-service';

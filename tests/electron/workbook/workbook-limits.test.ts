@@ -7,13 +7,13 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importFromExportLink } from '../../../electron/service-export/service-export';
+import { importFromExportLink } from '../../../electron/workbook/export-link';
 import { readWorkbook } from '../../../electron/workbook/read-workbook';
 import { WorkbookError, type WorkbookErrorKind } from '../../../electron/workbook/workbook-limits';
 import { previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import type { WorkspaceStore } from '../../../electron/workspace/workspace-store';
-import { seededWorkspace, snapshot, tmpDir } from './fixtures';
-import { craft as craftBook, hostile, repeat } from './hostile-books';
+import { seededWorkspace, snapshot, tmpDir } from '../../../support/workbook-fixtures';
+import { craft as craftBook, hostile, repeat } from '../../../support/hostile-books';
 
 const stores: WorkspaceStore[] = [];
 afterEach(() => {
