@@ -40,6 +40,18 @@ export interface StepOutcome {
   touched: string[];
   /** Portfolio responses whose answers the step changed. */
   responses: number[];
+  /** Journal keys of other documents the step changed (meters: `meters:<asset local id>`). */
+  docs: string[];
+}
+
+/**
+ * Documents kept beside the assets in the same file (meters and readings, electron/meters/): their
+ * journal rows are keyed `<prefix>...`, and their owner puts a row's image back on undo and redo.
+ * Until the one write path (issue 35) takes them as document kinds.
+ */
+export interface SideDocKind {
+  prefix: string;
+  restore(image: unknown): void;
 }
 
 /**
@@ -111,6 +123,7 @@ function forgetRedoAndOld(prepare: Prepare, id: number): void {
 
 export class History {
   private active: number | null = null;
+  private readonly sideKinds: SideDocKind[] = [];
 
   constructor(private readonly store: StoreAccess) {}
 
@@ -138,6 +151,29 @@ export class History {
         this.active = null;
       }
     });
+  }
+
+  /** A kind of side document (meters) whose journal rows this history restores. */
+  registerSideKind(kind: SideDocKind): void {
+    if (!this.sideKinds.some((k) => k.prefix === kind.prefix)) this.sideKinds.push(kind);
+  }
+
+  /** Journals a change of side documents inside the current step (outside one: audit only). */
+  journalSide(key: string, kind: string, payload: unknown, before: unknown, after: unknown): void {
+    const inStep = this.active !== null;
+    this.store
+      .sql(
+        'INSERT INTO journal (at, local_id, kind, payload, step, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        this.store.now(),
+        key,
+        kind,
+        JSON.stringify(payload),
+        this.active,
+        inStep ? JSON.stringify(before) : null,
+        inStep ? JSON.stringify(after) : null,
+      );
   }
 
   image(localId: string): RowImage {
@@ -188,7 +224,7 @@ export class History {
       const rows = this.rowsOf(step.id).reverse();
       for (const row of rows) this.restore(row, 'before');
       this.store.sql('UPDATE steps SET undone = 1 WHERE id = ?').run(step.id);
-      return { label: step.label, ...outcomeOf(rows) };
+      return { label: step.label, ...outcomeOf(rows, this.sideKinds) };
     });
   }
 
@@ -201,7 +237,7 @@ export class History {
       const rows = this.rowsOf(step.id);
       for (const row of rows) this.restore(row, 'after');
       this.store.sql('UPDATE steps SET undone = 0 WHERE id = ?').run(step.id);
-      return { label: step.label, ...outcomeOf(rows) };
+      return { label: step.label, ...outcomeOf(rows, this.sideKinds) };
     });
   }
 
@@ -216,6 +252,11 @@ export class History {
     const text = side === 'before' ? row.before : row.after;
     if (row.local_id.startsWith(answerPrefix)) {
       if (text !== null) this.restoreAnswer(JSON.parse(text) as AnswerImage);
+      return;
+    }
+    const sideKind = this.sideKinds.find((kind) => row.local_id.startsWith(kind.prefix));
+    if (sideKind) {
+      if (text !== null) sideKind.restore(JSON.parse(text) as unknown);
       return;
     }
     const target = (text === null ? null : JSON.parse(text)) as RowImage;
@@ -288,10 +329,12 @@ export class History {
 }
 
 /** The assets and the responses a step's rows changed. */
-function outcomeOf(rows: JournalRow[]): Omit<StepOutcome, 'label'> {
+function outcomeOf(rows: JournalRow[], sideKinds: readonly SideDocKind[]): Omit<StepOutcome, 'label'> {
   const ids = [...new Set(rows.map((row) => row.local_id))];
+  const isSide = (id: string) => sideKinds.some((kind) => id.startsWith(kind.prefix));
   return {
-    touched: ids.filter((id) => !id.startsWith(answerPrefix)),
+    docs: ids.filter(isSide),
+    touched: ids.filter((id) => !id.startsWith(answerPrefix) && !isSide(id)),
     responses: ids
       .filter((id) => id.startsWith(answerPrefix))
       .map((id) => Number(id.slice(answerPrefix.length))),

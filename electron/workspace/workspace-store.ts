@@ -30,6 +30,7 @@ export class WorkspaceStore {
   private readonly edits: AssetEdits;
   private readonly remote: RemoteMerge;
   private readonly history: History;
+  private readonly access: StoreAccess;
 
   private constructor(db: Database.Database, now: () => number) {
     this.db = db;
@@ -40,6 +41,7 @@ export class WorkspaceStore {
       mustGet: (localId) => this.mustGet(localId),
       transaction: (fn) => this.transaction(fn),
     };
+    this.access = access;
     this.history = new History(access);
     this.edits = new AssetEdits(access, this.history);
     this.remote = new RemoteMerge(access);
@@ -352,6 +354,14 @@ export class WorkspaceStore {
 
   historyState(): HistoryState {
     return this.history.state();
+  }
+
+  /**
+   * For documents kept beside the assets in this file (meters, electron/meters/): the store's
+   * connection, clock and transactions, and its history, so their changes share the assets' steps.
+   */
+  get sideDocs(): { access: StoreAccess; history: History } {
+    return { access: this.access, history: this.history };
   }
 
   // --- internals shared with BatchSettlement, AssetEdits and RemoteMerge

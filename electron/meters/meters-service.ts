@@ -1,0 +1,448 @@
+import { randomUUID } from 'node:crypto';
+import type { MeterWriteResult } from '../../shared/bridge/contract';
+import type { ChangeSource } from '../../shared/history/change-source';
+import type { DateOrder, ImportColumn } from '../../shared/meters/import-rows';
+import type {
+  FigureState,
+  MetersListing,
+  ReadingsImportPreview,
+  ReadingView,
+} from '../../shared/meters/views';
+import type { AssetView } from '../../shared/sync/types';
+import type { AssetIdName } from '../../shared/sync/asset-id-name';
+import { badRequest, notFound } from '../bridge/errors';
+import type { BridgeHandlers } from '../bridge/handlers';
+import type { PickedFiles } from '../files/picked-files';
+import { assetView } from '../workspace/asset-views';
+import type { WorkspaceStore } from '../workspace/workspace-store';
+import { applyMeterEdit, applyReadingEdit, newMeter, newReading } from './meter-edits';
+import { assetMeters, figuresOf, figureWrites, touchedYears } from './meter-figures';
+import { metersListing } from './meters-listing';
+import { MeterStore, type MeterDocChange, type StoredReading } from './meter-store';
+import { readReadingsFile } from './readings-file';
+import { planReadings, type ReadingsPlan } from './readings-plan';
+
+/** The remembered column mapping of the readings import, per workspace (its meta table). */
+const mappingKey = 'meters.importMapping';
+
+/** A recompute writes these: empty cells, and cells still holding what meters last wrote. */
+const autoStates: ReadonlySet<FigureState> = new Set(['fill', 'update', 'same']);
+
+type Handlers = Pick<
+  BridgeHandlers,
+  | 'meters.list'
+  | 'meters.saveMeters'
+  | 'meters.edit'
+  | 'meters.addReadings'
+  | 'meters.delete'
+  | 'meters.previewImport'
+  | 'meters.applyImport'
+  | 'meters.figures'
+  | 'meters.applyFigures'
+  | 'meters.derived'
+>;
+
+interface Plan {
+  id: string;
+  storeFile: string;
+  fileId: string;
+  file: string;
+  plan: ReadingsPlan;
+}
+
+/**
+ * Meters and readings of the open workspace (issue 32): the register, edits and deletes as undo
+ * steps shared with the assets' history, the readings import with its preview, and the derived
+ * annual cells (`meter-figures.ts`). Its slice of the bridge: `meters.*`.
+ */
+export class MetersService {
+  private readonly stores = new WeakMap<WorkspaceStore, MeterStore>();
+  private plan: Plan | undefined;
+
+  constructor(
+    private readonly deps: {
+      workspace: () => WorkspaceStore;
+      files: PickedFiles;
+      idName: () => AssetIdName;
+      assessmentYear: number;
+    },
+  ) {}
+
+  /** The open workspace's meters, on its store's connection (one per store). */
+  private open(): { store: WorkspaceStore; meters: MeterStore } {
+    const store = this.deps.workspace();
+    let meters = this.stores.get(store);
+    if (!meters) {
+      const { access, history } = store.sideDocs;
+      meters = new MeterStore(access, history);
+      this.stores.set(store, meters);
+    }
+    return { store, meters };
+  }
+
+  private month(store: WorkspaceStore): number {
+    return store.entity()?.reporting_preferences.reporting_period_month ?? 12;
+  }
+
+  /**
+   * Writes meter changes and, in the same step, the derived cells of the assets and years they
+   * touch (`years` null: all the asset's years). Returns what the renderer needs.
+   */
+  private writeStep(
+    label: string,
+    changes: readonly MeterDocChange[],
+    source: ChangeSource,
+    affected?: Map<string, Set<number> | null>,
+  ): MeterWriteResult {
+    const { store, meters } = this.open();
+    const touched = affected ?? this.affectedBy(store, changes);
+    const result = store.step(label, () => {
+      meters.write(changes, source);
+      return this.recompute(store, meters, touched, autoStates);
+    });
+    return { ...result, history: store.historyState() };
+  }
+
+  /** The assets and reporting years a set of changes moves. */
+  private affectedBy(
+    store: WorkspaceStore,
+    changes: readonly MeterDocChange[],
+  ): Map<string, Set<number> | null> {
+    const month = this.month(store);
+    const out = new Map<string, Set<number> | null>();
+    for (const change of changes) {
+      if (change.kind === 'derived') continue;
+      if (change.kind === 'meter') {
+        out.set(change.assetId, null);
+        for (const m of [change.before, change.after]) if (m) out.set(m.assetId, null);
+        continue;
+      }
+      if (out.get(change.assetId) === null) continue;
+      const years = out.get(change.assetId) ?? new Set<number>();
+      for (const y of touchedYears(
+        [change.before, change.after].filter((r) => r !== null),
+        month,
+      ))
+        years.add(y);
+      out.set(change.assetId, years);
+    }
+    return out;
+  }
+
+  /** Inside a step: the derived cells of `affected` written where `states` allow; the rest held. */
+  private recompute(
+    store: WorkspaceStore,
+    meters: MeterStore,
+    affected: Map<string, Set<number> | null>,
+    states: ReadonlySet<FigureState>,
+  ): Omit<MeterWriteResult, 'history'> {
+    const month = this.month(store);
+    const edits: Parameters<WorkspaceStore['setValues']>[0][number][] = [];
+    const records: MeterDocChange[] = [];
+    const held: MeterWriteResult['held'] = [];
+    for (const [localId, years] of affected) {
+      const record = store.asset(localId);
+      if (!record?.current) continue;
+      const derived = meters.derived(localId);
+      const preview = figuresOf(
+        assetMeters(meters, localId, record.current),
+        derived,
+        month,
+        years ?? undefined,
+      );
+      const writes = figureWrites(preview.cells, derived, states);
+      edits.push(...writes.edits);
+      records.push(...writes.records);
+      held.push(...preview.cells.filter((c) => !states.has(c.state) && c.state !== 'override'));
+    }
+    if (edits.length > 0) store.setValues(edits);
+    if (records.length > 0) {
+      const meterIds = [
+        ...new Set(records.flatMap((r) => (r.kind === 'derived' && r.after ? r.after.meters : []))),
+      ];
+      const readings = records.reduce(
+        (n, r) => n + (r.kind === 'derived' && r.after ? r.after.readings : 0),
+        0,
+      );
+      meters.write(records, { kind: 'meters', meters: meterIds.slice(0, 10_000), readings });
+    }
+    const views = [...new Set(edits.map((e) => e.localId))]
+      .map((id) => assetView(store, id, this.deps.idName()))
+      .filter((v): v is AssetView => v !== null);
+    return { views, held };
+  }
+
+  private list(assetId: string | undefined): MetersListing & { truncated: boolean } {
+    const { meters } = this.open();
+    const period = { year: this.deps.assessmentYear - 1, month: this.month(this.open().store) };
+    return metersListing(meters, assetId, period);
+  }
+
+  private async preview(
+    args: { fileId: string } | { planId: string },
+    mapping: Partial<Record<ImportColumn, string>> | undefined,
+    dateOrder: DateOrder | undefined,
+  ): Promise<ReadingsImportPreview> {
+    const { store, meters } = this.open();
+    let fileId: string;
+    if ('planId' in args) {
+      if (this.plan?.id !== args.planId) throw notFound('That preview is gone: choose the file again.');
+      fileId = this.plan.fileId;
+    } else fileId = args.fileId;
+    const path = this.deps.files.path(fileId);
+    const file = this.deps.files.name(fileId);
+    const remembered = mapping ?? readMapping(store.getMeta(mappingKey));
+    if (mapping) store.setMeta(mappingKey, JSON.stringify(mapping));
+    const { parsed, headers } = await readReadingsFile(path, {
+      file,
+      ...(remembered ? { mapping: remembered } : {}),
+      ...(dateOrder ? { dateOrder } : {}),
+    });
+    const plan = planReadings(parsed, assetLookups(store, meters), file);
+    const id = randomUUID();
+    this.plan = { id, storeFile: store.file, fileId, file, plan };
+    const meterRows = new Map<string, number>();
+    for (const r of plan.readings) meterRows.set(r.meterId, (meterRows.get(r.meterId) ?? 0) + 1);
+    const names = {} as Record<ImportColumn, string | null>;
+    for (const [column, index] of Object.entries(parsed.mapping) as [ImportColumn, number | null][])
+      names[column] = index === null ? null : (headers[index] ?? null);
+    return {
+      planId: id,
+      file,
+      headers,
+      mapping: names,
+      needsDateOrder: parsed.needsDateOrder,
+      dateOrder: dateOrder ?? null,
+      meters: plan.meters.map((p) => ({
+        key: p.key,
+        name: p.meter.name,
+        asset: p.asset,
+        localId: p.meter.assetId,
+        isNew: p.isNew,
+        readings: meterRows.get(p.meter.id) ?? 0,
+      })),
+      valid: plan.readings.length,
+      duplicates: plan.duplicates,
+      problems: plan.problems.slice(0, 1_000),
+      unknownAssets: plan.unknownAssets,
+      sample: plan.readings.slice(0, 50).map((r) => ({
+        row: r.source.kind === 'file' ? r.source.row : 0,
+        meter: r.meterId,
+        start: r.start,
+        end: r.end,
+        quantity: r.quantity,
+        unit: r.unit,
+        estimated: r.estimated,
+      })),
+    };
+  }
+
+  private applyImport(planId: string) {
+    const { store } = this.open();
+    const plan = this.plan;
+    if (plan?.id !== planId || plan.storeFile !== store.file)
+      throw notFound('That preview is gone: choose the file again.');
+    this.plan = undefined;
+    const { meters: planned, readings } = plan.plan;
+    if (readings.length === 0) throw badRequest(`${plan.file}: no valid reading to add.`);
+    const used = new Set(readings.map((r) => r.meterId));
+    const assetOf = new Map(planned.map((p) => [p.meter.id, p.meter.assetId]));
+    const changes: MeterDocChange[] = [
+      ...planned
+        .filter((p) => p.isNew && used.has(p.meter.id))
+        .map((p): MeterDocChange => ({
+          kind: 'meter',
+          id: p.meter.id,
+          assetId: p.meter.assetId,
+          before: null,
+          after: p.meter,
+        })),
+      ...readings.map((r): MeterDocChange => ({
+        kind: 'reading',
+        id: r.id,
+        assetId: assetOf.get(r.meterId) ?? '',
+        before: null,
+        after: r,
+      })),
+    ];
+    const result = this.writeStep(
+      `import of ${readings.length} ${readings.length === 1 ? 'reading' : 'readings'} from ${plan.file}`,
+      changes,
+      { kind: 'csv', file: plan.file.slice(0, 255) },
+    );
+    return {
+      ...result,
+      meters: changes.filter((c) => c.kind === 'meter').length,
+      readings: readings.length,
+      figures: { written: result.views.length, held: result.held },
+    };
+  }
+
+  readonly handlers: Handlers = {
+    'meters.list': ({ assetId }) => this.list(assetId),
+    'meters.saveMeters': ({ meters: inputs }) => {
+      const { store, meters } = this.open();
+      const changes = inputs.map((input): MeterDocChange => {
+        if (!store.asset(input.assetId)?.current)
+          throw notFound(`No asset ${input.assetId} in the workspace`);
+        const before = input.id ? (meters.meter(input.id) ?? null) : null;
+        const after = newMeter(input);
+        return { kind: 'meter', id: after.id, assetId: after.assetId, before, after };
+      });
+      return this.writeStep(
+        changes.every((c) => c.before === null)
+          ? `adding ${countOf(changes.length, 'meter')}`
+          : `edit of ${countOf(changes.length, 'meter')}`,
+        changes,
+        { kind: 'typed' },
+      );
+    },
+    'meters.edit': ({ meters: meterEdits = [], readings: readingEdits = [], label }) => {
+      const { meters } = this.open();
+      const changes: MeterDocChange[] = [];
+      const nextMeters = new Map<string, ReturnType<typeof applyMeterEdit>>();
+      for (const edit of meterEdits) {
+        const before = meters.meter(edit.id);
+        if (!before) throw notFound(`No meter ${edit.id} in the workspace`);
+        nextMeters.set(edit.id, applyMeterEdit(nextMeters.get(edit.id) ?? before, edit.field, edit.value));
+      }
+      for (const [id, after] of nextMeters)
+        changes.push({ kind: 'meter', id, assetId: after.assetId, before: meters.meter(id) ?? null, after });
+      const nextReadings = new Map<string, StoredReading>();
+      for (const edit of readingEdits) {
+        const before = meters.reading(edit.id);
+        if (!before) throw notFound(`No reading ${edit.id} in the workspace`);
+        nextReadings.set(
+          edit.id,
+          applyReadingEdit(nextReadings.get(edit.id) ?? before, edit.field, edit.value),
+        );
+      }
+      for (const [id, after] of nextReadings) {
+        const before = meters.reading(id) ?? null;
+        const meter = meters.meter(after.meterId);
+        if (!meter) throw notFound(`No meter ${after.meterId} in the workspace`);
+        const oldAsset = before ? meters.meter(before.meterId)?.assetId : undefined;
+        if (oldAsset && oldAsset !== meter.assetId) {
+          // Moved to another asset's meter: gone from the one, added to the other.
+          changes.push({ kind: 'reading', id, assetId: oldAsset, before, after: null });
+          changes.push({ kind: 'reading', id, assetId: meter.assetId, before: null, after });
+        } else changes.push({ kind: 'reading', id, assetId: meter.assetId, before, after });
+      }
+      const cells = meterEdits.length + readingEdits.length;
+      return this.writeStep(label ?? `edit of ${countOf(cells, 'meter cell')}`, changes, { kind: 'typed' });
+    },
+    'meters.addReadings': ({ readings: inputs }) => {
+      const { meters } = this.open();
+      const changes = inputs.map((input): MeterDocChange => {
+        const meter = meters.meter(input.meterId);
+        if (!meter) throw notFound(`No meter ${input.meterId} in the workspace`);
+        const after = newReading(input);
+        return { kind: 'reading', id: after.id, assetId: meter.assetId, before: null, after };
+      });
+      return this.writeStep(`adding ${countOf(changes.length, 'reading')}`, changes, { kind: 'typed' });
+    },
+    'meters.delete': ({ meterIds = [], readingIds = [] }) => {
+      const { meters } = this.open();
+      const changes: MeterDocChange[] = [];
+      const gone = new Set<string>();
+      for (const id of meterIds) {
+        const meter = meters.meter(id);
+        if (!meter) continue;
+        for (const r of meters.readingsOf([id])) {
+          gone.add(r.id);
+          changes.push({ kind: 'reading', id: r.id, assetId: meter.assetId, before: r, after: null });
+        }
+        changes.push({ kind: 'meter', id, assetId: meter.assetId, before: meter, after: null });
+      }
+      for (const id of readingIds) {
+        const reading = meters.reading(id);
+        if (!reading || gone.has(id)) continue;
+        const assetId = meters.meter(reading.meterId)?.assetId ?? '';
+        changes.push({ kind: 'reading', id, assetId, before: reading, after: null });
+      }
+      if (changes.length === 0) throw notFound('None of those meters or readings is in the workspace.');
+      const what =
+        meterIds.length > 0 ? countOf(meterIds.length, 'meter') : countOf(changes.length, 'reading');
+      return this.writeStep(`deleting ${what}`, changes, { kind: 'typed' });
+    },
+    'meters.previewImport': (args) =>
+      this.preview(
+        'fileId' in args ? { fileId: args.fileId } : { planId: args.planId },
+        args.mapping,
+        args.dateOrder,
+      ),
+    'meters.applyImport': ({ planId }) => this.applyImport(planId),
+    'meters.figures': ({ assetIds, years }) => {
+      const { store, meters } = this.open();
+      const out: ReturnType<typeof figuresOf> = { cells: [], warnings: [] };
+      for (const localId of assetIds) {
+        const record = store.asset(localId);
+        if (!record?.current) continue;
+        const preview = figuresOf(
+          assetMeters(meters, localId, record.current),
+          meters.derived(localId),
+          this.month(store),
+          years,
+        );
+        out.cells.push(...preview.cells);
+        out.warnings.push(...preview.warnings);
+      }
+      return out;
+    },
+    'meters.applyFigures': ({ assetIds, years, replaceTyped }) => {
+      const { store, meters } = this.open();
+      const states = new Set<FigureState>(autoStates);
+      if (replaceTyped) states.add('typed');
+      const affected = new Map(assetIds.map((id) => [id, years ? new Set(years) : null] as const));
+      const result = store.step('applying meter figures', () =>
+        this.recompute(store, meters, affected, states),
+      );
+      return { ...result, history: store.historyState() };
+    },
+    'meters.derived': ({ assetId }) => {
+      const { meters } = this.open();
+      return [...meters.derived(assetId).values()].map(({ localId: _id, ...mark }) => mark);
+    },
+  };
+}
+
+function countOf(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function readMapping(text: string | undefined): Partial<Record<ImportColumn, string>> | undefined {
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null
+      ? (value as Partial<Record<ImportColumn, string>>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How the import finds the workspace's assets: by partners id, or by a name only one asset has. */
+function assetLookups(store: WorkspaceStore, meters: MeterStore) {
+  const byPartners = new Map<string, string>();
+  const byName = new Map<string, string | null>();
+  for (const record of store.listAssets()) {
+    if (!record.current) continue;
+    if (record.partnersId !== null) byPartners.set(String(record.partnersId), record.localId);
+    const name = record.current['name'];
+    if (typeof name === 'string') {
+      const key = name.trim().toLowerCase();
+      byName.set(key, byName.has(key) ? null : record.localId);
+    }
+  }
+  return {
+    findAsset: (asset: { partnersId: string | null; name: string | null }) =>
+      (asset.partnersId !== null ? byPartners.get(asset.partnersId.trim()) : undefined) ??
+      (asset.name !== null ? (byName.get(asset.name.trim().toLowerCase()) ?? null) : null),
+    meter: (id: string) => meters.meter(id),
+    metersOf: (localId: string) => meters.meters(localId),
+    readingsOf: (ids: readonly string[]) => meters.readingsOf(ids),
+  };
+}
+
+export type { ReadingView };

@@ -1,0 +1,193 @@
+/**
+ * The meters service over a real workspace file: a utility portal's CSV with bills straddling the
+ * year end and an estimate, previewed (duplicates and bad rows flagged, not added), applied as one
+ * undo step with the derived annual cells, an override that survives a recompute, and undo back to
+ * nothing. Figures computed by hand in the comments.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MetersService } from '../../../electron/meters/meters-service';
+import { PickedFiles } from '../../../electron/files/picked-files';
+import type { AssetDoc } from '../../../shared/sync/asset-doc';
+import { tempWorkspace } from '../sync/harness';
+
+const portalCsv = [
+  'Meter ID,Meter Name,Asset Name,Utility,Space,Area Served,Start Date,End Date,Quantity,Unit,Estimated',
+  // 2023-12-02..2024-01-31: 61 days, 31 of them in 2024 -> 6100 x 31/61 = 3100 kWh
+  'E1,Main electricity,Tower,Electricity,Whole building,800,2023-12-02,2024-01-31,6100,kWh,A',
+  // 2024-02-01..2024-12-31: 335 days (a leap year), all in 2024, estimated -> 33500 kWh
+  'E1,Main electricity,Tower,Electricity,Whole building,800,2024-02-01,2024-12-31,33.5,MWh,E',
+  // the same bill twice: flagged, not added
+  'E1,Main electricity,Tower,Electricity,Whole building,800,2023-12-02,2024-01-31,6100,kWh,A',
+  // 2025-01-01..2025-01-31: 31 days of 2025 (a year row of its own: >= 28 days)
+  'E1,Main electricity,Tower,Electricity,Whole building,800,2025-01-01,2025-01-31,3100,kWh,A',
+  // gas in MWh over half of 2024 -> 12500 kWh; the asset's en_abs_wf was typed by hand
+  'G1,Boiler gas,Tower,Fuel,Whole building,1000,2024-01-01,2024-06-30,12.5,MWh,no',
+  // text in a quantity: a problem naming the row and column
+  'G1,Boiler gas,Tower,Fuel,Whole building,1000,2024-07-01,2024-12-31,lots,MWh,no',
+  // an asset the workspace doesn't have
+  'Z1,Other,Nowhere,Electricity,Whole building,10,2024-01-01,2024-12-31,5,kWh,no',
+].join('\r\n');
+
+const tower: AssetDoc = {
+  name: 'Tower',
+  country: 'NL',
+  city: 'Utrecht',
+  ownership: 100,
+  property_type_code: 'OCHI',
+  size: 1_000,
+  annual_data: [{ year: 2024, en_abs_wf: 50_000, en_tot_wf: 1_000 }],
+};
+
+function setup() {
+  const { store, file } = tempWorkspace('meters');
+  const asset = store.step('adding an asset', () => store.createAsset(tower));
+  const files = new PickedFiles(undefined);
+  const csv = join(dirname(file), 'portal.csv');
+  writeFileSync(csv, portalCsv);
+  const { fileId } = files.add(csv, 'portal.csv', portalCsv.length, async () => undefined);
+  const service = new MetersService({
+    workspace: () => store,
+    files,
+    idName: () => 'service_asset_id',
+    assessmentYear: 2025,
+  });
+  const row = (year: number) =>
+    (
+      store.asset(asset.localId)?.current?.['annual_data'] as Array<Record<string, unknown>> | undefined
+    )?.find((r) => r['year'] === year);
+  return { store, service, fileId, localId: asset.localId, row };
+}
+
+describe('meters service', () => {
+  it('imports a portal CSV, writes the derived annual cells as one step, keeps an override, and undoes', async () => {
+    const { store, service, fileId, localId, row } = setup();
+    const h = service.handlers;
+
+    const preview = await h['meters.previewImport']({ fileId });
+    expect(preview.mapping).toMatchObject({
+      meter_id: 'Meter ID',
+      asset_name: 'Asset Name',
+      quantity: 'Quantity',
+    });
+    expect(preview.valid).toBe(4);
+    expect(preview.duplicates).toBe(1);
+    expect(preview.unknownAssets).toEqual(['Nowhere']);
+    expect(preview.problems).toContainEqual({
+      file: 'portal.csv',
+      row: 7,
+      column: 'Quantity',
+      message: '"lots" is not a number.',
+    });
+    expect(preview.problems.find((p) => p.row === 4)?.message).toMatch(/same reading/);
+    expect(preview.meters.map((m) => [m.key, m.isNew, m.readings])).toEqual([
+      ['E1', true, 3],
+      ['G1', true, 1],
+    ]);
+
+    const applied = h['meters.applyImport']({ planId: preview.planId });
+    expect(applied.readings).toBe(4);
+    expect(applied.meters).toBe(2);
+    expect(applied.history.undo).toBe('import of 4 readings from portal.csv');
+    expect(row(2024)).toMatchObject({
+      en_abs_we: 36_600, // 3100 + 33500
+      en_cov_we: 800,
+      en_data_from: '2024-01-01',
+      en_data_to: '2024-12-31',
+      en_abs_wf: 50_000, // typed by hand: held, not replaced
+    });
+    expect(row(2025)).toMatchObject({
+      en_abs_we: 3_100,
+      en_data_from: '2025-01-01',
+      en_data_to: '2025-01-31',
+    });
+    const held = applied.held.find((c) => c.field === 'en_abs_wf');
+    expect(held).toMatchObject({ year: 2024, current: 50_000, derived: 12_500, state: 'typed' });
+
+    // The derived mark says how the cell was made.
+    const marks = h['meters.derived']({ assetId: localId });
+    const abs = marks.find((m) => m.year === 2024 && m.field === 'en_abs_we');
+    expect(abs).toMatchObject({ value: 36_600, meters: ['E1'], readings: 2 });
+    expect(abs?.text).toMatch(/2 readings from 1 meter/);
+
+    // The analyst types over the derived value: an override, kept through a recompute.
+    store.step('edit of 1 cell', () => store.setValue(localId, 'annual_data/2024/en_abs_we', 40_000));
+    const listing = h['meters.list']({ assetId: localId });
+    const estimated = listing.readings.find((r) => r.estimated);
+    expect(estimated).toBeDefined();
+    h['meters.edit']({ readings: [{ id: estimated?.id as string, field: 'quantity', value: '33.6' }] });
+    expect(row(2024)?.['en_abs_we']).toBe(40_000);
+    const figures = h['meters.figures']({ assetIds: [localId], years: [2024] });
+    // 33.6 MWh now: 3100 + 33600
+    expect(figures.cells.find((c) => c.field === 'en_abs_we')).toMatchObject({
+      state: 'override',
+      current: 40_000,
+      derived: 36_700,
+    });
+
+    // "Apply meter figures" after old -> new: the typed gas figure is replaced, the override kept.
+    const apply = h['meters.applyFigures']({ assetIds: [localId], replaceTyped: true });
+    expect(apply.views.map((v) => v.localId)).toEqual([localId]);
+    expect(row(2024)).toMatchObject({ en_abs_wf: 12_500, en_cov_wf: 1_000, en_abs_we: 40_000 });
+
+    // Undo, step by step, back to the asset as it was before the import.
+    expect(store.undo()?.label).toBe('applying meter figures');
+    expect(row(2024)?.['en_abs_wf']).toBe(50_000);
+    expect(store.undo()?.label).toBe('edit of 1 meter cell');
+    expect(h['meters.list']({ assetId: localId }).readings.find((r) => r.estimated)?.quantity).toBe(33.5);
+    expect(store.undo()?.label).toBe('edit of 1 cell');
+    expect(row(2024)?.['en_abs_we']).toBe(36_600);
+    const undone = store.undo();
+    expect(undone?.label).toBe('import of 4 readings from portal.csv');
+    expect(undone?.docs).toEqual([`meters:${localId}`]);
+    expect(row(2024)).toEqual({ year: 2024, en_abs_wf: 50_000, en_tot_wf: 1_000 });
+    expect(row(2025)).toBeUndefined();
+    expect(h['meters.list']({ assetId: localId })).toMatchObject({ meters: [], readings: [] });
+    expect(h['meters.derived']({ assetId: localId })).toEqual([]);
+
+    // And redo brings the import back whole.
+    expect(store.redo()?.label).toBe('import of 4 readings from portal.csv');
+    expect(row(2024)?.['en_abs_we']).toBe(36_600);
+    expect(h['meters.list']({ assetId: localId }).readings).toHaveLength(4);
+  });
+
+  it('remembers the corrected column mapping per workspace and asks for an ambiguous day/month order', async () => {
+    const { store, service, localId } = setup();
+    const files = new PickedFiles(undefined);
+    const text = [
+      'Compteur,Site,Type,Zone,Du,Au,Conso,Unite',
+      'E9,Tower,electricity,whole_building,01/02/2024,10/02/2024,100,kWh',
+    ].join('\n');
+    const { file } = tempWorkspace('other');
+    const csv = join(dirname(file), 'fr.csv');
+    writeFileSync(csv, text);
+    const picked = files.add(csv, 'fr.csv', text.length, async () => undefined);
+    const mapped = new MetersService({
+      workspace: () => store,
+      files,
+      idName: () => 'service_asset_id',
+      assessmentYear: 2025,
+    });
+    const mapping = {
+      meter_id: 'Compteur',
+      asset_name: 'Site',
+      utility: 'Type',
+      space: 'Zone',
+      start_date: 'Du',
+      end_date: 'Au',
+      quantity: 'Conso',
+      unit: 'Unite',
+    };
+    const first = await mapped.handlers['meters.previewImport']({ fileId: picked.fileId, mapping });
+    expect(first.needsDateOrder).toBe(true);
+    expect(first.valid).toBe(0);
+    // Asked: day first. The mapping is remembered without being sent again.
+    const second = await mapped.handlers['meters.previewImport']({ planId: first.planId, dateOrder: 'dmy' });
+    expect(second.mapping.start_date).toBe('Du');
+    expect(second.sample[0]).toMatchObject({ start: '2024-02-01', end: '2024-02-10', quantity: 100 });
+    mapped.handlers['meters.applyImport']({ planId: second.planId });
+    expect(service.handlers['meters.list']({ assetId: localId }).meters.map((m) => m.id)).toEqual(['E9']);
+  });
+});
