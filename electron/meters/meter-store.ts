@@ -112,6 +112,12 @@ export class MeterStore {
     return (this.access.sql('SELECT COUNT(*) AS n FROM readings').get() as { n: number }).n;
   }
 
+  /** Every derived record of the workspace (the annual grid's marks). */
+  allDerived(): DerivedRecord[] {
+    const rows = this.access.sql('SELECT json FROM meter_derived').all() as Array<{ json: string }>;
+    return rows.map((row) => JSON.parse(row.json) as DerivedRecord);
+  }
+
   /** What "Apply meter figures" last wrote into an asset's cells, by `derivedId`. */
   derived(localId: string): Map<string, DerivedRecord> {
     const rows = this.access.sql('SELECT json FROM meter_derived WHERE local_id = ?').all(localId) as Array<{

@@ -19,7 +19,7 @@ import { applyMeterEdit, applyReadingEdit, newMeter, newReading } from './meter-
 import { assetMeters, figuresOf, figureWrites, touchedYears } from './meter-figures';
 import { metersListing } from './meters-listing';
 import { MeterStore, type MeterDocChange, type StoredReading } from './meter-store';
-import { readReadingsFile } from './readings-file';
+import { loadReadingsText, parseReadingsText } from './readings-file';
 import { planReadings, type ReadingsPlan } from './readings-plan';
 
 /** The remembered column mapping of the readings import, per workspace (its meta table). */
@@ -45,7 +45,7 @@ type Handlers = Pick<
 interface Plan {
   id: string;
   storeFile: string;
-  fileId: string;
+  text: string;
   file: string;
   plan: ReadingsPlan;
 }
@@ -184,23 +184,30 @@ export class MetersService {
     dateOrder: DateOrder | undefined,
   ): Promise<ReadingsImportPreview> {
     const { store, meters } = this.open();
-    let fileId: string;
+    let text: string;
+    let file: string;
     if ('planId' in args) {
       if (this.plan?.id !== args.planId) throw notFound('That preview is gone: choose the file again.');
-      fileId = this.plan.fileId;
-    } else fileId = args.fileId;
-    const path = this.deps.files.path(fileId);
-    const file = this.deps.files.name(fileId);
+      ({ text, file } = this.plan);
+    } else {
+      file = this.deps.files.name(args.fileId);
+      try {
+        text = await loadReadingsText(this.deps.files.path(args.fileId), file);
+      } finally {
+        // What was read is kept with the preview: an uploaded copy is no longer needed.
+        await this.deps.files.used(args.fileId);
+      }
+    }
     const remembered = mapping ?? readMapping(store.getMeta(mappingKey));
     if (mapping) store.setMeta(mappingKey, JSON.stringify(mapping));
-    const { parsed, headers } = await readReadingsFile(path, {
+    const { parsed, headers } = parseReadingsText(text, {
       file,
       ...(remembered ? { mapping: remembered } : {}),
       ...(dateOrder ? { dateOrder } : {}),
     });
     const plan = planReadings(parsed, assetLookups(store, meters), file);
     const id = randomUUID();
-    this.plan = { id, storeFile: store.file, fileId, file, plan };
+    this.plan = { id, storeFile: store.file, text, file, plan };
     const meterRows = new Map<string, number>();
     for (const r of plan.readings) meterRows.set(r.meterId, (meterRows.get(r.meterId) ?? 0) + 1);
     const names = {} as Record<ImportColumn, string | null>;
@@ -399,9 +406,20 @@ export class MetersService {
       );
       return { ...result, history: store.historyState() };
     },
-    'meters.derived': ({ assetId }) => {
+    'meters.derived': ({ assetIds }) => {
       const { meters } = this.open();
-      return [...meters.derived(assetId).values()].map(({ localId: _id, ...mark }) => mark);
+      const records = assetIds
+        ? assetIds.flatMap((id) => [...meters.derived(id).values()])
+        : meters.allDerived();
+      return records.map(({ localId, year, field, value, text, meters: ids, readings }) => ({
+        localId,
+        year,
+        field,
+        value,
+        text,
+        meters: ids,
+        readings,
+      }));
     },
   };
 }

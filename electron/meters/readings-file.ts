@@ -1,30 +1,39 @@
 import { readFile } from 'node:fs/promises';
 import { parseReadingsCsv, type ImportOptions, type ReadingsImport } from '../../shared/meters/import-rows';
+import { delimitedRecords } from '../../shared/text/delimited';
 import { checkSize } from '../workbook/read-workbook';
 import { DEFAULT_MAX_IMPORT_BYTES, WorkbookError } from '../workbook/workbook-limits';
 
 /**
  * A flat readings file from disk: refused by the workbooks' size limit before it is read, its text
- * decoded (a BOM dropped), its delimiter taken from the header line, then read by the shared reader.
+ * decoded (a BOM dropped). The text is kept by the preview, so a corrected mapping or day/month
+ * order reads it again without the file (an upload is deleted once read).
  */
-export async function readReadingsFile(
+export async function loadReadingsText(
   path: string,
-  options: ImportOptions,
+  file: string,
   maxBytes = DEFAULT_MAX_IMPORT_BYTES,
-): Promise<{ parsed: ReadingsImport; headers: string[] }> {
+): Promise<string> {
   await checkSize(path, maxBytes);
   const bytes = await readFile(path);
   if (bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50) {
     throw new WorkbookError(
       'not_xlsx',
-      `${options.file}: readings are read from CSV for now; save the sheet as CSV (UTF-8) and import that.`,
+      `${file}: readings are read from CSV for now; save the sheet as CSV (UTF-8) and import that.`,
     );
   }
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/^\uFEFF/, '');
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/^\uFEFF/, '');
+}
+
+/** The text read by the shared reader, its delimiter taken from the header line. */
+export function parseReadingsText(
+  text: string,
+  options: ImportOptions,
+): { parsed: ReadingsImport; headers: string[] } {
   const delimiter = delimiterOf(text);
   const parsed = parseReadingsCsv(text, delimiter, options);
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
-  return { parsed, headers: firstLine.split(delimiter).map((h) => h.trim().replace(/^"|"$/g, '')) };
+  const first = delimitedRecords(text, { delimiter }).next();
+  return { parsed, headers: first.done ? [] : first.value.map((h) => h.trim()) };
 }
 
 /** The header line's most frequent of comma, semicolon and tab (a European Excel writes `;`). */

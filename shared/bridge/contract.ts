@@ -342,7 +342,7 @@ export const bridgeMethods = {
   /** The derived annual cells of assets against their copies (the "Apply meter figures" preview). */
   'meters.figures': method<FiguresPreview>()(metersArgs.figures),
   'meters.applyFigures': method<MeterWriteResult>()(metersArgs.applyFigures),
-  /** What meters last wrote into an asset's cells: the derived mark and its hover. */
+  /** What meters last wrote into assets' cells (all assets without `assetIds`): the mark and its hover. */
   'meters.derived': method<DerivedMark[]>()(metersArgs.derived),
 } as const;
 

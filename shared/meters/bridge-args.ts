@@ -102,5 +102,5 @@ export const metersArgs = {
       replaceTyped: z.boolean(),
     })
     .strict(),
-  derived: z.object({ assetId: localId }).strict(),
+  derived: z.object({ assetIds: z.array(localId).max(100_000).optional() }).strict(),
 } as const;

@@ -45,6 +45,7 @@ export interface FigureCell {
 
 /** What meters last wrote into a cell, for its mark and hover (the override when it differs). */
 export interface DerivedMark {
+  localId: string;
   year: number;
   field: string;
   value: number | string;

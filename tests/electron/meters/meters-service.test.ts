@@ -66,7 +66,7 @@ describe('meters service', () => {
     const { store, service, fileId, localId, row } = setup();
     const h = service.handlers;
 
-    const preview = await h['meters.previewImport']({ fileId });
+    const preview = await await h['meters.previewImport']({ fileId });
     expect(preview.mapping).toMatchObject({
       meter_id: 'Meter ID',
       asset_name: 'Asset Name',
@@ -87,7 +87,7 @@ describe('meters service', () => {
       ['G1', true, 1],
     ]);
 
-    const applied = h['meters.applyImport']({ planId: preview.planId });
+    const applied = await h['meters.applyImport']({ planId: preview.planId });
     expect(applied.readings).toBe(4);
     expect(applied.meters).toBe(2);
     expect(applied.history.undo).toBe('import of 4 readings from portal.csv');
@@ -107,19 +107,19 @@ describe('meters service', () => {
     expect(held).toMatchObject({ year: 2024, current: 50_000, derived: 12_500, state: 'typed' });
 
     // The derived mark says how the cell was made.
-    const marks = h['meters.derived']({ assetId: localId });
+    const marks = await h['meters.derived']({ assetIds: [localId] });
     const abs = marks.find((m) => m.year === 2024 && m.field === 'en_abs_we');
     expect(abs).toMatchObject({ value: 36_600, meters: ['E1'], readings: 2 });
     expect(abs?.text).toMatch(/2 readings from 1 meter/);
 
     // The analyst types over the derived value: an override, kept through a recompute.
     store.step('edit of 1 cell', () => store.setValue(localId, 'annual_data/2024/en_abs_we', 40_000));
-    const listing = h['meters.list']({ assetId: localId });
+    const listing = await h['meters.list']({ assetId: localId });
     const estimated = listing.readings.find((r) => r.estimated);
     expect(estimated).toBeDefined();
-    h['meters.edit']({ readings: [{ id: estimated?.id as string, field: 'quantity', value: '33.6' }] });
+    await h['meters.edit']({ readings: [{ id: estimated?.id as string, field: 'quantity', value: '33.6' }] });
     expect(row(2024)?.['en_abs_we']).toBe(40_000);
-    const figures = h['meters.figures']({ assetIds: [localId], years: [2024] });
+    const figures = await h['meters.figures']({ assetIds: [localId], years: [2024] });
     // 33.6 MWh now: 3100 + 33600
     expect(figures.cells.find((c) => c.field === 'en_abs_we')).toMatchObject({
       state: 'override',
@@ -128,7 +128,7 @@ describe('meters service', () => {
     });
 
     // "Apply meter figures" after old -> new: the typed gas figure is replaced, the override kept.
-    const apply = h['meters.applyFigures']({ assetIds: [localId], replaceTyped: true });
+    const apply = await h['meters.applyFigures']({ assetIds: [localId], replaceTyped: true });
     expect(apply.views.map((v) => v.localId)).toEqual([localId]);
     expect(row(2024)).toMatchObject({ en_abs_wf: 12_500, en_cov_wf: 1_000, en_abs_we: 40_000 });
 
@@ -136,7 +136,9 @@ describe('meters service', () => {
     expect(store.undo()?.label).toBe('applying meter figures');
     expect(row(2024)?.['en_abs_wf']).toBe(50_000);
     expect(store.undo()?.label).toBe('edit of 1 meter cell');
-    expect(h['meters.list']({ assetId: localId }).readings.find((r) => r.estimated)?.quantity).toBe(33.5);
+    expect((await h['meters.list']({ assetId: localId })).readings.find((r) => r.estimated)?.quantity).toBe(
+      33.5,
+    );
     expect(store.undo()?.label).toBe('edit of 1 cell');
     expect(row(2024)?.['en_abs_we']).toBe(36_600);
     const undone = store.undo();
@@ -144,13 +146,13 @@ describe('meters service', () => {
     expect(undone?.docs).toEqual([`meters:${localId}`]);
     expect(row(2024)).toEqual({ year: 2024, en_abs_wf: 50_000, en_tot_wf: 1_000 });
     expect(row(2025)).toBeUndefined();
-    expect(h['meters.list']({ assetId: localId })).toMatchObject({ meters: [], readings: [] });
-    expect(h['meters.derived']({ assetId: localId })).toEqual([]);
+    expect(await h['meters.list']({ assetId: localId })).toMatchObject({ meters: [], readings: [] });
+    expect(await h['meters.derived']({ assetIds: [localId] })).toEqual([]);
 
     // And redo brings the import back whole.
     expect(store.redo()?.label).toBe('import of 4 readings from portal.csv');
     expect(row(2024)?.['en_abs_we']).toBe(36_600);
-    expect(h['meters.list']({ assetId: localId }).readings).toHaveLength(4);
+    expect((await h['meters.list']({ assetId: localId })).readings).toHaveLength(4);
   });
 
   it('remembers the corrected column mapping per workspace and asks for an ambiguous day/month order', async () => {
@@ -180,14 +182,19 @@ describe('meters service', () => {
       quantity: 'Conso',
       unit: 'Unite',
     };
-    const first = await mapped.handlers['meters.previewImport']({ fileId: picked.fileId, mapping });
+    const first = await await mapped.handlers['meters.previewImport']({ fileId: picked.fileId, mapping });
     expect(first.needsDateOrder).toBe(true);
     expect(first.valid).toBe(0);
     // Asked: day first. The mapping is remembered without being sent again.
-    const second = await mapped.handlers['meters.previewImport']({ planId: first.planId, dateOrder: 'dmy' });
+    const second = await await mapped.handlers['meters.previewImport']({
+      planId: first.planId,
+      dateOrder: 'dmy',
+    });
     expect(second.mapping.start_date).toBe('Du');
     expect(second.sample[0]).toMatchObject({ start: '2024-02-01', end: '2024-02-10', quantity: 100 });
-    mapped.handlers['meters.applyImport']({ planId: second.planId });
-    expect(service.handlers['meters.list']({ assetId: localId }).meters.map((m) => m.id)).toEqual(['E9']);
+    await mapped.handlers['meters.applyImport']({ planId: second.planId });
+    expect((await service.handlers['meters.list']({ assetId: localId })).meters.map((m) => m.id)).toEqual([
+      'E9',
+    ]);
   });
 });
