@@ -34,7 +34,7 @@ describe('meter readings, in Chromium', () => {
     { app: { browserFiles: true } },
   );
 
-  it('imports a readings CSV, shows the derived cell and its hover, and undoes', async () => {
+  const setup = async () => {
     const probe = workspaceProbe(app);
     const asset = (await probe.snapshot()).assets.find(
       (a) => a.partnersId !== null && Array.isArray(a.doc['annual_data']),
@@ -57,15 +57,23 @@ describe('meter readings, in Chromium', () => {
     ].join('\n');
     const file = join(folder, 'portal-readings.csv');
     writeFileSync(file, csv);
+    return { probe, asset, row, year, field, path, file };
+  };
 
-    await page.goto(app.host.launchUrl);
-    const guide = page.getByTestId('guide-dismiss');
-    if (await guide.isVisible()) await guide.click();
-    await page.getByTestId('tab-annual').click();
+  const importReadings = async (file: string) => {
     await page.getByTestId('exchange-button').click();
     await page.getByTestId('exchange-dialog').waitFor({ state: 'visible' });
     await page.setInputFiles('[data-testid="readings-file-input"]', file);
     await page.getByTestId('readings-preview').waitFor();
+  };
+
+  it('imports a readings CSV, shows the derived cell and its hover, and undoes', async () => {
+    const { probe, asset, row, year, field, path, file } = await setup();
+    await page.goto(app.host.launchUrl);
+    const guide = page.getByTestId('guide-dismiss');
+    if (await guide.isVisible()) await guide.click();
+    await page.getByTestId('tab-annual').click();
+    await importReadings(file);
     expect(await page.getByTestId('readings-counts').textContent()).toBe(
       '3 readings to add from 1 meter; 1 duplicate flagged, not added; 1 problem',
     );
@@ -94,6 +102,43 @@ describe('meter readings, in Chromium', () => {
     await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(row[field] ?? undefined);
     await expect.poll(() => cell.getAttribute('class')).not.toContain('cell-derived');
     expect((await app.core.handlers['meters.list']({})).readings).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('lists the readings in the Meters tab, where an edited reading moves the derived cell, undone by Ctrl+Z', async () => {
+    const { probe, asset, path, file } = await setup();
+    await page.goto(app.host.launchUrl);
+    const guide = page.getByTestId('guide-dismiss');
+    if (await guide.isVisible()) await guide.click();
+    await importReadings(file);
+    await page.getByTestId('readings-apply').click();
+    await page.getByTestId('readings-applied').waitFor();
+    await page.getByTestId('exchange-close').click();
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
+
+    await page.getByTestId('tab-meters').click();
+    const readings = page.locator('[data-testid="readings-grid"] .ag-row[row-id]');
+    await expect.poll(() => readings.count()).toBe(3);
+    const meterRow = page.locator('[data-testid="meters-grid"] .ag-row[row-id]');
+    await expect.poll(() => meterRow.count()).toBe(1);
+    const listing = await app.core.handlers['meters.list']({});
+    const estimated = listing.readings.find((r) => r.estimated)!;
+    const quantity = page.locator(
+      `[data-testid="readings-grid"] .ag-row[row-id="${estimated.id}"] [col-id="quantity"]`,
+    );
+    await quantity.dblclick();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('34');
+    await page.keyboard.press('Enter');
+    // 34 MWh now: 3,100 + 34,000 + 1,550
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_650);
+    await expect.poll(async () => (await quantity.textContent())?.trim()).toBe('34');
+    await screenshot(page, 'ui-meters-tab.png');
+
+    await page.locator('[data-testid="meters-view"] h3').first().click();
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
+    await expect.poll(async () => (await quantity.textContent())?.trim()).toBe('33.5');
     expect(pageErrors).toEqual([]);
   });
 });
