@@ -1,25 +1,10 @@
 import type { ChangeSource } from '../../shared/history/change-source';
-import type { Meter, Reading } from '../../shared/meters/types';
-import type { History } from '../workspace/history';
-import type { StoreAccess } from '../workspace/store-access';
+import type { Meter } from '../../shared/meters/types';
+import { derivedId, type DerivedRecord, type StoredReading } from '../workspace/meter-document';
+import type { SqlAccess } from '../workspace/store-access';
+import type { WritePath } from '../workspace/write-path';
 
-/** A reading as the workspace keeps it: with its own id, so a cell of the Readings grid names it. */
-export type StoredReading = Reading & { id: string };
-
-/**
- * What "Apply meter figures" wrote into an asset's annual cell: the value, and how it was made (for
- * the cell's hover and an assurer). A cell whose value differs from `value` was typed over: the
- * analyst's override.
- */
-export interface DerivedRecord {
-  localId: string;
-  year: number;
-  field: string;
-  value: number | string;
-  meters: string[];
-  readings: number;
-  text: string;
-}
+export { derivedId, type DerivedRecord, type StoredReading };
 
 /** One document of the meters' tables as a write found or leaves it (null: none). */
 export type MeterDocChange =
@@ -39,30 +24,17 @@ export type MeterDocChange =
       after: DerivedRecord | null;
     };
 
-/** The journal's key prefix for meters' changes: `meters:<asset local id>`. */
-export const metersJournalPrefix = 'meters:';
-
-type Image = Array<{ kind: MeterDocChange['kind']; id: string; doc: unknown }>;
-
-export const derivedId = (localId: string, year: number, field: string): string =>
-  `${localId}|${year}|${field}`;
-
 /**
- * The meters' tables in the workspace file (schema: migrations.ts), on the workspace store's own
- * connection so a change to meters and the asset cells it derives are one transaction and one undo
- * step. Every write goes through `write` (the seam the one write path of issue 35 replaces: it then
- * becomes that path's adapter for the `meter` and `reading` document kinds).
+ * The meters' tables in the workspace file (schema: migrations.ts), read on the workspace store's
+ * connection and written through its one write path (kinds `meter`, `reading`, `derived`:
+ * electron/workspace/meter-document.ts), so a change to meters and the asset cells it derives are one
+ * transaction and one undo step, and each change reaches the cell history with its source.
  */
 export class MeterStore {
   constructor(
-    private readonly access: StoreAccess,
-    private readonly history: History,
-  ) {
-    history.registerSideKind({
-      prefix: metersJournalPrefix,
-      restore: (image) => this.restore(image as Image),
-    });
-  }
+    private readonly access: SqlAccess,
+    private readonly path: WritePath,
+  ) {}
 
   // --- reading
 
@@ -131,80 +103,27 @@ export class MeterStore {
     return out;
   }
 
-  // --- writing: the one place the meters' tables change
+  // --- writing: through the one write path
 
-  /**
-   * Applies changes to meters, readings and derived records, journalled per asset inside the
-   * caller's step (`WorkspaceStore.step`), so Undo puts them back. `source` says where they came
-   * from; the cell history (issue 31) records it once the one write path carries it.
-   */
+  /** Applies changes to meters, readings and derived records inside the caller's step. */
   write(changes: readonly MeterDocChange[], source: ChangeSource): void {
-    if (changes.length === 0) return;
-    const byAsset = new Map<string, MeterDocChange[]>();
     for (const change of changes) {
-      this.put(change.kind, change.id, change.assetId, change.after);
-      const list = byAsset.get(change.assetId);
-      if (list) list.push(change);
-      else byAsset.set(change.assetId, [change]);
-    }
-    for (const [assetId, list] of byAsset) {
-      const image = (side: 'before' | 'after'): Image =>
-        list.map((c) => ({ kind: c.kind, id: c.id, doc: c[side] }));
-      this.history.journalSide(
-        `${metersJournalPrefix}${assetId}`,
-        'meters',
-        { source, changes: list.length },
-        // Undo puts the befores back in reverse order (a meter after its readings are gone).
-        image('before').reverse(),
-        image('after'),
-      );
-    }
-  }
-
-  private restore(image: Image): void {
-    for (const entry of image) {
-      const assetId =
-        entry.kind === 'meter'
-          ? (entry.doc as Meter | null)?.assetId
-          : entry.kind === 'derived'
-            ? (entry.doc as DerivedRecord | null)?.localId
-            : undefined;
-      this.put(entry.kind, entry.id, assetId ?? '', entry.doc);
-    }
-  }
-
-  private put(kind: MeterDocChange['kind'], id: string, assetId: string, doc: unknown): void {
-    const now = this.access.now();
-    if (kind === 'meter') {
-      if (doc === null) this.access.sql('DELETE FROM meters WHERE id = ?').run(id);
+      const journal = { kind: 'meters', source };
+      if (change.kind === 'meter')
+        this.path.analyst('meter', change.id, { ...journal, before: change.before }, (w) => {
+          w.put(change.id, change.after);
+          return change.after;
+        });
+      else if (change.kind === 'reading')
+        this.path.analyst('reading', change.id, { ...journal, before: change.before }, (w) => {
+          w.put(change.id, change.after);
+          return change.after;
+        });
       else
-        this.access
-          .sql(
-            'INSERT INTO meters (id, asset_id, json, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET asset_id = excluded.asset_id, json = excluded.json, updated_at = excluded.updated_at',
-          )
-          .run(id, (doc as Meter).assetId || assetId, JSON.stringify(doc), now);
-    } else if (kind === 'reading') {
-      if (doc === null) this.access.sql('DELETE FROM readings WHERE id = ?').run(id);
-      else {
-        const r = doc as StoredReading;
-        this.access
-          .sql(
-            'INSERT INTO readings (id, meter_id, start, "end", json, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET meter_id = excluded.meter_id, start = excluded.start, "end" = excluded."end", json = excluded.json, updated_at = excluded.updated_at',
-          )
-          .run(id, r.meterId, r.start, r.end, JSON.stringify(doc), now);
-      }
-    } else {
-      const [localId = '', year = '0', field = ''] = id.split('|');
-      if (doc === null)
-        this.access
-          .sql('DELETE FROM meter_derived WHERE local_id = ? AND year = ? AND field = ?')
-          .run(localId, Number(year), field);
-      else
-        this.access
-          .sql(
-            'INSERT INTO meter_derived (local_id, year, field, json) VALUES (?, ?, ?, ?) ON CONFLICT(local_id, year, field) DO UPDATE SET json = excluded.json',
-          )
-          .run(localId, Number(year), field, JSON.stringify(doc));
+        this.path.analyst('derived', change.id, { ...journal, before: change.before }, (w) => {
+          w.put(change.id, change.after);
+          return change.after;
+        });
     }
   }
 }

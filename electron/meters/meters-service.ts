@@ -73,8 +73,8 @@ export class MetersService {
     const store = this.deps.workspace();
     let meters = this.stores.get(store);
     if (!meters) {
-      const { access, history } = store.sideDocs;
-      meters = new MeterStore(access, history);
+      const { access, path } = store.meterAccess;
+      meters = new MeterStore(access, path);
       this.stores.set(store, meters);
     }
     return { store, meters };
@@ -137,8 +137,7 @@ export class MetersService {
     states: ReadonlySet<FigureState>,
   ): Omit<MeterWriteResult, 'history'> {
     const month = this.month(store);
-    const edits: Parameters<WorkspaceStore['setValues']>[0][number][] = [];
-    const records: MeterDocChange[] = [];
+    const written = new Set<string>();
     const held: MeterWriteResult['held'] = [];
     for (const [localId, years] of affected) {
       const record = store.asset(localId);
@@ -150,28 +149,38 @@ export class MetersService {
         month,
         years ?? undefined,
       );
-      const writes = figureWrites(preview.cells, derived, states);
-      edits.push(...writes.edits);
-      records.push(...writes.records);
       held.push(...preview.cells.filter((c) => !states.has(c.state) && c.state !== 'override'));
+      // Each cell's source names the meters and readings it came from (the cell history shows it,
+      // an assurer reads it): cells made from the same ones are written together.
+      const groups = new Map<string, typeof preview.cells>();
+      for (const cell of preview.cells) {
+        if (!states.has(cell.state)) continue;
+        const key = JSON.stringify([cell.meters, cell.readings]);
+        const group = groups.get(key);
+        if (group) group.push(cell);
+        else groups.set(key, [cell]);
+      }
+      for (const cells of groups.values()) {
+        const { edits, records } = figureWrites(cells, derived, states);
+        const first = cells[0];
+        if (!first) continue;
+        const source = {
+          kind: 'meters' as const,
+          meters: first.meters.slice(0, 10_000),
+          readings: first.readings,
+        };
+        if (edits.length > 0) {
+          store.setValues(edits, source);
+          written.add(localId);
+        }
+        if (records.length > 0) meters.write(records, source);
+      }
     }
-    if (edits.length > 0) store.setValues(edits);
-    if (records.length > 0) {
-      const meterIds = [
-        ...new Set(records.flatMap((r) => (r.kind === 'derived' && r.after ? r.after.meters : []))),
-      ];
-      const readings = records.reduce(
-        (n, r) => n + (r.kind === 'derived' && r.after ? r.after.readings : 0),
-        0,
-      );
-      meters.write(records, { kind: 'meters', meters: meterIds.slice(0, 10_000), readings });
-    }
-    const views = [...new Set(edits.map((e) => e.localId))]
+    const views = [...written]
       .map((id) => assetView(store, id, this.deps.idName()))
       .filter((v): v is AssetView => v !== null);
     return { views, held };
   }
-
   private list(assetId: string | undefined): MetersListing & { truncated: boolean } {
     const { meters } = this.open();
     const period = { year: this.deps.assessmentYear - 1, month: this.month(this.open().store) };

@@ -7,11 +7,14 @@ import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { AssetEdits, type Edit } from './asset-edits';
 import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
 import { BatchSettlement } from './batch-settlement';
-import { History, type StepOutcome } from './history';
+import type { StepOutcome } from './history';
+import type { ChangeRecorder } from './change-recorder';
+import type { ChangeSource } from '../../shared/history/change-source';
+import { WritePath } from './write-path';
 import { migrate } from './migrations';
 import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
 import { RemoteMerge, type KnownRow, type RemoteCopy } from './remote-merge';
-import type { StoreAccess } from './store-access';
+import type { SqlAccess, StoreAccess } from './store-access';
 import { WorkspaceEditError } from './workspace-edit-error';
 
 export type { ServerVerdict };
@@ -29,10 +32,16 @@ export class WorkspaceStore {
   /** The analyst's edits and the service's copy taken in, each its own part sharing this store. */
   private readonly edits: AssetEdits;
   private readonly remote: RemoteMerge;
-  private readonly history: History;
-  private readonly access: StoreAccess;
+  /** The one write path of the documents (write-path.ts), with the history it journals. */
+  private readonly path: WritePath;
+  private readonly access: SqlAccess;
 
-  private constructor(db: Database.Database, now: () => number) {
+  private constructor(
+    db: Database.Database,
+    now: () => number,
+    recorder?: ChangeRecorder,
+    private readonly onStatement?: (text: string) => void,
+  ) {
     this.db = db;
     this.now = now;
     const access: StoreAccess = {
@@ -42,15 +51,22 @@ export class WorkspaceStore {
       transaction: (fn) => this.transaction(fn),
     };
     this.access = access;
-    this.history = new History(access);
-    this.edits = new AssetEdits(access, this.history);
-    this.remote = new RemoteMerge(access);
+    this.path = new WritePath(access, recorder);
+    this.edits = new AssetEdits(access, this.path);
+    this.remote = new RemoteMerge(access, this.path);
   }
 
-  static open(file: string, opts: { now?: () => number } = {}): WorkspaceStore {
+  /**
+   * `recorder`: told of every change the write path makes (cell history); none by default.
+   * `onStatement`: told of each statement run (by its text), for a test to count the reads.
+   */
+  static open(
+    file: string,
+    opts: { now?: () => number; recorder?: ChangeRecorder; onStatement?: (text: string) => void } = {},
+  ): WorkspaceStore {
     const db = openSqlite(file);
     migrate(db);
-    return new WorkspaceStore(db, opts.now ?? Date.now);
+    return new WorkspaceStore(db, opts.now ?? Date.now, opts.recorder, opts.onStatement);
   }
 
   close(): void {
@@ -168,31 +184,34 @@ export class WorkspaceStore {
 
   // --- the analyst's edits: each is journalled and committed before it returns (see AssetEdits)
 
-  createAsset(doc: AssetDoc): AssetRecord {
-    return this.edits.createAsset(doc);
+  createAsset(doc: AssetDoc, source?: ChangeSource): AssetRecord {
+    return this.edits.createAsset(doc, source);
   }
 
-  /** Applies many cell edits at once (a paste, a fill-down) as one transaction. */
-  setValues(edits: readonly Edit[]): void {
-    this.edits.setValues(edits);
+  /**
+   * Applies many cell edits at once (a paste, a fill-down) as one transaction; the records as left
+   * (each row read once).
+   */
+  setValues(edits: readonly Edit[], source?: ChangeSource): AssetRecord[] {
+    return this.edits.setValues(edits, source);
   }
 
-  setValue(localId: string, path: string, value: Scalar): void {
-    this.setValues([{ localId, path, value }]);
+  setValue(localId: string, path: string, value: Scalar, source?: ChangeSource): void {
+    this.setValues([{ localId, path, value }], source);
   }
 
   /** Replaces the whole local copy (entry edits, imports); the journal keeps the new document. */
-  replaceDoc(localId: string, doc: AssetDoc, kind = 'replace'): void {
-    this.edits.replaceDoc(localId, doc, kind);
+  replaceDoc(localId: string, doc: AssetDoc, kind = 'replace', source?: ChangeSource): void {
+    this.edits.replaceDoc(localId, doc, kind, source);
   }
 
-  deleteAsset(localId: string): void {
-    this.edits.deleteAsset(localId);
+  deleteAsset(localId: string, source?: ChangeSource): void {
+    this.edits.deleteAsset(localId, source);
   }
 
   /** Drops local changes of an asset: back to what the service has. */
-  revertAsset(localId: string): void {
-    this.edits.revertAsset(localId);
+  revertAsset(localId: string, source?: ChangeSource): void {
+    this.edits.revertAsset(localId, source);
   }
 
   resolveConflict(localId: string, path: string, choice: 'mine' | 'theirs'): void {
@@ -310,8 +329,19 @@ export class WorkspaceStore {
    * becomes the base (merged into the copy sent when `carried` says it may be partial), and edits the
    * analyst made while the batch was in flight stay pending.
    */
-  acknowledge(localId: string, asset: Asset, sent?: string, carried?: Record<string, unknown>): void {
-    this.remote.acknowledge(localId, asset, sent, carried);
+  acknowledge(
+    localId: string,
+    asset: Asset,
+    sent?: string,
+    carried?: Record<string, unknown>,
+    anyway = false,
+  ): void {
+    this.remote.acknowledge(localId, asset, sent, carried, anyway);
+  }
+
+  /** An asset whose delete the service acknowledged: its row goes (through the write path). */
+  removeGone(localId: string): void {
+    this.remote.removeGone(localId);
   }
 
   /** Marks the assets the service confirmed gone (by a 404 on each, see `confirmGone`). */
@@ -341,27 +371,27 @@ export class WorkspaceStore {
 
   /** Runs one user action as one labelled undo step. */
   step<T>(label: string, fn: () => T): T {
-    return this.history.step(label, fn);
+    return this.path.step(label, fn);
   }
 
   undo(): StepOutcome | null {
-    return this.history.undo();
+    return this.path.undo();
   }
 
   redo(): StepOutcome | null {
-    return this.history.redo();
+    return this.path.redo();
   }
 
   historyState(): HistoryState {
-    return this.history.state();
+    return this.path.historyState();
   }
 
   /**
-   * For documents kept beside the assets in this file (meters, electron/meters/): the store's
-   * connection, clock and transactions, and its history, so their changes share the assets' steps.
+   * For the meters (electron/meters/): reads on this connection, and the one write path their
+   * changes go through (kinds `meter`, `reading`, `derived`), in the assets' steps and transactions.
    */
-  get sideDocs(): { access: StoreAccess; history: History } {
-    return { access: this.access, history: this.history };
+  get meterAccess(): { access: SqlAccess; path: WritePath } {
+    return { access: this.access, path: this.path };
   }
 
   // --- internals shared with BatchSettlement, AssetEdits and RemoteMerge
@@ -380,6 +410,7 @@ export class WorkspaceStore {
 
   /** Prepared once per text: preparing costs more than running for these one-row statements. */
   private sql(text: string): Database.Statement {
+    this.onStatement?.(text);
     let statement = this.statements.get(text);
     if (!statement) {
       statement = this.db.prepare(text);

@@ -12,6 +12,8 @@ import { MetersService } from '../../../electron/meters/meters-service';
 import { PickedFiles } from '../../../electron/files/picked-files';
 import type { AssetDoc } from '../../../shared/sync/asset-doc';
 import { tempWorkspace } from '../sync/harness';
+import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
+import type { ChangeSource } from '../../../shared/history/change-source';
 
 const portalCsv = [
   'Meter ID,Meter Name,Asset Name,Utility,Space,Area Served,Start Date,End Date,Quantity,Unit,Estimated',
@@ -143,7 +145,8 @@ describe('meters service', () => {
     expect(row(2024)?.['en_abs_we']).toBe(36_600);
     const undone = store.undo();
     expect(undone?.label).toBe('import of 4 readings from portal.csv');
-    expect(undone?.docs).toEqual([`meters:${localId}`]);
+    expect(undone?.meters).toBe(true);
+    expect(undone?.touched).toEqual([localId]);
     expect(row(2024)).toEqual({ year: 2024, en_abs_wf: 50_000, en_tot_wf: 1_000 });
     expect(row(2025)).toBeUndefined();
     expect(await h['meters.list']({ assetId: localId })).toMatchObject({ meters: [], readings: [] });
@@ -196,5 +199,42 @@ describe('meters service', () => {
     expect((await service.handlers['meters.list']({ assetId: localId })).meters.map((m) => m.id)).toEqual([
       'E9',
     ]);
+  });
+});
+
+describe('meters through the one write path', () => {
+  it('tells the cell history each derived cell with the meters and readings it came from', async () => {
+    const { file } = tempWorkspace('recorded');
+    const recorded: Array<{ kind: string; id: string; source: ChangeSource }> = [];
+    const store = WorkspaceStore.open(`${file}-2.sqlite`, {
+      recorder: {
+        record: (changes, source) => {
+          for (const c of changes) recorded.push({ ...c.doc, source });
+        },
+      },
+    });
+    const asset = store.step('adding an asset', () => store.createAsset(tower));
+    const files = new PickedFiles(undefined);
+    const csv = join(dirname(file), 'portal.csv');
+    writeFileSync(csv, portalCsv);
+    const { fileId } = files.add(csv, 'portal.csv', portalCsv.length, async () => undefined);
+    const service = new MetersService({
+      workspace: () => store,
+      files,
+      idName: () => 'service_asset_id',
+      assessmentYear: 2025,
+    });
+    const preview = await service.handlers['meters.previewImport']({ fileId });
+    recorded.length = 0;
+    await service.handlers['meters.applyImport']({ planId: preview.planId });
+    const kinds = new Set(recorded.map((r) => r.kind));
+    expect(kinds).toEqual(new Set(['meter', 'reading', 'asset', 'derived']));
+    expect(recorded.filter((r) => r.kind === 'reading').map((r) => r.source)).toEqual(
+      Array(4).fill({ kind: 'csv', file: 'portal.csv' }),
+    );
+    const cell = recorded.find((r) => r.kind === 'asset');
+    expect(cell).toMatchObject({ id: asset.localId, source: { kind: 'meters', meters: ['E1'] } });
+    expect(cell?.source.kind === 'meters' && cell.source.readings).toBeGreaterThan(0);
+    store.close();
   });
 });
