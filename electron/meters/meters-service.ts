@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { MeterWriteResult } from '../../shared/bridge/contract';
 import type { ChangeSource } from '../../shared/history/change-source';
-import type { DateOrder, ImportColumn } from '../../shared/meters/import-rows';
+import {
+  importColumns,
+  type DateOrder,
+  type ImportColumn,
+  type ReadingsImport,
+} from '../../shared/meters/import-rows';
+import { parsePortfolioManagerXml } from './portfolio-manager-xml';
 import type {
   FigureState,
   MetersListing,
@@ -47,6 +53,7 @@ interface Plan {
   storeFile: string;
   text: string;
   file: string;
+  asset: string | null;
   plan: ReadingsPlan;
 }
 
@@ -191,6 +198,7 @@ export class MetersService {
     args: { fileId: string } | { planId: string },
     mapping: Partial<Record<ImportColumn, string>> | undefined,
     dateOrder: DateOrder | undefined,
+    chosenAsset: string | undefined,
   ): Promise<ReadingsImportPreview> {
     const { store, meters } = this.open();
     let text: string;
@@ -198,6 +206,7 @@ export class MetersService {
     if ('planId' in args) {
       if (this.plan?.id !== args.planId) throw notFound('That preview is gone: choose the file again.');
       ({ text, file } = this.plan);
+      chosenAsset ??= this.plan.asset ?? undefined;
     } else {
       file = this.deps.files.name(args.fileId);
       try {
@@ -207,16 +216,47 @@ export class MetersService {
         await this.deps.files.used(args.fileId);
       }
     }
-    const remembered = mapping ?? readMapping(store.getMeta(mappingKey));
-    if (mapping) store.setMeta(mappingKey, JSON.stringify(mapping));
-    const { parsed, headers } = parseReadingsText(text, {
-      file,
-      ...(remembered ? { mapping: remembered } : {}),
-      ...(dateOrder ? { dateOrder } : {}),
-    });
-    const plan = planReadings(parsed, assetLookups(store, meters), file);
+    const xml = /^\s*</.test(text);
+    let parsed: ReadingsImport;
+    let headers: string[] = [];
+    const lookups = assetLookups(store, meters);
+    let needsAsset = false;
+    if (xml) {
+      // Portfolio Manager's meters don't name their asset: the analyst chooses it.
+      const record = chosenAsset ? store.asset(chosenAsset) : undefined;
+      if (chosenAsset && !record?.current) throw notFound(`No asset ${chosenAsset} in the workspace`);
+      needsAsset = !record;
+      const asset = {
+        partnersId: record?.partnersId === null || !record ? null : String(record.partnersId),
+        name: typeof record?.current?.['name'] === 'string' ? record.current['name'] : null,
+      };
+      parsed = {
+        mapping: emptyMapping(),
+        needsDateOrder: false,
+        ...parsePortfolioManagerXml(text, { file, asset }),
+      };
+      if (needsAsset) {
+        parsed = { ...parsed, meters: [], readings: [] };
+        parsed.errors.unshift({
+          file,
+          row: 1,
+          column: null,
+          message: 'Choose the asset these Portfolio Manager meters belong to.',
+        });
+      }
+      if (record) lookups.findAsset = () => record.localId;
+    } else {
+      const remembered = mapping ?? readMapping(store.getMeta(mappingKey));
+      if (mapping) store.setMeta(mappingKey, JSON.stringify(mapping));
+      ({ parsed, headers } = parseReadingsText(text, {
+        file,
+        ...(remembered ? { mapping: remembered } : {}),
+        ...(dateOrder ? { dateOrder } : {}),
+      }));
+    }
+    const plan = planReadings(parsed, lookups, file);
     const id = randomUUID();
-    this.plan = { id, storeFile: store.file, text, file, plan };
+    this.plan = { id, storeFile: store.file, text, file, plan, asset: chosenAsset ?? null };
     const meterRows = new Map<string, number>();
     for (const r of plan.readings) meterRows.set(r.meterId, (meterRows.get(r.meterId) ?? 0) + 1);
     const names = {} as Record<ImportColumn, string | null>;
@@ -225,6 +265,9 @@ export class MetersService {
     return {
       planId: id,
       file,
+      format: xml ? 'portfolio_manager' : 'csv',
+      needsAsset,
+      asset: chosenAsset ?? null,
       headers,
       mapping: names,
       needsDateOrder: parsed.needsDateOrder,
@@ -386,6 +429,7 @@ export class MetersService {
         'fileId' in args ? { fileId: args.fileId } : { planId: args.planId },
         args.mapping,
         args.dateOrder,
+        args.asset,
       ),
     'meters.applyImport': ({ planId }) => this.applyImport(planId),
     'meters.figures': ({ assetIds, years }) => {
@@ -431,6 +475,10 @@ export class MetersService {
       }));
     },
   };
+}
+
+function emptyMapping(): Record<ImportColumn, number | null> {
+  return Object.fromEntries(importColumns.map((c) => [c, null])) as Record<ImportColumn, number | null>;
 }
 
 function countOf(n: number, word: string): string {

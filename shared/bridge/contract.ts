@@ -322,7 +322,7 @@ export const bridgeMethods = {
     z.object({ url: z.string().url().max(4_000) }).strict(),
   ),
   /** Main's own file dialog; the chosen path stays in main, the renderer gets an id and a name. */
-  'files.pick': method<PickedFile | null>()(z.object({ purpose: z.enum(['workbook']) }).strict()),
+  'files.pick': method<PickedFile | null>()(z.object({ purpose: z.enum(['workbook', 'readings']) }).strict()),
   /**
    * Evidence for an indicator, as the service takes it: a link with its type (F: a file hosted at
    * that URL, H: a web page), never an upload. A path on this computer is refused with what to do.

@@ -78,6 +78,8 @@ export const metersArgs = {
     z
       .object({
         fileId: z.string().min(1).max(64),
+        /** For Portfolio Manager's XML, whose meters don't name their asset: the asset they go to. */
+        asset: localId.optional(),
         mapping: z.partialRecord(z.enum(importColumns), z.string().max(200)).optional(),
         dateOrder: z.enum(['dmy', 'mdy']).optional(),
       })
@@ -85,6 +87,7 @@ export const metersArgs = {
     z
       .object({
         planId: z.string().min(1).max(64),
+        asset: localId.optional(),
         mapping: z.partialRecord(z.enum(importColumns), z.string().max(200)).optional(),
         dateOrder: z.enum(['dmy', 'mdy']).optional(),
       })

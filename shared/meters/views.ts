@@ -63,6 +63,11 @@ export interface FiguresPreview {
 export interface ReadingsImportPreview {
   planId: string;
   file: string;
+  /** A flat CSV, or ENERGY STAR Portfolio Manager's XML. */
+  format: 'csv' | 'portfolio_manager';
+  /** Portfolio Manager's meters don't name their asset: choose it, then preview again. */
+  needsAsset: boolean;
+  asset: string | null;
   /** The file's headers and which one each field was read from (the mapping the analyst corrects). */
   headers: string[];
   mapping: Record<ImportColumn, string | null>;

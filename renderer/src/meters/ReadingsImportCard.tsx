@@ -8,6 +8,7 @@ import { useRef } from 'react';
 import { importColumns, type ImportColumn } from '../../../shared/meters/import-rows';
 import { useFileDialogs } from '../bridge/browser-files';
 import { plural } from '../import-export/format';
+import { useWorkspace } from '../store/workspace';
 import { applyHeldFigures, applyReadings, chooseReadings, previewAgain, useMeters } from './meters-store';
 import './meters.css';
 
@@ -21,8 +22,8 @@ export function ReadingsImportCard() {
     <section className="import-export-card" aria-labelledby="readings-import-title">
       <h3 id="readings-import-title">Import meter readings</h3>
       <p className="hint">
-        A CSV of readings, one row a reading (a utility portal&apos;s export, a facilities sheet). The annual
-        figures are worked out from them.
+        A CSV of readings, one row a reading (a utility portal&apos;s export, a facilities sheet), or ENERGY
+        STAR Portfolio Manager&apos;s XML. The annual figures are worked out from them.
       </p>
       <button
         type="button"
@@ -38,7 +39,7 @@ export function ReadingsImportCard() {
           ref={input}
           type="file"
           hidden
-          accept=".csv,.txt"
+          accept=".csv,.txt,.xml"
           data-testid="readings-file-input"
           onChange={(e) => {
             const file = e.currentTarget.files?.[0];
@@ -72,7 +73,7 @@ export function ReadingsPreviewPanel() {
         {preview.problems.length > 0 && `; ${plural(preview.problems.length, 'problem')}`}
       </p>
       {preview.needsDateOrder && <DateOrderQuestion />}
-      <MappingEditor />
+      {preview.format === 'portfolio_manager' ? <PmAssetChoice /> : <MappingEditor />}
       {preview.problems.length > 0 && (
         <ul className="problems" data-testid="readings-problems">
           {preview.problems.slice(0, 50).map((p) => (
@@ -109,6 +110,29 @@ function DateOrderQuestion() {
         Month first (12/31/2024)
       </button>
     </fieldset>
+  );
+}
+
+function PmAssetChoice() {
+  const preview = useMeters((s) => s.preview);
+  const order = useWorkspace((s) => s.order);
+  const assets = useWorkspace((s) => s.assets);
+  return (
+    <label>
+      Portfolio Manager&apos;s meters go to the asset{' '}
+      <select
+        data-testid="readings-pm-asset"
+        value={preview?.asset ?? ''}
+        onChange={(e) => void previewAgain({ asset: e.target.value })}
+      >
+        <option value="">(choose)</option>
+        {order.map((id) => (
+          <option key={id} value={id}>
+            {String(assets.get(id)?.doc['name'] ?? id)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

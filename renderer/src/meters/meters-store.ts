@@ -93,7 +93,7 @@ export function chooseReadings(file?: File): Promise<void> {
   return busy('pick', async () => {
     const picked = file
       ? await uploadFile(file)
-      : await bridge.methods['files.pick']({ purpose: 'workbook' });
+      : await bridge.methods['files.pick']({ purpose: 'readings' });
     if (!picked) return;
     useMeters.setState({ picked, preview: null, applied: null });
     useMeters.setState({ preview: await bridge.methods['meters.previewImport']({ fileId: picked.fileId }) });
@@ -104,6 +104,8 @@ export function chooseReadings(file?: File): Promise<void> {
 export function previewAgain(change: {
   mapping?: Partial<Record<ImportColumn, string>>;
   dateOrder?: DateOrder;
+  /** Portfolio Manager's XML: the asset its meters go to. */
+  asset?: string;
 }) {
   return busy('preview', async () => {
     const { preview } = useMeters.getState();
@@ -111,6 +113,16 @@ export function previewAgain(change: {
     const mapping: Partial<Record<ImportColumn, string>> = {};
     for (const [column, header] of Object.entries(preview.mapping) as [ImportColumn, string | null][])
       if (header) mapping[column] = header;
+    if (preview.format === 'portfolio_manager') {
+      const asset = change.asset ?? preview.asset;
+      useMeters.setState({
+        preview: await bridge.methods['meters.previewImport']({
+          planId: preview.planId,
+          ...(asset ? { asset } : {}),
+        }),
+      });
+      return;
+    }
     const next = await bridge.methods['meters.previewImport']({
       planId: preview.planId,
       mapping: { ...mapping, ...change.mapping },

@@ -238,3 +238,41 @@ describe('meters through the one write path', () => {
     store.close();
   });
 });
+
+describe('Portfolio Manager XML through the import', () => {
+  it('asks for the asset, then previews and applies the meters and their consumption', async () => {
+    const { store, service, localId, row } = setup();
+    const files = new PickedFiles(undefined);
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<export>
+<meter><id>300</id><type>Electric</type><name>Main</name><unitOfMeasure>kWh (thousand Watt-hours)</unitOfMeasure></meter>
+<meterData>
+  <meterConsumption estimatedValue="false"><id>1</id><startDate>2024-01-01</startDate><endDate>2024-06-30</endDate><usage>1000</usage></meterConsumption>
+  <meterConsumption estimatedValue="true"><id>2</id><startDate>2024-07-01</startDate><endDate>2024-12-31</endDate><usage>1200</usage></meterConsumption>
+</meterData>
+</export>`;
+    const { file } = tempWorkspace('pm');
+    const path = join(dirname(file), 'pm.xml');
+    writeFileSync(path, xml);
+    const picked = files.add(path, 'pm.xml', xml.length, async () => undefined);
+    const pm = new MetersService({
+      workspace: () => store,
+      files,
+      idName: () => 'service_asset_id',
+      assessmentYear: 2025,
+    });
+    const first = await pm.handlers['meters.previewImport']({ fileId: picked.fileId });
+    expect(first).toMatchObject({ format: 'portfolio_manager', needsAsset: true, valid: 0 });
+    const second = await pm.handlers['meters.previewImport']({ planId: first.planId, asset: localId });
+    expect(second).toMatchObject({ needsAsset: false, valid: 2, problems: [] });
+    await pm.handlers['meters.applyImport']({ planId: second.planId });
+    expect(row(2024)).toMatchObject({
+      en_abs_we: 2_200,
+      en_data_from: '2024-01-01',
+      en_data_to: '2024-12-31',
+    });
+    expect((await service.handlers['meters.list']({ assetId: localId })).meters.map((m) => m.id)).toEqual([
+      'pm:300',
+    ]);
+  });
+});
