@@ -25,7 +25,7 @@ import { applyMeterEdit, applyReadingEdit, newMeter, newReading } from './meter-
 import { assetMeters, figuresOf, figureWrites, touchedYears } from './meter-figures';
 import { metersListing } from './meters-listing';
 import { MeterStore, type MeterDocChange, type StoredReading } from './meter-store';
-import { loadReadingsText, parseReadingsText } from './readings-file';
+import { loadReadings, parseReadingsTable, parseReadingsText } from './readings-file';
 import { planReadings, type ReadingsPlan } from './readings-plan';
 
 /** The remembered column mapping of the readings import, per workspace (its meta table). */
@@ -51,7 +51,7 @@ type Handlers = Pick<
 interface Plan {
   id: string;
   storeFile: string;
-  text: string;
+  content: { text: string } | { rows: string[][] };
   file: string;
   asset: string | null;
   plan: ReadingsPlan;
@@ -201,22 +201,23 @@ export class MetersService {
     chosenAsset: string | undefined,
   ): Promise<ReadingsImportPreview> {
     const { store, meters } = this.open();
-    let text: string;
+    let content: Plan['content'];
     let file: string;
     if ('planId' in args) {
       if (this.plan?.id !== args.planId) throw notFound('That preview is gone: choose the file again.');
-      ({ text, file } = this.plan);
+      ({ content, file } = this.plan);
       chosenAsset ??= this.plan.asset ?? undefined;
     } else {
       file = this.deps.files.name(args.fileId);
       try {
-        text = await loadReadingsText(this.deps.files.path(args.fileId), file);
+        content = await loadReadings(this.deps.files.path(args.fileId), file);
       } finally {
         // What was read is kept with the preview: an uploaded copy is no longer needed.
         await this.deps.files.used(args.fileId);
       }
     }
-    const xml = /^\s*</.test(text);
+    const text = 'text' in content ? content.text : '';
+    const xml = 'text' in content && /^\s*</.test(text);
     let parsed: ReadingsImport;
     let headers: string[] = [];
     const lookups = assetLookups(store, meters);
@@ -248,15 +249,17 @@ export class MetersService {
     } else {
       const remembered = mapping ?? readMapping(store.getMeta(mappingKey));
       if (mapping) store.setMeta(mappingKey, JSON.stringify(mapping));
-      ({ parsed, headers } = parseReadingsText(text, {
+      const options = {
         file,
         ...(remembered ? { mapping: remembered } : {}),
         ...(dateOrder ? { dateOrder } : {}),
-      }));
+      };
+      ({ parsed, headers } =
+        'rows' in content ? parseReadingsTable(content.rows, options) : parseReadingsText(text, options));
     }
     const plan = planReadings(parsed, lookups, file);
     const id = randomUUID();
-    this.plan = { id, storeFile: store.file, text, file, plan, asset: chosenAsset ?? null };
+    this.plan = { id, storeFile: store.file, content, file, plan, asset: chosenAsset ?? null };
     const meterRows = new Map<string, number>();
     for (const r of plan.readings) meterRows.set(r.meterId, (meterRows.get(r.meterId) ?? 0) + 1);
     const names = {} as Record<ImportColumn, string | null>;

@@ -1,3 +1,4 @@
+import { writePlainSheet, type PlainSheet } from './plain-sheet';
 import { strToU8, Zip, ZipDeflate, ZipPassThrough, type ZipInputFile } from 'fflate';
 import {
   defaultCertificationSchemes,
@@ -39,6 +40,8 @@ export interface WriteWorkbookOptions {
   lists?: Partial<Record<ListField, readonly ListItem[]>>;
   /** Empty rows below the data that still get the dropdowns, for assets the analyst adds. */
   spareRows?: number;
+  /** Tabs after the Lists tab (the meters' Meters and Readings: shared/meters/workbook-tabs.ts). */
+  extraSheets?: readonly PlainSheet[];
 }
 
 /** Where the file's bytes go, in order (a Node `FileHandle` is one). */
@@ -379,7 +382,8 @@ export async function writeAssetWorkbook(
     certification_id: opts.lists?.certification_id ?? schemeList(defaultCertificationSchemes),
     energy_rating_id: opts.lists?.energy_rating_id ?? schemeList(defaultEnergyRatingSchemes),
   };
-  const names = [...layout.map((s) => s.name), LISTS_SHEET];
+  const extra = opts.extraSheets ?? [];
+  const names = [...layout.map((s) => s.name), LISTS_SHEET, ...extra.map((s) => s.name)];
   const out = new ZipOut(sink, deflate);
   out.small('[Content_Types].xml', contentTypesXml(names.length));
   out.small('_rels/.rels', rootRelsXml);
@@ -390,5 +394,6 @@ export async function writeAssetWorkbook(
   let index = 0;
   for (const sheet of layout) await writeSheet(out, ++index, sheet, assets, annualIndex, opts, lists);
   await writeListsSheet(out, ++index, lists);
+  for (const sheet of extra) await writePlainSheet(out.part(`xl/worksheets/sheet${++index}.xml`), sheet);
   await out.end();
 }
