@@ -48,6 +48,9 @@ function documentKinds(access: SqlAccess): Kinds {
   };
 }
 
+/** The order kinds are asked to claim a journal row: the asset claims any key (older files): last. */
+const journalClaims: readonly KindName[] = ['answer', 'meter', 'reading', 'derived', 'asset'];
+
 /**
  * A write's work: it writes through the kind's statements and returns the document's image after
  * (null: gone), or undefined when it does not know it (read after it, if anyone needs it).
@@ -145,10 +148,9 @@ export class WritePath {
   private restore(row: JournalRow, side: 'before' | 'after'): void {
     const text = side === 'before' ? row.before : row.after;
     const source: ChangeSource = { kind: side === 'before' ? 'undo' : 'redo' };
-    // The answer's and the meters' kinds claim their prefixed keys; every other key is an asset's local id.
-    for (const name of ['answer', 'meter', 'reading', 'derived', 'asset'] as const) {
+    const image = text === null ? null : (JSON.parse(text) as unknown);
+    for (const name of journalClaims) {
       const doc = this.kinds[name] as DocumentKind<unknown, unknown>;
-      const image = text === null ? null : (JSON.parse(text) as unknown);
       const id = doc.idOfJournalKey(row.local_id, image);
       if (id === undefined) continue;
       if (id === null) return;

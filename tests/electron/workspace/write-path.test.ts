@@ -7,9 +7,13 @@ import { describe, expect, it } from 'vitest';
 import type { Asset } from '../../../shared/domain';
 import type { ChangeSource } from '../../../shared/history/change-source';
 import type { ResponseSummary } from '../../../shared/responses/types';
+import { join } from 'node:path';
+import { applyImport } from '../../../electron/workbook/apply-import';
+import { exportWorkspace, previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import { ResponsesStore } from '../../../electron/responses/responses-store';
 import type { ChangeRecorder, DocumentChange } from '../../../electron/workspace/change-recorder';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
+import { tmpDir } from '../workbook/fixtures';
 import { newAsset, tempWorkspace } from '../sync/harness';
 
 /** A recorder that keeps what it is told (the cell history's seam, issue 31). */
@@ -75,6 +79,34 @@ describe('the write path', () => {
     expect(
       recorder.told.every(({ change }) => change.doc.kind === 'asset' && change.doc.id === localId),
     ).toBe(true);
+    store.close();
+  });
+
+  it('tells a batch answer to what was sent anyway as the analyst\'s "send anyway"', () => {
+    const { file } = tempWorkspace('write-path-anyway');
+    const recorder = keeper();
+    const store = WorkspaceStore.open(file, { recorder });
+    const created = store.step('adding an asset', () => store.createAsset(newAsset(5)));
+    store.beginBatch('b1', [created.localId]);
+    store.settleBatch('b1', (tx) => tx.acknowledged(created.localId, remote(805), undefined, true));
+    expect(recorder.told.map(({ source }) => source.kind)).toEqual(['typed', 'send-anyway']);
+    expect(store.asset(created.localId)?.serviceAssetId).toBe(805);
+    store.close();
+  });
+
+  it('tells an import by its file', async () => {
+    const { file } = tempWorkspace('write-path-import');
+    const recorder = keeper();
+    const store = WorkspaceStore.open(file, { recorder });
+    store.applyRemote(remote(806));
+    const csv = join(tmpDir(), 'assets.csv');
+    await exportWorkspace(store, csv);
+    const localId = store.assetByServiceId(806)!.localId;
+    store.step('edit of 1 cell', () => store.setValue(localId, 'city', 'Delft'));
+    // The file still says Amsterdam: importing it changes the city back.
+    applyImport(store, await previewImportFile(store, csv));
+    expect(recorder.told.at(-1)?.source).toEqual({ kind: 'csv', file: 'assets.csv' });
+    expect(cityOf(recorder.told.at(-1)?.change.after)).toBe('Amsterdam');
     store.close();
   });
 
