@@ -134,6 +134,12 @@ describe('meter readings, in Chromium', () => {
     await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_650);
     await expect.poll(async () => (await quantity.textContent())?.trim()).toBe('34');
     await screenshot(page, 'ui-meters-tab.png');
+    // The readings' rules in the Problems panel too: the meter has no reading in the assessed year.
+    await page.getByLabel('Show warnings').check();
+    await expect
+      .poll(() => page.getByTestId('meter-problems').textContent())
+      .toContain('No reading of meter "Tenant power" covers');
+    await page.getByLabel('Show warnings').uncheck();
 
     await page.locator('[data-testid="meters-view"] h3').first().click();
     await page.keyboard.press('ControlOrMeta+Z');

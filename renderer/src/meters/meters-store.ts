@@ -69,7 +69,7 @@ export async function afterWrite(result: MeterWriteResult): Promise<void> {
   applyViews(result.views);
   await refreshHistory();
   await loadMarks(result.views.map((v) => v.localId));
-  if (useMeters.getState().listing) await loadListing();
+  await loadListing();
 }
 
 export async function loadListing(): Promise<void> {
@@ -185,5 +185,7 @@ useWorkspace.subscribe((state) => {
   shownKey = key;
   useMeters.setState({ marks: new Map(), listing: null, preview: null, applied: null, picked: null });
   if (key)
-    void loadMarks().catch((error: unknown) => notify('warning', `Meter figures: ${errorMessage(error)}`));
+    void Promise.all([loadMarks(), loadListing()]).catch((error: unknown) =>
+      notify('warning', `Meters: ${errorMessage(error)}`),
+    );
 });
