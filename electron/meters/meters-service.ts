@@ -15,6 +15,7 @@ import type {
   ReadingView,
 } from '../../shared/meters/views';
 import type { AssetView } from '../../shared/sync/types';
+import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { badRequest, notFound } from '../bridge/errors';
 import type { BridgeHandlers } from '../bridge/handlers';
@@ -55,6 +56,8 @@ interface Plan {
   file: string;
   asset: string | null;
   plan: ReadingsPlan;
+  /** What the file said, to plan again once the assets it names are created. */
+  parsed: ReadingsImport;
 }
 
 /**
@@ -97,14 +100,15 @@ export class MetersService {
    */
   private writeStep(
     label: string,
-    changes: readonly MeterDocChange[],
+    changes: readonly MeterDocChange[] | (() => readonly MeterDocChange[]),
     source: ChangeSource,
-    affected?: Map<string, Set<number> | null>,
   ): MeterWriteResult {
     const { store, meters } = this.open();
-    const touched = affected ?? this.affectedBy(store, changes);
     const result = store.step(label, () => {
-      meters.write(changes, source);
+      // Made inside the step when they depend on what it did first (assets an import creates).
+      const list = typeof changes === 'function' ? changes() : changes;
+      const touched = this.affectedBy(store, list);
+      meters.write(list, source);
       return this.recompute(store, meters, touched, autoStates);
     });
     return { ...result, history: store.historyState() };
@@ -259,7 +263,7 @@ export class MetersService {
     }
     const plan = planReadings(parsed, lookups, file);
     const id = randomUUID();
-    this.plan = { id, storeFile: store.file, content, file, plan, asset: chosenAsset ?? null };
+    this.plan = { id, storeFile: store.file, content, file, plan, asset: chosenAsset ?? null, parsed };
     const meterRows = new Map<string, number>();
     for (const r of plan.readings) meterRows.set(r.meterId, (meterRows.get(r.meterId) ?? 0) + 1);
     const names = {} as Record<ImportColumn, string | null>;
@@ -299,43 +303,36 @@ export class MetersService {
     };
   }
 
-  private applyImport(planId: string) {
-    const { store } = this.open();
+  private applyImport(planId: string, createAssets: boolean) {
+    const { store, meters } = this.open();
     const plan = this.plan;
     if (plan?.id !== planId || plan.storeFile !== store.file)
       throw notFound('That preview is gone: choose the file again.');
+    const create = createAssets ? plan.plan.unknownAssets : [];
+    if (plan.plan.readings.length === 0 && create.length === 0)
+      throw badRequest(`${plan.file}: no valid reading to add.`);
     this.plan = undefined;
-    const { meters: planned, readings } = plan.plan;
-    if (readings.length === 0) throw badRequest(`${plan.file}: no valid reading to add.`);
-    const used = new Set(readings.map((r) => r.meterId));
-    const assetOf = new Map(planned.map((p) => [p.meter.id, p.meter.assetId]));
-    const changes: MeterDocChange[] = [
-      ...planned
-        .filter((p) => p.isNew && used.has(p.meter.id))
-        .map((p): MeterDocChange => ({
-          kind: 'meter',
-          id: p.meter.id,
-          assetId: p.meter.assetId,
-          before: null,
-          after: p.meter,
-        })),
-      ...readings.map((r): MeterDocChange => ({
-        kind: 'reading',
-        id: r.id,
-        assetId: assetOf.get(r.meterId) ?? '',
-        before: null,
-        after: r,
-      })),
-    ];
+    const source = { kind: 'csv' as const, file: plan.file.slice(0, 255) };
+    let done: ReadingsPlan = plan.plan;
     const result = this.writeStep(
-      `import of ${readings.length} ${readings.length === 1 ? 'reading' : 'readings'} from ${plan.file}`,
-      changes,
-      { kind: 'csv', file: plan.file.slice(0, 255) },
+      create.length > 0
+        ? `import of readings from ${plan.file}, with ${countOf(create.length, 'new asset')}`
+        : `import of ${countOf(plan.plan.readings.length, 'reading')} from ${plan.file}`,
+      () => {
+        if (create.length > 0) {
+          // The assets the file names and the workspace lacks: made first, then the file planned again.
+          for (const asset of createdAssets(plan.parsed, new Set(create))) store.createAsset(asset, source);
+          done = planReadings(plan.parsed, assetLookups(store, meters), plan.file);
+        }
+        return importChanges(done);
+      },
+      source,
     );
     return {
       ...result,
-      meters: changes.filter((c) => c.kind === 'meter').length,
-      readings: readings.length,
+      meters: done.meters.filter((p) => p.isNew && done.readings.some((r) => r.meterId === p.meter.id))
+        .length,
+      readings: done.readings.length,
       figures: { written: result.views.length, held: result.held },
     };
   }
@@ -434,7 +431,7 @@ export class MetersService {
         args.dateOrder,
         args.asset,
       ),
-    'meters.applyImport': ({ planId }) => this.applyImport(planId),
+    'meters.applyImport': ({ planId, createAssets }) => this.applyImport(planId, createAssets ?? false),
     'meters.figures': ({ assetIds, years }) => {
       const { store, meters } = this.open();
       const out: ReturnType<typeof figuresOf> = { cells: [], warnings: [] };
@@ -478,6 +475,48 @@ export class MetersService {
       }));
     },
   };
+}
+
+/** The new meters and the readings of a plan, as changes. */
+function importChanges(plan: ReadingsPlan): MeterDocChange[] {
+  const used = new Set(plan.readings.map((r) => r.meterId));
+  const assetOf = new Map(plan.meters.map((p) => [p.meter.id, p.meter.assetId]));
+  return [
+    ...plan.meters
+      .filter((p) => p.isNew && used.has(p.meter.id))
+      .map((p): MeterDocChange => ({
+        kind: 'meter',
+        id: p.meter.id,
+        assetId: p.meter.assetId,
+        before: null,
+        after: p.meter,
+      })),
+    ...plan.readings.map((r): MeterDocChange => ({
+      kind: 'reading',
+      id: r.id,
+      assetId: assetOf.get(r.meterId) ?? '',
+      before: null,
+      after: r,
+    })),
+  ];
+}
+
+/**
+ * New assets for the file's words the workspace has no asset for: named by the file's asset name,
+ * with its partners id where that is one (a number); the analyst fills in the rest in the grids.
+ */
+function createdAssets(parsed: ReadingsImport, unknown: ReadonlySet<string>): AssetDoc[] {
+  const out = new Map<string, AssetDoc>();
+  for (const m of parsed.meters) {
+    const words = m.asset.partnersId ?? m.asset.name ?? '';
+    if (!unknown.has(words) || out.has(words)) continue;
+    const id =
+      m.asset.partnersId !== null && /^\d{1,15}$/.test(m.asset.partnersId.trim())
+        ? Number(m.asset.partnersId)
+        : null;
+    out.set(words, { name: m.asset.name ?? words, ...(id !== null ? { partners_id: id } : {}) });
+  }
+  return [...out.values()];
 }
 
 function emptyMapping(): Record<ImportColumn, number | null> {

@@ -93,7 +93,13 @@ export const metersArgs = {
       })
       .strict(),
   ]),
-  applyImport: z.object({ planId: z.string().min(1).max(64) }).strict(),
+  applyImport: z
+    .object({
+      planId: z.string().min(1).max(64),
+      /** Create the assets the file names and the workspace doesn't have (default: leave their rows out). */
+      createAssets: z.boolean().optional(),
+    })
+    .strict(),
   figures: z
     .object({ assetIds: z.array(localId).min(1).max(100_000), years: z.array(year).max(200).optional() })
     .strict(),

@@ -4,7 +4,7 @@
  * remembered per workspace, the day/month order asked when the file can't tell; then "Apply valid
  * rows" (one undo step, Ctrl+Z or the toolbar's Undo).
  */
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { importColumns, type ImportColumn } from '../../../shared/meters/import-rows';
 import { useFileDialogs } from '../bridge/browser-files';
 import { plural } from '../import-export/format';
@@ -62,6 +62,7 @@ export function ReadingsPreviewPanel() {
   const preview = useMeters((s) => s.preview);
   const applied = useMeters((s) => s.applied);
   const busy = useMeters((s) => s.busy);
+  const [create, setCreate] = useState(false);
   if (applied && !preview) return <AppliedReadings />;
   if (!preview) return null;
   return (
@@ -84,13 +85,22 @@ export function ReadingsPreviewPanel() {
           ))}
         </ul>
       )}
+      {preview.unknownAssets.length > 0 && (
+        <label className="inline-label" data-testid="readings-unknown-assets">
+          <input type="checkbox" checked={create} onChange={(e) => setCreate(e.target.checked)} /> Create the{' '}
+          {plural(preview.unknownAssets.length, 'asset')} the workspace doesn&apos;t have (
+          {preview.unknownAssets.slice(0, 5).join(', ')}
+          {preview.unknownAssets.length > 5 ? ', …' : ''}) with their readings; otherwise their rows are left
+          out
+        </label>
+      )}
       <div className="dialog-actions">
         <button
           type="button"
           className="primary"
           data-testid="readings-apply"
-          disabled={busy !== null || preview.valid === 0}
-          onClick={() => void applyReadings()}
+          disabled={busy !== null || (preview.valid === 0 && !create)}
+          onClick={() => void applyReadings(create)}
         >
           {busy === 'apply' ? 'Applying…' : `Apply ${plural(preview.valid, 'valid row')}`}
         </button>

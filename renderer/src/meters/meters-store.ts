@@ -134,11 +134,15 @@ export function previewAgain(change: {
   });
 }
 
-export function applyReadings(): Promise<void> {
+/** `createAssets`: also create the assets the file names and the workspace doesn't have. */
+export function applyReadings(createAssets = false): Promise<void> {
   return busy('apply', async () => {
     const { preview } = useMeters.getState();
     if (!preview) return;
-    const result = await bridge.methods['meters.applyImport']({ planId: preview.planId });
+    const result = await bridge.methods['meters.applyImport']({
+      planId: preview.planId,
+      ...(createAssets ? { createAssets } : {}),
+    });
     useMeters.setState({
       preview: null,
       applied: {

@@ -276,3 +276,27 @@ describe('Portfolio Manager XML through the import', () => {
     ]);
   });
 });
+
+describe('assets the readings name and the workspace lacks', () => {
+  it('are left out by default, or created with their meters and readings in the same undo step', async () => {
+    const { store, service, fileId } = setup();
+    const preview = await service.handlers['meters.previewImport']({ fileId });
+    expect(preview.unknownAssets).toEqual(['Nowhere']);
+    const applied = await service.handlers['meters.applyImport']({
+      planId: preview.planId,
+      createAssets: true,
+    });
+    expect(applied.readings).toBe(5); // the 4 of Tower and the one of Nowhere
+    expect(applied.history.undo).toBe('import of readings from portal.csv, with 1 new asset');
+    const nowhere = store.listAssets().find((a) => a.current?.['name'] === 'Nowhere');
+    expect(nowhere).toBeDefined();
+    const listing = await service.handlers['meters.list']({ assetId: nowhere!.localId });
+    expect(listing.meters.map((m) => m.id)).toEqual(['Z1']);
+    expect(listing.readings.map((r) => [r.start, r.end, r.quantity])).toEqual([
+      ['2024-01-01', '2024-12-31', 5],
+    ]);
+    store.undo();
+    expect(store.listAssets().some((a) => a.current?.['name'] === 'Nowhere')).toBe(false);
+    expect((await service.handlers['meters.list']({})).readings).toEqual([]);
+  });
+});
