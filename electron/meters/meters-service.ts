@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MeterWriteResult } from '../../shared/bridge/contract';
 import type { ChangeSource } from '../../shared/history/change-source';
-import {
-  importColumns,
-  type DateOrder,
-  type ImportColumn,
-  type ReadingsImport,
-} from '../../shared/meters/import-rows';
-import { parsePortfolioManagerXml } from './portfolio-manager-xml';
+import type { DateOrder, ImportColumn, ReadingsImport } from '../../shared/meters/import-rows';
 import type {
   FigureState,
   MetersListing,
@@ -15,7 +9,6 @@ import type {
   ReadingView,
 } from '../../shared/meters/views';
 import type { AssetView } from '../../shared/sync/types';
-import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { badRequest, notFound } from '../bridge/errors';
 import type { BridgeHandlers } from '../bridge/handlers';
@@ -26,11 +19,16 @@ import { applyMeterEdit, applyReadingEdit, newMeter, newReading } from './meter-
 import { assetMeters, figuresOf, figureWrites, touchedYears } from './meter-figures';
 import { metersListing } from './meters-listing';
 import { MeterStore, type MeterDocChange, type StoredReading } from './meter-store';
-import { loadReadings, parseReadingsTable, parseReadingsText } from './readings-file';
+import { loadReadings } from './readings-file';
+import {
+  assetLookups,
+  countOf,
+  createdAssets,
+  importChanges,
+  previewReadings,
+  type ReadingsContent,
+} from './readings-preview';
 import { planReadings, type ReadingsPlan } from './readings-plan';
-
-/** The remembered column mapping of the readings import, per workspace (its meta table). */
-const mappingKey = 'meters.importMapping';
 
 /** A recompute writes these: empty cells, and cells still holding what meters last wrote. */
 const autoStates: ReadonlySet<FigureState> = new Set(['fill', 'update', 'same']);
@@ -205,7 +203,7 @@ export class MetersService {
     chosenAsset: string | undefined,
   ): Promise<ReadingsImportPreview> {
     const { store, meters } = this.open();
-    let content: Plan['content'];
+    let content: ReadingsContent;
     let file: string;
     if ('planId' in args) {
       if (this.plan?.id !== args.planId) throw notFound('That preview is gone: choose the file again.');
@@ -220,87 +218,18 @@ export class MetersService {
         await this.deps.files.used(args.fileId);
       }
     }
-    const text = 'text' in content ? content.text : '';
-    const xml = 'text' in content && /^\s*</.test(text);
-    let parsed: ReadingsImport;
-    let headers: string[] = [];
-    const lookups = assetLookups(store, meters);
-    let needsAsset = false;
-    if (xml) {
-      // Portfolio Manager's meters don't name their asset: the analyst chooses it.
-      const record = chosenAsset ? store.asset(chosenAsset) : undefined;
-      if (chosenAsset && !record?.current) throw notFound(`No asset ${chosenAsset} in the workspace`);
-      needsAsset = !record;
-      const asset = {
-        partnersId: record?.partnersId === null || !record ? null : String(record.partnersId),
-        name: typeof record?.current?.['name'] === 'string' ? record.current['name'] : null,
-      };
-      parsed = {
-        mapping: emptyMapping(),
-        needsDateOrder: false,
-        ...parsePortfolioManagerXml(text, { file, asset }),
-      };
-      if (needsAsset) {
-        parsed = { ...parsed, meters: [], readings: [] };
-        parsed.errors.unshift({
-          file,
-          row: 1,
-          column: null,
-          message: 'Choose the asset these Portfolio Manager meters belong to.',
-        });
-      }
-      if (record) lookups.findAsset = () => record.localId;
-    } else {
-      const remembered = mapping ?? readMapping(store.getMeta(mappingKey));
-      if (mapping) store.setMeta(mappingKey, JSON.stringify(mapping));
-      const options = {
-        file,
-        ...(remembered ? { mapping: remembered } : {}),
-        ...(dateOrder ? { dateOrder } : {}),
-      };
-      ({ parsed, headers } =
-        'rows' in content ? parseReadingsTable(content.rows, options) : parseReadingsText(text, options));
-    }
-    const plan = planReadings(parsed, lookups, file);
     const id = randomUUID();
-    this.plan = { id, storeFile: store.file, content, file, plan, asset: chosenAsset ?? null, parsed };
-    const meterRows = new Map<string, number>();
-    for (const r of plan.readings) meterRows.set(r.meterId, (meterRows.get(r.meterId) ?? 0) + 1);
-    const names = {} as Record<ImportColumn, string | null>;
-    for (const [column, index] of Object.entries(parsed.mapping) as [ImportColumn, number | null][])
-      names[column] = index === null ? null : (headers[index] ?? null);
-    return {
-      planId: id,
+    const read = previewReadings({ store, meters, content, file, mapping, dateOrder, chosenAsset, id });
+    this.plan = {
+      id,
+      storeFile: store.file,
+      content,
       file,
-      format: xml ? 'portfolio_manager' : 'csv',
-      needsAsset,
+      plan: read.plan,
       asset: chosenAsset ?? null,
-      headers,
-      mapping: names,
-      needsDateOrder: parsed.needsDateOrder,
-      dateOrder: dateOrder ?? null,
-      meters: plan.meters.map((p) => ({
-        key: p.key,
-        name: p.meter.name,
-        asset: p.asset,
-        localId: p.meter.assetId,
-        isNew: p.isNew,
-        readings: meterRows.get(p.meter.id) ?? 0,
-      })),
-      valid: plan.readings.length,
-      duplicates: plan.duplicates,
-      problems: plan.problems.slice(0, 1_000),
-      unknownAssets: plan.unknownAssets,
-      sample: plan.readings.slice(0, 50).map((r) => ({
-        row: r.source.kind === 'file' ? r.source.row : 0,
-        meter: r.meterId,
-        start: r.start,
-        end: r.end,
-        quantity: r.quantity,
-        unit: r.unit,
-        estimated: r.estimated,
-      })),
+      parsed: read.parsed,
     };
+    return read.view;
   }
 
   private applyImport(planId: string, createAssets: boolean) {
@@ -474,91 +403,6 @@ export class MetersService {
         readings,
       }));
     },
-  };
-}
-
-/** The new meters and the readings of a plan, as changes. */
-function importChanges(plan: ReadingsPlan): MeterDocChange[] {
-  const used = new Set(plan.readings.map((r) => r.meterId));
-  const assetOf = new Map(plan.meters.map((p) => [p.meter.id, p.meter.assetId]));
-  return [
-    ...plan.meters
-      .filter((p) => p.isNew && used.has(p.meter.id))
-      .map((p): MeterDocChange => ({
-        kind: 'meter',
-        id: p.meter.id,
-        assetId: p.meter.assetId,
-        before: null,
-        after: p.meter,
-      })),
-    ...plan.readings.map((r): MeterDocChange => ({
-      kind: 'reading',
-      id: r.id,
-      assetId: assetOf.get(r.meterId) ?? '',
-      before: null,
-      after: r,
-    })),
-  ];
-}
-
-/**
- * New assets for the file's words the workspace has no asset for: named by the file's asset name,
- * with its partners id where that is one (a number); the analyst fills in the rest in the grids.
- */
-function createdAssets(parsed: ReadingsImport, unknown: ReadonlySet<string>): AssetDoc[] {
-  const out = new Map<string, AssetDoc>();
-  for (const m of parsed.meters) {
-    const words = m.asset.partnersId ?? m.asset.name ?? '';
-    if (!unknown.has(words) || out.has(words)) continue;
-    const id =
-      m.asset.partnersId !== null && /^\d{1,15}$/.test(m.asset.partnersId.trim())
-        ? Number(m.asset.partnersId)
-        : null;
-    out.set(words, { name: m.asset.name ?? words, ...(id !== null ? { partners_id: id } : {}) });
-  }
-  return [...out.values()];
-}
-
-function emptyMapping(): Record<ImportColumn, number | null> {
-  return Object.fromEntries(importColumns.map((c) => [c, null])) as Record<ImportColumn, number | null>;
-}
-
-function countOf(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-function readMapping(text: string | undefined): Partial<Record<ImportColumn, string>> | undefined {
-  if (!text) return undefined;
-  try {
-    const value = JSON.parse(text) as unknown;
-    return typeof value === 'object' && value !== null
-      ? (value as Partial<Record<ImportColumn, string>>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** How the import finds the workspace's assets: by partners id, or by a name only one asset has. */
-function assetLookups(store: WorkspaceStore, meters: MeterStore) {
-  const byPartners = new Map<string, string>();
-  const byName = new Map<string, string | null>();
-  for (const record of store.listAssets()) {
-    if (!record.current) continue;
-    if (record.partnersId !== null) byPartners.set(String(record.partnersId), record.localId);
-    const name = record.current['name'];
-    if (typeof name === 'string') {
-      const key = name.trim().toLowerCase();
-      byName.set(key, byName.has(key) ? null : record.localId);
-    }
-  }
-  return {
-    findAsset: (asset: { partnersId: string | null; name: string | null }) =>
-      (asset.partnersId !== null ? byPartners.get(asset.partnersId.trim()) : undefined) ??
-      (asset.name !== null ? (byName.get(asset.name.trim().toLowerCase()) ?? null) : null),
-    meter: (id: string) => meters.meter(id),
-    metersOf: (localId: string) => meters.meters(localId),
-    readingsOf: (ids: readonly string[]) => meters.readingsOf(ids),
   };
 }
 
