@@ -54,12 +54,12 @@ export class MeterStore {
   }
 
   /** The readings of some meters, by meter then start date. */
-  readingsOf(meterIds: readonly string[]): StoredReading[] {
+  readingsOf(meterIds: readonly string[], limit = -1): StoredReading[] {
     const rows = this.access
       .sql(
-        'SELECT json FROM readings WHERE meter_id IN (SELECT value FROM json_each(?)) ORDER BY meter_id, start, rowid',
+        'SELECT json FROM readings WHERE meter_id IN (SELECT value FROM json_each(?)) ORDER BY meter_id, start, rowid LIMIT ?',
       )
-      .all(JSON.stringify(meterIds)) as Array<{ json: string }>;
+      .all(JSON.stringify(meterIds), limit) as Array<{ json: string }>;
     return rows.map((row) => JSON.parse(row.json) as StoredReading);
   }
 
@@ -78,6 +78,19 @@ export class MeterStore {
     const row = this.access.sql('SELECT json FROM readings WHERE id = ?').get(id) as
       { json: string } | undefined;
     return row ? (JSON.parse(row.json) as StoredReading) : undefined;
+  }
+
+  /** How many readings each meter has, counted by SQLite. */
+  readingCounts(meterIds: readonly string[]): Map<string, number> {
+    const rows = this.access
+      .sql(
+        'SELECT meter_id, COUNT(*) AS n FROM readings WHERE meter_id IN (SELECT value FROM json_each(?)) GROUP BY meter_id',
+      )
+      .all(JSON.stringify(meterIds)) as Array<{
+      meter_id: string;
+      n: number;
+    }>;
+    return new Map(rows.map((row) => [row.meter_id, row.n]));
   }
 
   readingCount(): number {

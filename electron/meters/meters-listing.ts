@@ -4,7 +4,7 @@ import type { MetersListing, ReadingView } from '../../shared/meters/views';
 import type { MeterStore } from './meter-store';
 
 /** Readings sent in one listing; a larger register is listed per asset. */
-export const MAX_LISTED_READINGS = 200_000;
+export const MAX_LISTED_READINGS = 50_000;
 
 /**
  * The Meters and Readings grids' rows (of one asset, or the whole workspace) with the reading rules
@@ -17,11 +17,14 @@ export function metersListing(
   period: { year: number; month: number },
 ): MetersListing & { truncated: boolean } {
   const meters = store.meters(assetId);
-  const readings = store.readingsOf(meters.map((m) => m.id));
-  const truncated = readings.length > MAX_LISTED_READINGS;
-  const listed = truncated ? readings.slice(0, MAX_LISTED_READINGS) : readings;
-  const counts = new Map<string, number>();
-  for (const r of readings) counts.set(r.meterId, (counts.get(r.meterId) ?? 0) + 1);
+  // Read only as many as are listed: a whole entity's register can hold a million readings.
+  const read = store.readingsOf(
+    meters.map((m) => m.id),
+    MAX_LISTED_READINGS + 1,
+  );
+  const truncated = read.length > MAX_LISTED_READINGS;
+  const listed = truncated ? read.slice(0, MAX_LISTED_READINGS) : read;
+  const counts = store.readingCounts(meters.map((m) => m.id));
   const assetOf = new Map(meters.map((m) => [m.id, m.assetId]));
   const views: ReadingView[] = listed.map((r) => ({ ...r, assetId: assetOf.get(r.meterId) ?? '' }));
   const issues = checkReadings(

@@ -100,7 +100,11 @@ export function MetersView() {
         <button type="button" data-testid="meters-delete" onClick={deleteSelected}>
           Delete ticked
         </button>
-        {listing?.truncated && <span className="hint">Showing the first 200,000 readings.</span>}
+        {listing?.truncated && (
+          <span className="hint">
+            Showing the first 50,000 readings; the rules are checked on those.
+          </span>
+        )}
       </div>
       <h3>Meters</h3>
       <MeterGrid
