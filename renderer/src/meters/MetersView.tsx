@@ -101,9 +101,7 @@ export function MetersView() {
           Delete ticked
         </button>
         {listing?.truncated && (
-          <span className="hint">
-            Showing the first 50,000 readings; the rules are checked on those.
-          </span>
+          <span className="hint">Showing the first 50,000 readings; the rules are checked on those.</span>
         )}
       </div>
       <h3>Meters</h3>
