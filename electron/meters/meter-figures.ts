@@ -113,6 +113,7 @@ export function figuresOf(
         text: explanation?.text ?? '',
         meters: metersOf(asset.meters, field, result),
         readings: explanation?.readings ?? 0,
+        estimatedShare: explanation?.estimatedShare ?? null,
       });
     }
     for (const topic of Object.values(result.topics)) {
@@ -166,6 +167,7 @@ export function figureWrites(
       meters: cell.meters,
       readings: cell.readings,
       text: cell.text,
+      estimatedShare: cell.estimatedShare,
     };
     if (cell.state !== 'same')
       edits.push({

@@ -393,7 +393,7 @@ export class MetersService {
       const records = assetIds
         ? assetIds.flatMap((id) => [...meters.derived(id).values()])
         : meters.allDerived();
-      return records.map(({ localId, year, field, value, text, meters: ids, readings }) => ({
+      return records.map(({ localId, year, field, value, text, meters: ids, readings, estimatedShare }) => ({
         localId,
         year,
         field,
@@ -401,6 +401,7 @@ export class MetersService {
         text,
         meters: ids,
         readings,
+        estimatedShare: estimatedShare ?? null,
       }));
     },
   };

@@ -22,6 +22,8 @@ export interface DerivedRecord {
   meters: string[];
   readings: number;
   text: string;
+  /** The estimated share of the consumption behind it, 0..1 (null for areas and dates; absent in older records). */
+  estimatedShare?: number | null;
 }
 
 /** A derived record's document id. */

@@ -41,6 +41,8 @@ export interface FigureCell {
   text: string;
   meters: string[];
   readings: number;
+  /** The estimated share of the consumption behind it, 0..1 (null for areas and dates). */
+  estimatedShare: number | null;
 }
 
 /** What meters last wrote into a cell, for its mark and hover (the override when it differs). */
@@ -52,6 +54,7 @@ export interface DerivedMark {
   text: string;
   meters: string[];
   readings: number;
+  estimatedShare?: number | null;
 }
 
 export interface FiguresPreview {

@@ -145,6 +145,12 @@ describe('meter readings, in Chromium', () => {
     await page.keyboard.press('ControlOrMeta+Z');
     await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
     await expect.poll(async () => (await quantity.textContent())?.trim()).toBe('33.5');
+
+    // The Portfolio view's figures from meters: 38,150 kWh, of which 33,500 estimated (87.8 %).
+    await page.getByTestId('tab-portfolio').click();
+    const table = page.getByTestId('portfolio-meters');
+    await expect.poll(() => table.textContent()).toContain('38,150 kWh');
+    expect(await table.textContent()).toContain('87.8 % ⚠');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
  * and renewable share, computed offline from the workspace (shared/portfolio). A coverage cell or an
  * excluded asset opens the asset in the grid.
  */
+import { MeterFiguresTable } from '../meters/MeterFiguresTable';
 import { useCallback, useMemo, useState } from 'react';
 import { utilities, type PortfolioUtility } from '../../../shared/portfolio/asset-figures';
 import { lflQualifies } from '../../../shared/portfolio/portfolio-model';
@@ -406,6 +407,7 @@ export function PortfolioView() {
           {figures.renewables.map((r) => `${r.year} ${pct(r.share)}`).join(', ') || 'no energy data'}
         </p>
       </section>
+      <MeterFiguresTable />
     </div>
   );
 }
