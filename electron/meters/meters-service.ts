@@ -286,6 +286,7 @@ export class MetersService {
       );
     },
     'meters.edit': ({ meters: meterEdits = [], readings: readingEdits = [], label }) => {
+      if (meterEdits.length + readingEdits.length === 0) throw badRequest('No cell to change.');
       const { meters } = this.open();
       const changes: MeterDocChange[] = [];
       const nextMeters = new Map<string, ReturnType<typeof applyMeterEdit>>();
@@ -330,6 +331,8 @@ export class MetersService {
       return this.writeStep(`adding ${countOf(changes.length, 'reading')}`, changes, { kind: 'typed' });
     },
     'meters.delete': ({ meterIds = [], readingIds = [] }) => {
+      if (meterIds.length + readingIds.length === 0)
+        throw badRequest('Name the meters or readings to delete.');
       const { meters } = this.open();
       const changes: MeterDocChange[] = [];
       const gone = new Set<string>();
