@@ -300,3 +300,48 @@ describe('assets the readings name and the workspace lacks', () => {
     expect((await service.handlers['meters.list']({})).readings).toEqual([]);
   });
 });
+
+describe('editing meters and readings in their grids', () => {
+  it('recomputes every year of a meter whose area changed, shows rule problems, and refuses what is no value', async () => {
+    const { service, fileId, localId, row } = setup();
+    const h = service.handlers;
+    const preview = await h['meters.previewImport']({ fileId });
+    await h['meters.applyImport']({ planId: preview.planId });
+    expect(row(2024)?.['en_cov_we']).toBe(800);
+
+    // The meter's floor area: its coverage cells in every year move, in one step.
+    const edited = await h['meters.edit']({ meters: [{ id: 'E1', field: 'areaServed', value: '850' }] });
+    expect(edited.history.undo).toBe('edit of 1 meter cell');
+    expect(row(2024)?.['en_cov_we']).toBe(850);
+    expect(row(2025)?.['en_cov_we']).toBe(850);
+
+    // A negative quantity is kept and shown as the rule's error in its cell.
+    const listing = await h['meters.list']({ assetId: localId });
+    const reading = listing.readings.find((r) => r.meterId === 'E1' && r.start === '2025-01-01')!;
+    await h['meters.edit']({ readings: [{ id: reading.id, field: 'quantity', value: -5 }] });
+    const after = await h['meters.list']({ assetId: localId });
+    expect(after.issues).toContainEqual(
+      expect.objectContaining({ rule: 'negative_quantity', readingId: reading.id, column: 'quantity' }),
+    );
+
+    // Text that is no number, a utility that isn't one, a date that isn't: refused, nothing written.
+    await expect(
+      Promise.resolve().then(() =>
+        h['meters.edit']({ readings: [{ id: reading.id, field: 'quantity', value: 'lots' }] }),
+      ),
+    ).rejects.toThrow('"lots" is not a number (quantity).');
+    await expect(
+      Promise.resolve().then(() =>
+        h['meters.edit']({ meters: [{ id: 'E1', field: 'utility', value: 'gas' }] }),
+      ),
+    ).rejects.toThrow(/"gas" is not a utility/);
+    await expect(
+      Promise.resolve().then(() =>
+        h['meters.edit']({ readings: [{ id: reading.id, field: 'start', value: '31/01/2025' }] }),
+      ),
+    ).rejects.toThrow(/The reading's start/);
+    expect(
+      (await h['meters.list']({ assetId: localId })).readings.find((r) => r.id === reading.id)?.quantity,
+    ).toBe(-5);
+  });
+});
