@@ -11,7 +11,7 @@ import { useWorkspace } from '../store/workspace';
 import { AddMeterForm } from './AddMeterForm';
 import { issuesByCell, meterColumns, readingColumns } from './meters-columns';
 import { addReading, deleteMeterRows, pasteIntoMeterGrid } from './meters-edits';
-import { loadListing, useMeters } from './meters-store';
+import { loadListing, showMetersOf, useMeters } from './meters-store';
 import './meters.css';
 
 function MeterGrid<T extends { id: string }>(props: {
@@ -100,6 +100,7 @@ export function MetersView() {
         <button type="button" data-testid="meters-delete" onClick={deleteSelected}>
           Delete ticked
         </button>
+        <AssetFilter />
         {listing?.truncated && (
           <span className="hint">Showing the first 50,000 readings; the rules are checked on those.</span>
         )}
@@ -122,6 +123,29 @@ export function MetersView() {
       />
       <MeterProblems />
     </div>
+  );
+}
+
+function AssetFilter() {
+  const assetId = useMeters((s) => s.listingAsset);
+  const order = useWorkspace((s) => s.order);
+  const assets = useWorkspace((s) => s.assets);
+  return (
+    <label>
+      Asset{' '}
+      <select
+        data-testid="meters-asset"
+        value={assetId ?? ''}
+        onChange={(e) => void showMetersOf(e.target.value || null)}
+      >
+        <option value="">All assets</option>
+        {order.map((id) => (
+          <option key={id} value={id}>
+            {String(assets.get(id)?.doc['name'] ?? id)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -21,6 +21,8 @@ export interface MetersState {
   /** Bumped when marks change, so the grids draw their cells again. */
   marksVersion: number;
   listing: (MetersListing & { truncated: boolean }) | null;
+  /** The Meters tab shows this asset's meters only (null: all). */
+  listingAsset: string | null;
   picked: PickedFile | null;
   preview: ReadingsImportPreview | null;
   applied: {
@@ -38,6 +40,7 @@ export const useMeters = create<MetersState>(() => ({
   marks: new Map(),
   marksVersion: 0,
   listing: null,
+  listingAsset: null,
   picked: null,
   preview: null,
   applied: null,
@@ -73,7 +76,14 @@ export async function afterWrite(result: MeterWriteResult): Promise<void> {
 }
 
 export async function loadListing(): Promise<void> {
-  useMeters.setState({ listing: await bridge.methods['meters.list']({}) });
+  const assetId = useMeters.getState().listingAsset;
+  useMeters.setState({ listing: await bridge.methods['meters.list'](assetId ? { assetId } : {}) });
+}
+
+/** The Meters tab on one asset's meters (the way from a derived cell to its readings), or all. */
+export function showMetersOf(assetId: string | null): Promise<void> {
+  useMeters.setState({ listingAsset: assetId });
+  return loadListing();
 }
 
 async function busy(kind: NonNullable<MetersState['busy']>, action: () => Promise<void>): Promise<void> {
@@ -187,7 +197,14 @@ useWorkspace.subscribe((state) => {
   const key = state.meta ? `${state.meta.connectionId}:${state.meta.entity.id}` : null;
   if (key === shownKey) return;
   shownKey = key;
-  useMeters.setState({ marks: new Map(), listing: null, preview: null, applied: null, picked: null });
+  useMeters.setState({
+    marks: new Map(),
+    listing: null,
+    listingAsset: null,
+    preview: null,
+    applied: null,
+    picked: null,
+  });
   if (key)
     void Promise.all([loadMarks(), loadListing()]).catch((error: unknown) =>
       notify('warning', `Meters: ${errorMessage(error)}`),
