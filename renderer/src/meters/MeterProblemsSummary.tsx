@@ -2,6 +2,7 @@
  * The readings' rule problems (shared/meters/rules.ts) in the Problems panel: how many, the first
  * few, and a way to the Meters tab where each is in its cell.
  */
+import { plural } from '../import-export/format';
 import { setTab } from '../store/ui';
 import { useMeters } from './meters-store';
 
@@ -16,7 +17,8 @@ export function MeterProblemsSummary({ showWarnings }: { showWarnings: boolean }
         Meter readings <span className="count">({issues.length})</span>
       </h3>
       <p className="hint">
-        {errors} errors{showWarnings ? ` · ${issues.length - errors} warnings` : ''} in the readings.{' '}
+        {plural(errors, 'error')}
+        {showWarnings ? ` · ${plural(issues.length - errors, 'warning')}` : ''} in the readings.{' '}
         <button type="button" className="link-button" onClick={() => setTab('meters')}>
           Show them in the Meters tab
         </button>

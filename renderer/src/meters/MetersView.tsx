@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ColDef, GridApi } from 'ag-grid-community';
 import type { MeterView, ReadingView } from '../../../shared/meters/views';
 import { GridHost } from '../grids/GridHost';
+import { plural } from '../import-export/format';
 import { useWorkspace } from '../store/workspace';
 import { AddMeterForm } from './AddMeterForm';
 import { issuesByCell, meterColumns, readingColumns } from './meters-columns';
@@ -156,8 +157,8 @@ function MeterProblems() {
   return (
     <details className="meters-problems" data-testid="meters-problems">
       <summary>
-        {issues.filter((i) => i.severity === 'error').length} errors ·{' '}
-        {issues.filter((i) => i.severity === 'warning').length} warnings in the readings
+        {plural(issues.filter((i) => i.severity === 'error').length, 'error')} ·{' '}
+        {plural(issues.filter((i) => i.severity === 'warning').length, 'warning')} in the readings
       </summary>
       <ul>
         {issues.slice(0, 200).map((i, n) => (
