@@ -54,9 +54,11 @@ export class PushRun {
    */
   private readonly out = new Map<string, { batch: SentBatch; sent: Map<string, string> }>();
 
+  /** `settled`: where the local ids of every asset an answer settled are added (for their views). */
   constructor(
     private readonly store: WorkspaceStore,
     private readonly opts: PlanOptions,
+    private readonly settled: Set<string> = new Set(),
   ) {
     this.planner = new BatchPlanner(store, opts);
   }
@@ -136,6 +138,8 @@ export class PushRun {
       (tx) => (untraced = applyBatchAnswer(tx, out.batch, answer, summary, json)),
       out.sent,
     );
+    for (const list of [out.batch.creates, out.batch.updates, out.batch.deletes])
+      for (const item of list) this.settled.add(item.record.localId);
     const { created, updated, deleted, invalid, notFound } = summary;
     const counts = { created, updated, deleted, invalid, notFound };
     if (untraced.length === 0) return { counts, idName };

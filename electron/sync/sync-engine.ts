@@ -82,8 +82,16 @@ export class SyncEngine {
     const report: SyncReport = { pull: emptyPull(), push: emptyPush() };
     try {
       await this.withLocal(async (local) => {
-        report.pull = await this.pullWith(local, options.signal);
-        await this.pushWith(local, report.push, options.mode ?? 'strict', options.signal, options);
+        try {
+          report.pull = await this.pullWith(local, options.signal);
+          await this.pushWith(local, report.push, options.mode ?? 'strict', options.signal, options);
+        } finally {
+          // Stopped or not, what was settled is in the workspace: the window gets its views. A
+          // worker that stopped cannot say (none: the window reads the workspace again).
+          report.changes = await local
+            .run('changes', { idName: this.opts.client.assetIds.name })
+            .catch(() => undefined);
+        }
       });
       this.progress({ phase: 'done', done: 1, total: 1, message: summarize(report) });
     } catch (error) {

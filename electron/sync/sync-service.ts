@@ -2,11 +2,13 @@
  * Sync of the open workspace with the service: one run at a time, cancellable, paused by a refused
  * token and resumed by itself after the next sign-in. Its slice of the bridge: `sync.*`.
  */
-import type { PushMode, SyncReport } from '../../shared/sync/types';
+import type { PushMode, SyncChanges, SyncReport } from '../../shared/sync/types';
+import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import type { SessionService } from '../auth/session-service';
 import { badRequest, forbidden } from '../bridge/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
-import { toReview } from '../workspace/asset-views';
+import { assetViewsOf, toReview } from '../workspace/asset-views';
+import type { WorkspaceStore } from '../workspace/workspace-store';
 import type { OpenWorkspace, WorkspaceService } from '../workspace/workspace-service';
 import { heldBackOf } from './batch-planner';
 import { OnlineProbe } from './online-probe';
@@ -151,8 +153,13 @@ export class SyncService {
         if (offline) this.probe.start();
         else this.probe.stop();
       }
-      if (!report.stopped) workspace.store.setMeta('last_sync_at', new Date().toISOString());
-      events.emit('workspace.changed', { reason: 'push' });
+      if (!report.stopped) {
+        report.lastSyncAt = new Date().toISOString();
+        workspace.store.setMeta('last_sync_at', report.lastSyncAt);
+      }
+      if (report.changes) freshen(workspace.store, report.changes, session.client.assetIds.name);
+      // The one reload (issue 35): what a pull brought is not named; what the push settled is.
+      if (!report.changes || report.changes.pulled) events.emit('workspace.changed', { reason: 'pull' });
       return report;
     } finally {
       this.running = undefined;
@@ -163,8 +170,39 @@ export class SyncService {
     const paused = this.resumeAfterSignIn;
     if (paused === undefined || !this.deps.workspaces.current || !this.deps.session.signedIn) return;
     this.resumeAfterSignIn = undefined;
-    this.run(paused.mode, paused.choices).catch((error: unknown) => this.deps.session.noteFailure(error));
+    this.run(paused.mode, paused.choices)
+      // No window call asked for this one, so none takes its views: the window reads the workspace.
+      .then((report) => {
+        if (report.changes && !report.changes.pulled)
+          this.deps.events.emit('workspace.changed', { reason: 'push' });
+      })
+      .catch((error: unknown) => this.deps.session.noteFailure(error));
   }
+}
+
+/**
+ * The push's views were read in the worker: an asset the analyst edited after that read (its
+ * journal entry is later) is read again here, on main, where the edit's own answer was made, so
+ * the window, which took that answer first, is not sent an older view.
+ */
+function freshen(store: WorkspaceStore, changes: SyncChanges, idName: AssetIdName): void {
+  const edited = store.journalledSince(changes.journalSeq);
+  if (edited.size === 0) return;
+  const settled = new Set([...changes.views.map((view) => view.localId), ...changes.removed]);
+  const again = assetViewsOf(
+    store,
+    [...edited].filter((id) => settled.has(id)),
+    idName,
+  );
+  const fresh = new Map(again.views.map((view) => [view.localId, view]));
+  const gone = new Set(again.removed);
+  changes.views = [
+    ...changes.views.filter((view) => !fresh.has(view.localId) && !gone.has(view.localId)),
+    ...fresh.values(),
+  ];
+  changes.removed = [...changes.removed.filter((id) => !fresh.has(id)), ...gone].filter(
+    (id, i, all) => all.indexOf(id) === i,
+  );
 }
 
 /**

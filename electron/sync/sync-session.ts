@@ -5,8 +5,9 @@
  * result is plain data, so it crosses a thread as it is.
  */
 import { countNames, type Asset, type PageMeta, type ValidationContext } from '../../shared/domain';
-import type { PullSummary, PushMode, PushSummary } from '../../shared/sync/types';
+import type { PullSummary, PushMode, PushSummary, SyncChanges } from '../../shared/sync/types';
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
+import { assetViewsOf } from '../workspace/asset-views';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { PullRun, type PulledPage } from './pull-run';
 import {
@@ -44,6 +45,8 @@ export interface SessionOps {
   pushNext: [null, { batch: OutgoingBatch | null; blocked: PushSummary['blocked'] }];
   pushSettle: [{ batchId: string; bytes: Uint8Array; status: number }, SettledBatch | { lost: true }];
   pushDrop: [{ batchId: string; ambiguous: boolean }, null];
+  /** The views of every asset this session's pushes settled, and whether its pulls changed any. */
+  changes: [{ idName: AssetIdName }, SyncChanges];
   pullStart: [null, null];
   pullPage: [
     { bytes: Uint8Array; status: number; page: number; meta: PageMeta; lastPage: number },
@@ -58,6 +61,10 @@ export type SessionOp = keyof SessionOps;
 export class SyncSession {
   private push: PushRun | undefined;
   private pull: PullRun | undefined;
+  /** Every asset a batch answer of this session settled: the window is sent their views. */
+  private readonly settled = new Set<string>();
+  /** Whether a pull of this session changed the workspace (the window then reads it again). */
+  private pulled = false;
 
   constructor(readonly store: WorkspaceStore) {}
 
@@ -70,16 +77,26 @@ export class SyncSession {
       const names = opts.checkNames ? countNames(this.store.currentNames()) : undefined;
       const withNames = (ctx: ContextData): ValidationContext =>
         names ? { ...ctx, isNameTaken: (name) => (names.get(name.trim()) ?? 0) > 1 } : ctx;
-      this.push = new PushRun(this.store, {
-        mode: opts.mode,
-        size: opts.size,
-        createCtx: withNames(opts.createCtx),
-        updateCtx: withNames(opts.updateCtx),
-        deletes: opts.deletes ? new Set(opts.deletes) : undefined,
-        sendAnyway: opts.sendAnyway ? new Set(opts.sendAnyway) : undefined,
-        idName: opts.idName,
-      });
+      this.push = new PushRun(
+        this.store,
+        {
+          mode: opts.mode,
+          size: opts.size,
+          createCtx: withNames(opts.createCtx),
+          updateCtx: withNames(opts.updateCtx),
+          deletes: opts.deletes ? new Set(opts.deletes) : undefined,
+          sendAnyway: opts.sendAnyway ? new Set(opts.sendAnyway) : undefined,
+          idName: opts.idName,
+        },
+        this.settled,
+      );
       return this.push.start();
+    },
+    changes: ({ idName }) => {
+      // The journal's last entry first, then the views: an edit committed after that entry may or
+      // may not show in them, and main reads its asset again (a write lock here would hold edits).
+      const journalSeq = this.store.lastJournalSeq();
+      return { ...assetViewsOf(this.store, this.settled, idName), pulled: this.pulled, journalSeq };
     },
     pushNext: () => this.pushRun().next(),
     pushSettle: ({ batchId, bytes, status }) => this.pushRun().settle(batchId, bytes, status),
@@ -97,6 +114,8 @@ export class SyncSession {
     pullFinish: ({ found, gone, realNames }) => {
       const summary = this.pullRun().finish(found, gone, realNames);
       this.pull = undefined;
+      const { added, updated, conflicts, removed, remoteDeletedConflicts, adopted } = summary;
+      if (added + updated + conflicts + removed + remoteDeletedConflicts + adopted > 0) this.pulled = true;
       return summary;
     },
   };

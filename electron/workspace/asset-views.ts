@@ -67,6 +67,25 @@ export function assetViewPage(
   return { assets, next: limit > 0 && records.length === limit ? last : null };
 }
 
+/**
+ * The views of the assets `localIds` as they are now, read in one statement (a push's settled
+ * assets, issue 35); `removed`: those no longer in the workspace.
+ */
+export function assetViewsOf(
+  store: WorkspaceStore,
+  localIds: Iterable<string>,
+  idName?: AssetIdName,
+): { views: AssetView[]; removed: string[] } {
+  const wanted = [...localIds];
+  if (wanted.length === 0) return { views: [], removed: [] };
+  const conflicts = store.conflictsByAsset();
+  const views = store
+    .recordsOf(wanted)
+    .map((record) => toAssetView(record, conflicts.get(record.localId) ?? [], idName));
+  const found = new Set(views.map((view) => view.localId));
+  return { views, removed: wanted.filter((id) => !found.has(id)) };
+}
+
 function statusOf(record: AssetRecord, changed: string[]): AssetStatus {
   if (record.current === null) return 'deleted';
   if (record.serviceAssetId === null) return 'new';

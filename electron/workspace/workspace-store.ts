@@ -419,6 +419,21 @@ export class WorkspaceStore {
     return new Map(rows.map((row) => [row.local_id, { record: toRecord(row), currentJson: row.current }]));
   }
 
+  /** Assets by local id, read in one statement (those a push settled, for their views). */
+  recordsOf(localIds: readonly string[]): AssetRecord[] {
+    const rows = this.sql(
+      `SELECT ${assetColumns} FROM assets WHERE local_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`,
+    ).all(JSON.stringify(localIds)) as AssetRow[];
+    return rows.map(toRecord);
+  }
+
+  /** The assets the journal names after its entry `seq` (edits committed since then). */
+  journalledSince(seq: number): Set<string> {
+    return new Set(
+      this.sql('SELECT DISTINCT local_id FROM journal WHERE seq > ?').pluck().all(seq) as string[],
+    );
+  }
+
   /** For a connection that reads the whole file in bulk (the sync's worker): more cache, a map. */
   tuneForBulk(): void {
     this.db.pragma('cache_size = -65536');

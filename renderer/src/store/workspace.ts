@@ -111,6 +111,7 @@ let loadGeneration = 0;
  */
 export async function reloadSnapshot(): Promise<void> {
   const generation = ++loadGeneration;
+  performance.mark('workspace:reload');
   touched.clear();
   const snapshot = await bridge.methods['workspace.snapshot']({ limit: firstPage });
   performance.mark('snapshot:received');
@@ -279,6 +280,11 @@ export function applyViews(views: readonly AssetView[], removed: readonly string
       counts: recount(state.counts, moved.values()),
     };
   });
+}
+
+/** The status bar's "Last sync", as a sync's answer says (no reload needed for it). */
+export function noteLastSync(lastSyncAt: string): void {
+  useWorkspace.setState((state) => (state.meta ? { meta: { ...state.meta, lastSyncAt } } : {}));
 }
 
 /** The views in the workspace's order (the table's own iteration is by shard). */
