@@ -54,11 +54,14 @@ export class PushRun {
    */
   private readonly out = new Map<string, { batch: SentBatch; sent: Map<string, string> }>();
 
-  /** `settled`: where the local ids of every asset an answer settled are added (for their views). */
+  /**
+   * `settled`: where every asset an answer settled is added, true when its copy is now, in
+   * substance, the one sent (the window's view of it keeps its document, see `assetViewsOf`).
+   */
   constructor(
     private readonly store: WorkspaceStore,
     private readonly opts: PlanOptions,
-    private readonly settled: Set<string> = new Set(),
+    private readonly settled: Map<string, boolean> = new Map(),
   ) {
     this.planner = new BatchPlanner(store, opts);
   }
@@ -133,13 +136,17 @@ export class PushRun {
     if (idName === serviceIdName) answer = keepingRemovedFields(answer, out.batch, out.sent);
     const summary = emptyPush();
     let untraced: string[] = [];
+    let sameAsSent: ReadonlySet<string> = new Set();
     this.store.settleBatch(
       batchId,
-      (tx) => (untraced = applyBatchAnswer(tx, out.batch, answer, summary, json)),
+      (tx) => {
+        untraced = applyBatchAnswer(tx, out.batch, answer, summary, json);
+        sameAsSent = tx.sameAsSent;
+      },
       out.sent,
     );
     for (const list of [out.batch.creates, out.batch.updates, out.batch.deletes])
-      for (const item of list) this.settled.add(item.record.localId);
+      for (const { record } of list) this.settled.set(record.localId, sameAsSent.has(record.localId));
     const { created, updated, deleted, invalid, notFound } = summary;
     const counts = { created, updated, deleted, invalid, notFound };
     if (untraced.length === 0) return { counts, idName };

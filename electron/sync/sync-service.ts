@@ -188,7 +188,11 @@ export class SyncService {
 function freshen(store: WorkspaceStore, changes: SyncChanges, idName: AssetIdName): void {
   const edited = store.journalledSince(changes.journalSeq);
   if (edited.size === 0) return;
-  const settled = new Set([...changes.views.map((view) => view.localId), ...changes.removed]);
+  const settled = new Set([
+    ...changes.views.map((view) => view.localId),
+    ...changes.inStep.localIds,
+    ...changes.removed,
+  ]);
   const again = assetViewsOf(
     store,
     [...edited].filter((id) => settled.has(id)),
@@ -203,6 +207,12 @@ function freshen(store: WorkspaceStore, changes: SyncChanges, idName: AssetIdNam
   changes.removed = [...changes.removed.filter((id) => !fresh.has(id)), ...gone].filter(
     (id, i, all) => all.indexOf(id) === i,
   );
+  const { localIds, serviceAssetIds } = changes.inStep;
+  const kept = localIds.flatMap((id, i) => (fresh.has(id) || gone.has(id) ? [] : [i]));
+  changes.inStep = {
+    localIds: kept.map((i) => localIds[i]!),
+    serviceAssetIds: kept.map((i) => serviceAssetIds[i]!),
+  };
 }
 
 /**

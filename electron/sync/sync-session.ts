@@ -7,7 +7,7 @@
 import { countNames, type Asset, type PageMeta, type ValidationContext } from '../../shared/domain';
 import type { PullSummary, PushMode, PushSummary, SyncChanges } from '../../shared/sync/types';
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
-import { assetViewsOf } from '../workspace/asset-views';
+import { settledViewsOf } from '../workspace/asset-views';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { PullRun, type PulledPage } from './pull-run';
 import {
@@ -62,7 +62,7 @@ export class SyncSession {
   private push: PushRun | undefined;
   private pull: PullRun | undefined;
   /** Every asset a batch answer of this session settled: the window is sent their views. */
-  private readonly settled = new Set<string>();
+  private readonly settled = new Map<string, boolean>();
   /** Whether a pull of this session changed the workspace (the window then reads it again). */
   private pulled = false;
 
@@ -96,7 +96,9 @@ export class SyncSession {
       // The journal's last entry first, then the views: an edit committed after that entry may or
       // may not show in them, and main reads its asset again (a write lock here would hold edits).
       const journalSeq = this.store.lastJournalSeq();
-      return { ...assetViewsOf(this.store, this.settled, idName), pulled: this.pulled, journalSeq };
+      const sameAsSent = new Set([...this.settled].flatMap(([localId, same]) => (same ? [localId] : [])));
+      const views = settledViewsOf(this.store, this.settled.keys(), sameAsSent, idName);
+      return { ...views, pulled: this.pulled, journalSeq };
     },
     pushNext: () => this.pushRun().next(),
     pushSettle: ({ batchId, bytes, status }) => this.pushRun().settle(batchId, bytes, status),

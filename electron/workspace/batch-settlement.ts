@@ -15,8 +15,12 @@ export class BatchSettlement {
    * the asset as the answer's JSON held it, when the answer may be partial (see answer-merge.ts).
    */
   acknowledged(localId: string, asset: Asset, carried?: Record<string, unknown>): void {
-    this.store.acknowledge(localId, asset, this.sent?.get(localId), carried);
+    if (this.store.acknowledge(localId, asset, this.sent?.get(localId), carried))
+      this.sameAsSent.add(localId);
   }
+
+  /** The assets acknowledged whose copy is now, in substance, the one sent (see `acknowledge`). */
+  readonly sameAsSent = new Set<string>();
 
   deleted(localId: string): void {
     this.store.run('DELETE FROM assets WHERE local_id = ?', localId);

@@ -308,8 +308,8 @@ export class WorkspaceStore {
    * becomes the base (merged into the copy sent when `carried` says it may be partial), and edits the
    * analyst made while the batch was in flight stay pending.
    */
-  acknowledge(localId: string, asset: Asset, sent?: string, carried?: Record<string, unknown>): void {
-    this.remote.acknowledge(localId, asset, sent, carried);
+  acknowledge(localId: string, asset: Asset, sent?: string, carried?: Record<string, unknown>): boolean {
+    return this.remote.acknowledge(localId, asset, sent, carried);
   }
 
   /** Marks the assets the service confirmed gone (by a 404 on each, see `confirmGone`). */
@@ -419,12 +419,35 @@ export class WorkspaceStore {
     return new Map(rows.map((row) => [row.local_id, { record: toRecord(row), currentJson: row.current }]));
   }
 
-  /** Assets by local id, read in one statement (those a push settled, for their views). */
-  recordsOf(localIds: readonly string[]): AssetRecord[] {
+  /**
+   * Assets by local id, read in one statement, as `listForViews` reads them (a copy in step with the
+   * service parsed once): those a push settled, for their views. `asSent`: the copy is in step and
+   * `sameAsSent` names it (its settlement found it the copy sent, in substance); its document is
+   * then not parsed (an empty one stands in).
+   */
+  recordsOf(
+    localIds: readonly string[],
+    sameAsSent: ReadonlySet<string> = new Set(),
+  ): Array<AssetRecord & { asSent: boolean }> {
     const rows = this.sql(
-      `SELECT ${assetColumns} FROM assets WHERE local_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`,
-    ).all(JSON.stringify(localIds)) as AssetRow[];
-    return rows.map(toRecord);
+      `SELECT local_id, service_asset_id, partners_id, server_validations, outliers, remote_deleted, not_found, in_flight, updated_at, current, CASE WHEN ${inStep} THEN NULL ELSE base END AS base, ${inStep} AS in_step FROM assets WHERE local_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`,
+    ).all(JSON.stringify(localIds)) as Array<AssetRow & { in_step: number }>;
+    return rows.map((row) => {
+      const asSent = row.in_step === 1 && row.current !== null && sameAsSent.has(row.local_id);
+      const record = toRecord(asSent ? { ...row, current: '{}' } : row);
+      return { ...record, inStep: row.in_step === 1, asSent };
+    });
+  }
+
+  /**
+   * Of `localIds`, those in step with the service with nothing else to show (no verdict with a
+   * message, no outlier, no conflict, not missing): their service ids, read in one statement.
+   */
+  plainlyInStep(localIds: readonly string[]): Map<string, number> {
+    const rows = this.sql(
+      `SELECT local_id, service_asset_id FROM assets WHERE local_id IN (SELECT value FROM json_each(?)) AND ${inStep} AND service_asset_id IS NOT NULL AND remote_deleted = 0 AND not_found = 0 AND COALESCE(server_validations, '') = '' AND COALESCE(outliers, '[]') = '[]' AND local_id NOT IN (SELECT local_id FROM conflicts)`,
+    ).all(JSON.stringify(localIds)) as Array<{ local_id: string; service_asset_id: number }>;
+    return new Map(rows.map((row) => [row.local_id, row.service_asset_id]));
   }
 
   /** The assets the journal names after its entry `seq` (edits committed since then). */

@@ -76,8 +76,21 @@ export interface SyncReport {
   };
 }
 
+/**
+ * An asset's view after a push settled it. `doc` is left out when the copy is the very text that
+ * was sent, which the window already shows: most of a 20,000-asset push, whose answer changed the
+ * status and the service id, not the copy.
+ */
+export type SettledView = Omit<AssetView, 'doc'> & { doc?: AssetDoc };
+
 export interface SyncChanges {
-  views: AssetView[];
+  views: SettledView[];
+  /**
+   * The most of a push, sent lean: assets now in step with the service whose copy is, in
+   * substance, the one sent (which the window shows), with no verdict, outlier or conflict. Only
+   * their service ids come (the same order); the window marks them clean.
+   */
+  inStep: { localIds: string[]; serviceAssetIds: number[] };
   removed: string[];
   /** A pull of this sync (its first, or a reconcile) brought changes from the service. */
   pulled: boolean;

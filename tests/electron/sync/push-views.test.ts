@@ -23,21 +23,41 @@ describe.each(namings)('the views a push changed ($names)', ({ realNames }) => {
     expect(first.stopped).toBeUndefined();
     expect(first.changes?.pulled).toBe(store.assetCount() > 0);
 
+    // Three with an outlier in their energy data (sent as views), one without annual data.
     const created = [1, 2, 3].map((i) => store.createAsset(newAsset(900 + i)));
-    const blocked = store.createAsset({ ...newAsset(904), ownership: 140 });
+    const plain = store.createAsset(newAsset(904, 0));
+    created.push(plain);
+    const blocked = store.createAsset({ ...newAsset(905), ownership: 140 });
     const report = await engine.sync();
-    expect(report.push).toMatchObject({ created: 3, requests: 2 });
+    expect(report.push).toMatchObject({ created: 4, requests: 2 });
     const changes = report.changes!;
     // In step after the first sync: this one's pull brought nothing, so the window reads nothing.
     expect(changes.pulled).toBe(false);
     expect(changes.removed).toEqual([]);
-    expect(changes.views.map((v) => v.localId).sort()).toEqual(created.map((c) => c.localId).sort());
+    const named = [...changes.views.map((v) => v.localId), ...changes.inStep.localIds];
+    expect(named.sort()).toEqual(created.map((c) => c.localId).sort());
     const whole = new Map(
       assetViewPage(store, 0, -1, client.assetIds.name).assets.map((view) => [view.localId, view]),
     );
+    // Acknowledged as sent, with nothing to show but their ids: sent lean, as the window's view
+    // of them becomes once marked clean.
+    expect(changes.inStep.localIds).toEqual([plain.localId]);
+    expect(changes.views).toHaveLength(3);
+    changes.inStep.localIds.forEach((localId, i) => {
+      expect(whole.get(localId)).toMatchObject({
+        serviceAssetId: changes.inStep.serviceAssetIds[i],
+        status: 'clean',
+        changedPaths: [],
+        conflicts: [],
+        serverValidations: null,
+        outliers: [],
+      });
+    });
     for (const view of changes.views) {
-      expect(view.status).toBe('clean');
-      expect(view).toEqual(whole.get(view.localId));
+      // The copy is, in substance, the one sent, which the window shows: the view goes without it.
+      expect(view.doc).toBeUndefined();
+      const { doc: _doc, ...rest } = whole.get(view.localId)!;
+      expect(view).toEqual(rest);
     }
     expect(changes.views.some((v) => v.localId === blocked.localId)).toBe(false);
 
@@ -45,7 +65,12 @@ describe.each(namings)('the views a push changed ($names)', ({ realNames }) => {
     store.deleteAsset(created[0]!.localId);
     const deleted = await engine.sync();
     expect(deleted.push.deleted).toBe(1);
-    expect(deleted.changes).toMatchObject({ views: [], removed: [created[0]!.localId], pulled: false });
+    expect(deleted.changes).toMatchObject({
+      views: [],
+      inStep: { localIds: [] },
+      removed: [created[0]!.localId],
+      pulled: false,
+    });
     store.close();
   });
 
