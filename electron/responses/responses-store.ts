@@ -2,7 +2,6 @@ import type Database from 'better-sqlite3';
 import { openSqlite } from '../storage/sqlite';
 import { catalogIndicator, indicatorCatalog } from '../../shared/responses/catalog';
 import {
-  checkIndicatorValue,
   isReadOnlyResponse,
   type EvidenceItemView,
   type IndicatorDefinition,
@@ -13,22 +12,15 @@ import {
   type ResponseValueView,
 } from '../../shared/responses/types';
 import { migrate } from '../workspace/migrations';
-import { answerColumns, journalAnswerStep, type AnswerImage } from '../workspace/history';
+import type { StoredResponse } from '../workspace/migrations-responses';
+import type { ChangeRecorder } from '../workspace/change-recorder';
+import { WritePath } from '../workspace/write-path';
 import type { ServiceValue } from './responses-client';
-import { migrateResponses, type StoredResponse } from './store-schema';
+import { AnswerEdits } from './answer-edits';
 import { EvidenceTable } from './evidence-table';
-import { ValueTable, valueText, valueView, type ValueRow } from './value-table';
+import { ValueTable, valueView, type ValueRow } from './value-table';
 
-/** Refused edits: the message is for the analyst. */
-export class ResponseEditError extends Error {
-  constructor(
-    readonly code: 'not_found' | 'read_only' | 'invalid',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ResponseEditError';
-  }
-}
+export { ResponseEditError } from './answer-edits';
 
 export interface PendingValue {
   responseId: number;
@@ -58,25 +50,44 @@ interface ResponseRow {
  * The entity's portfolio responses in its workspace file, on a connection of their own (the
  * workspace store keeps its handle private; SQLite in WAL serves both). Answers follow the assets'
  * model: the service's copy with its lock_version, the analyst's copy, and a conflict kept for the
- * analyst when both changed. Every edit is journalled in the workspace's journal.
+ * analyst when both changed. Every change of an answer goes through the workspace's write path
+ * (over this connection): the analyst's as a labelled step of the workspace's history, so one Undo
+ * undoes it whichever tab made it; the service's as its copy changing.
  */
 export class ResponsesStore {
   private readonly values: ValueTable;
   private readonly evidenceItems: EvidenceTable;
+  private readonly edits: AnswerEdits;
+  private readonly path: WritePath;
+  private readonly statements = new Map<string, Database.Statement>();
 
   private constructor(
     private readonly db: Database.Database,
     private readonly now: () => number,
+    recorder?: ChangeRecorder,
   ) {
-    this.values = new ValueTable(db, now);
+    this.path = new WritePath(
+      {
+        sql: (text) => {
+          let statement = this.statements.get(text);
+          if (!statement) this.statements.set(text, (statement = db.prepare(text)));
+          return statement;
+        },
+        now,
+        transaction: (fn) => db.transaction(fn).immediate(),
+      },
+      recorder,
+    );
+    this.values = new ValueTable(db, now, this.path);
     this.evidenceItems = new EvidenceTable(db);
+    this.edits = new AnswerEdits(db, now, this.path, this.values, (id) => this.summary(id));
   }
 
-  static open(file: string, opts: { now?: () => number } = {}): ResponsesStore {
+  /** `recorder`: told of every change of an answer (cell history); none by default. */
+  static open(file: string, opts: { now?: () => number; recorder?: ChangeRecorder } = {}): ResponsesStore {
     const db = openSqlite(file);
     migrate(db);
-    migrateResponses(db);
-    return new ResponsesStore(db, opts.now ?? Date.now);
+    return new ResponsesStore(db, opts.now ?? Date.now, opts.recorder);
   }
 
   close(): void {
@@ -171,7 +182,10 @@ export class ResponsesStore {
       for (const row of this.db.prepare('SELECT id FROM responses').all() as Array<{ id: number }>) {
         if (seen.has(row.id)) continue;
         if (this.hasUnsent(row.id)) this.markUnavailable(row.id, 'No longer listed by the service');
-        else this.db.prepare('DELETE FROM responses WHERE id = ?').run(row.id);
+        else {
+          this.values.removeAll(row.id);
+          this.db.prepare('DELETE FROM responses WHERE id = ?').run(row.id);
+        }
       }
     })();
   }
@@ -200,48 +214,10 @@ export class ResponsesStore {
     })();
   }
 
-  // --- the analyst's edits
+  // --- the analyst's edits (answer-edits.ts): each a labelled step of the workspace's history
 
   setValue(responseId: number, variable: string, value: IndicatorValue): ResponseValueView {
-    return this.db.transaction((): ResponseValueView => {
-      const summary = this.summary(responseId);
-      if (!summary) throw new ResponseEditError('not_found', `No response ${responseId} in the workspace`);
-      const title = `The ${summary.survey_year} response`;
-      if (isReadOnlyResponse(summary)) {
-        throw new ResponseEditError(
-          'read_only',
-          `${title} is ${summary.status}${summary.survey_open ? '' : ' (survey closed)'}: a historical response is read-only`,
-        );
-      }
-      const def = catalogIndicator(variable);
-      if (!def) throw new ResponseEditError('not_found', `No indicator ${variable} in the catalog`);
-      const existing = this.valueRow(responseId, variable);
-      if (existing?.unavailable)
-        throw new ResponseEditError(
-          'not_found',
-          `${def.label} is not available in ${title}: ${existing.unavailable}`,
-        );
-      const problems = checkIndicatorValue(def, value);
-      if (problems.length > 0) throw new ResponseEditError('invalid', `${def.label} ${problems.join('; ')}`);
-      const before = this.answerImage(responseId, variable, ['current_value', 'server_errors']);
-      if (existing) {
-        this.db
-          .prepare(
-            'UPDATE response_values SET current_value = ?, server_errors = NULL, updated_at = ? WHERE response_id = ? AND variable = ?',
-          )
-          .run(valueText(value), this.now(), responseId, variable);
-      } else {
-        // Never read from the service: "0" is the version a first write sends.
-        this.db
-          .prepare(
-            `INSERT INTO response_values (response_id, variable, base_value, base_lock_version, current_value, updated_at)
-             VALUES (?, ?, 'null', '0', ?, ?)`,
-          )
-          .run(responseId, variable, valueText(value), this.now());
-      }
-      this.step(`answer to ${def.label}`, 'response-set', { variable, value }, before);
-      return this.mustValue(responseId, variable);
-    })();
+    return this.edits.setValue(responseId, variable, value);
   }
 
   /**
@@ -249,47 +225,12 @@ export class ResponsesStore {
    * theirs: the service's value replaces the analyst's.
    */
   resolveConflict(responseId: number, variable: string, choice: 'mine' | 'theirs'): ResponseValueView {
-    return this.db.transaction((): ResponseValueView => {
-      const row = this.valueRow(responseId, variable);
-      if (!row) throw new ResponseEditError('not_found', `No answer ${variable} in response ${responseId}`);
-      if (row.conflict_lock_version !== null && row.conflict_value !== null) {
-        const before = this.answerImage(responseId, variable, answerColumns);
-        const current = choice === 'theirs' ? row.conflict_value : row.current_value;
-        this.db
-          .prepare(
-            `UPDATE response_values SET base_value = ?, base_lock_version = ?, current_value = ?,
-             conflict_value = NULL, conflict_lock_version = NULL, updated_at = ? WHERE response_id = ? AND variable = ?`,
-          )
-          .run(row.conflict_value, row.conflict_lock_version, current, this.now(), responseId, variable);
-        this.step(
-          `conflict on ${labelOf(variable)}: ${choice === 'mine' ? 'mine kept' : 'theirs taken'}`,
-          'response-resolve',
-          { variable, choice },
-          before,
-        );
-      }
-      return this.mustValue(responseId, variable);
-    })();
+    return this.edits.resolveConflict(responseId, variable, choice);
   }
 
   /** Back to the service's answer (for a conflict: theirs). */
   revertValue(responseId: number, variable: string): ResponseValueView {
-    return this.db.transaction((): ResponseValueView => {
-      const row = this.valueRow(responseId, variable);
-      if (!row) throw new ResponseEditError('not_found', `No answer ${variable} in response ${responseId}`);
-      const before = this.answerImage(responseId, variable, answerColumns);
-      const inConflict = row.conflict_lock_version !== null && row.conflict_value !== null;
-      const base = inConflict ? (row.conflict_value ?? row.base_value) : row.base_value;
-      const lock = inConflict ? (row.conflict_lock_version ?? row.base_lock_version) : row.base_lock_version;
-      this.db
-        .prepare(
-          `UPDATE response_values SET base_value = ?, base_lock_version = ?, current_value = ?, conflict_value = NULL,
-           conflict_lock_version = NULL, server_errors = NULL, updated_at = ? WHERE response_id = ? AND variable = ?`,
-        )
-        .run(base, lock, base, this.now(), responseId, variable);
-      this.step(`revert of the answer to ${labelOf(variable)}`, 'response-revert', { variable }, before);
-      return this.mustValue(responseId, variable);
-    })();
+    return this.edits.revertValue(responseId, variable);
   }
 
   // --- what a push learns
@@ -373,34 +314,4 @@ export class ResponsesStore {
   private valueRow(responseId: number, variable: string): ValueRow | undefined {
     return this.values.row(responseId, variable);
   }
-
-  private mustValue(responseId: number, variable: string): ResponseValueView {
-    const row = this.valueRow(responseId, variable);
-    if (!row) throw new ResponseEditError('not_found', `No answer ${variable} in response ${responseId}`);
-    return valueView(row);
-  }
-
-  /** An answer's row as a step found it, with the columns the step changes. */
-  private answerImage(responseId: number, variable: string, columns: AnswerImage['columns']): AnswerImage {
-    const row = this.db
-      .prepare(
-        `SELECT ${answerColumns.join(', ')} FROM response_values WHERE response_id = ? AND variable = ?`,
-      )
-      .get(responseId, variable) as AnswerImage['row'] | undefined;
-    return { responseId, variable, row: row ?? null, columns };
-  }
-
-  /**
-   * Journals one change of an answer as a labelled step of the workspace's history ("answer to
-   * <indicator>"), so Undo, on any tab, undoes what its label says. Inside the change's transaction.
-   */
-  private step(label: string, kind: string, payload: unknown, before: AnswerImage): void {
-    const after = this.answerImage(before.responseId, before.variable, before.columns);
-    journalAnswerStep((text) => this.db.prepare(text), this.now(), label, kind, payload, before, after);
-  }
-}
-
-/** An indicator's words for a step's label (its variable when the catalog does not know it). */
-function labelOf(variable: string): string {
-  return catalogIndicator(variable)?.label ?? variable;
 }

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
+import type { ChangeSource } from '../../shared/history/change-source';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import type { ImportPlan } from './import-plan';
@@ -80,6 +81,9 @@ export function applyImport(store: WorkspaceStore, plan: ImportPlan, opts: Apply
   const at = (opts.now ?? Date.now)();
   // One undo step in the workspace's history (Ctrl+Z), beside the import's own "Undo import".
   const label = `import of ${work.length} asset${work.length === 1 ? '' : 's'} from ${plan.source.name ?? basename(plan.source.file)}`;
+  const file = (plan.source.name ?? basename(plan.source.file)).slice(0, 255);
+  const source: ChangeSource =
+    plan.source.format === 'csv' ? { kind: 'csv', file } : { kind: 'workbook', file };
   return store.step(label, () =>
     store.transaction(() => {
       const stale: string[] = [];
@@ -101,12 +105,12 @@ export function applyImport(store: WorkspaceStore, plan: ImportPlan, opts: Apply
       for (const row of work) {
         if (!row.doc) continue;
         if (row.status === 'new') {
-          const record = store.createAsset(row.doc);
+          const record = store.createAsset(row.doc, source);
           created.push(record.localId);
           entries.push({ localId: record.localId, before: null, afterHash: docHash(record.current) });
         } else if (row.localId !== null) {
           const before = store.asset(row.localId)?.current ?? null;
-          store.replaceDoc(row.localId, row.doc, 'import');
+          store.replaceDoc(row.localId, row.doc, 'import', source);
           updated.push(row.localId);
           entries.push({ localId: row.localId, before, afterHash: docHash(row.doc) });
         }
@@ -170,12 +174,13 @@ export function undoImport(store: WorkspaceStore, importId?: string): { removed:
     }
     let removed = 0;
     let restored = 0;
+    const undone: ChangeSource = { kind: 'undo' };
     for (const e of undo.entries) {
       if (e.before === null) {
-        store.deleteAsset(e.localId);
+        store.deleteAsset(e.localId, undone);
         removed++;
       } else {
-        store.replaceDoc(e.localId, e.before as AssetDoc, 'undo-import');
+        store.replaceDoc(e.localId, e.before as AssetDoc, 'undo-import', undone);
         restored++;
       }
     }

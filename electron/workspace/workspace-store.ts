@@ -1,18 +1,21 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../storage/sqlite';
 import type { Asset, Entity } from '../../shared/domain';
-import { createPayload, type AssetDoc, type FieldConflict, type Scalar } from '../../shared/sync/asset-doc';
+import { createPayload, type AssetDoc, type Scalar } from '../../shared/sync/asset-doc';
 import type { HistoryState, ServerVerdict } from '../../shared/sync/types';
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { AssetEdits, type Edit } from './asset-edits';
 import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
 import { BatchSettlement } from './batch-settlement';
-import { History, type StepOutcome } from './history';
+import type { StepOutcome } from './history';
+import type { ChangeRecorder } from './change-recorder';
+import type { ChangeSource } from '../../shared/history/change-source';
+import { WritePath } from './write-path';
 import { migrate } from './migrations';
 import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
 import { RemoteMerge, type KnownRow, type RemoteCopy } from './remote-merge';
 import type { StoreAccess } from './store-access';
-import { WorkspaceEditError } from './workspace-edit-error';
+import { WorkspaceReads } from './workspace-reads';
 
 export type { ServerVerdict };
 
@@ -21,18 +24,22 @@ export type { ServerVerdict };
  * so an edit acknowledged to the analyst survives a crash or a power cut. Each public mutation is
  * one transaction.
  */
-export class WorkspaceStore {
-  private readonly db: Database.Database;
+export class WorkspaceStore extends WorkspaceReads {
   private readonly now: () => number;
 
-  private readonly statements = new Map<string, Database.Statement>();
   /** The analyst's edits and the service's copy taken in, each its own part sharing this store. */
   private readonly edits: AssetEdits;
   private readonly remote: RemoteMerge;
-  private readonly history: History;
+  /** The one write path of the documents (write-path.ts), with the history it journals. */
+  private readonly path: WritePath;
 
-  private constructor(db: Database.Database, now: () => number) {
-    this.db = db;
+  private constructor(
+    db: Database.Database,
+    now: () => number,
+    recorder?: ChangeRecorder,
+    onStatement?: (text: string) => void,
+  ) {
+    super(db, onStatement);
     this.now = now;
     const access: StoreAccess = {
       sql: (text) => this.sql(text),
@@ -40,15 +47,22 @@ export class WorkspaceStore {
       mustGet: (localId) => this.mustGet(localId),
       transaction: (fn) => this.transaction(fn),
     };
-    this.history = new History(access);
-    this.edits = new AssetEdits(access, this.history);
-    this.remote = new RemoteMerge(access);
+    this.path = new WritePath(access, recorder);
+    this.edits = new AssetEdits(access, this.path);
+    this.remote = new RemoteMerge(access, this.path);
   }
 
-  static open(file: string, opts: { now?: () => number } = {}): WorkspaceStore {
+  /**
+   * `recorder`: told of every change the write path makes (cell history); none by default.
+   * `onStatement`: told of each statement run (by its text), for a test to count the reads.
+   */
+  static open(
+    file: string,
+    opts: { now?: () => number; recorder?: ChangeRecorder; onStatement?: (text: string) => void } = {},
+  ): WorkspaceStore {
     const db = openSqlite(file);
     migrate(db);
-    return new WorkspaceStore(db, opts.now ?? Date.now);
+    return new WorkspaceStore(db, opts.now ?? Date.now, opts.recorder, opts.onStatement);
   }
 
   close(): void {
@@ -91,106 +105,36 @@ export class WorkspaceStore {
     ).run(key, value);
   }
 
-  // --- reading
+  // --- the analyst's edits: each is journalled and committed before it returns (see AssetEdits)
 
-  listAssets(): AssetRecord[] {
-    return (this.sql(`SELECT ${assetColumns} FROM assets ORDER BY rowid`).all() as AssetRow[]).map(toRecord);
+  createAsset(doc: AssetDoc, source?: ChangeSource): AssetRecord {
+    return this.edits.createAsset(doc, source);
   }
 
   /**
-   * The assets as the grids need them, in order, after the row `after` (at most `limit`): an asset
-   * whose copy is the service's (most of a pulled workspace) is read and parsed once, not twice;
-   * its `base` stays unread (null, with `inStep`). `last`: the row to go on after.
+   * Applies many cell edits at once (a paste, a fill-down) as one transaction; the records as left
+   * (each row read once).
    */
-  listForViews(after = 0, limit = -1): { records: AssetRecord[]; last: number | null } {
-    const rows = this.sql(
-      `SELECT rowid AS row, local_id, service_asset_id, partners_id, server_validations, outliers, remote_deleted, not_found, in_flight, updated_at, current, CASE WHEN ${inStep} THEN NULL ELSE base END AS base, ${inStep} AS in_step FROM assets WHERE rowid > ? ORDER BY rowid LIMIT ?`,
-    ).all(after, limit) as Array<AssetRow & { row: number; in_step: number }>;
-    return {
-      records: rows.map((row) => ({ ...toRecord(row), inStep: row.in_step === 1 })),
-      last: rows.at(-1)?.row ?? null,
-    };
+  setValues(edits: readonly Edit[], source?: ChangeSource): AssetRecord[] {
+    return this.edits.setValues(edits, source);
   }
 
-  /** How many assets the workspace holds, without reading them. */
-  assetCount(): number {
-    return (this.sql('SELECT COUNT(*) AS n FROM assets').get() as { n: number }).n;
-  }
-
-  /** Every open conflict, by asset (one query for a whole snapshot). */
-  conflictsByAsset(): Map<string, FieldConflict[]> {
-    const out = new Map<string, FieldConflict[]>();
-    for (const { localId, ...conflict } of this.conflicts()) {
-      const list = out.get(localId);
-      if (list) list.push(conflict);
-      else out.set(localId, [conflict]);
-    }
-    return out;
-  }
-
-  asset(localId: string): AssetRecord | undefined {
-    const row = this.sql(`SELECT ${assetColumns} FROM assets WHERE local_id = ?`).get(localId) as
-      AssetRow | undefined;
-    return row ? toRecord(row) : undefined;
-  }
-
-  assetByServiceId(serviceAssetId: number): AssetRecord | undefined {
-    const row = this.sql(`SELECT ${assetColumns} FROM assets WHERE service_asset_id = ?`).get(
-      serviceAssetId,
-    ) as AssetRow | undefined;
-    return row ? toRecord(row) : undefined;
-  }
-
-  journalLength(): number {
-    return (this.sql('SELECT COUNT(*) AS n FROM journal').get() as { n: number }).n;
-  }
-
-  lastJournalSeq(): number {
-    return (this.sql('SELECT COALESCE(MAX(seq), 0) AS n FROM journal').get() as { n: number }).n;
-  }
-
-  conflicts(localId?: string): Array<FieldConflict & { localId: string }> {
-    const rows = (
-      localId === undefined
-        ? this.sql('SELECT * FROM conflicts ORDER BY local_id, path').all()
-        : this.sql('SELECT * FROM conflicts WHERE local_id = ? ORDER BY path').all(localId)
-    ) as Array<{ local_id: string; path: string; base: string; mine: string; theirs: string }>;
-    return rows.map((row) => ({
-      localId: row.local_id,
-      path: row.path,
-      base: JSON.parse(row.base) as Scalar,
-      mine: JSON.parse(row.mine) as Scalar,
-      theirs: JSON.parse(row.theirs) as Scalar,
-    }));
-  }
-
-  // --- the analyst's edits: each is journalled and committed before it returns (see AssetEdits)
-
-  createAsset(doc: AssetDoc): AssetRecord {
-    return this.edits.createAsset(doc);
-  }
-
-  /** Applies many cell edits at once (a paste, a fill-down) as one transaction. */
-  setValues(edits: readonly Edit[]): void {
-    this.edits.setValues(edits);
-  }
-
-  setValue(localId: string, path: string, value: Scalar): void {
-    this.setValues([{ localId, path, value }]);
+  setValue(localId: string, path: string, value: Scalar, source?: ChangeSource): void {
+    this.setValues([{ localId, path, value }], source);
   }
 
   /** Replaces the whole local copy (entry edits, imports); the journal keeps the new document. */
-  replaceDoc(localId: string, doc: AssetDoc, kind = 'replace'): void {
-    this.edits.replaceDoc(localId, doc, kind);
+  replaceDoc(localId: string, doc: AssetDoc, kind = 'replace', source?: ChangeSource): void {
+    this.edits.replaceDoc(localId, doc, kind, source);
   }
 
-  deleteAsset(localId: string): void {
-    this.edits.deleteAsset(localId);
+  deleteAsset(localId: string, source?: ChangeSource): void {
+    this.edits.deleteAsset(localId, source);
   }
 
   /** Drops local changes of an asset: back to what the service has. */
-  revertAsset(localId: string): void {
-    this.edits.revertAsset(localId);
+  revertAsset(localId: string, source?: ChangeSource): void {
+    this.edits.revertAsset(localId, source);
   }
 
   resolveConflict(localId: string, path: string, choice: 'mine' | 'theirs'): void {
@@ -308,8 +252,19 @@ export class WorkspaceStore {
    * becomes the base (merged into the copy sent when `carried` says it may be partial), and edits the
    * analyst made while the batch was in flight stay pending.
    */
-  acknowledge(localId: string, asset: Asset, sent?: string, carried?: Record<string, unknown>): boolean {
-    return this.remote.acknowledge(localId, asset, sent, carried);
+  acknowledge(
+    localId: string,
+    asset: Asset,
+    sent?: string,
+    carried?: Record<string, unknown>,
+    anyway = false,
+  ): boolean {
+    return this.remote.acknowledge(localId, asset, sent, carried, anyway);
+  }
+
+  /** An asset whose delete the service acknowledged: its row goes (through the write path). */
+  removeGone(localId: string): void {
+    this.remote.removeGone(localId);
   }
 
   /** Marks the assets the service confirmed gone (by a 404 on each, see `confirmGone`). */
@@ -339,19 +294,19 @@ export class WorkspaceStore {
 
   /** Runs one user action as one labelled undo step. */
   step<T>(label: string, fn: () => T): T {
-    return this.history.step(label, fn);
+    return this.path.step(label, fn);
   }
 
   undo(): StepOutcome | null {
-    return this.history.undo();
+    return this.path.undo();
   }
 
   redo(): StepOutcome | null {
-    return this.history.redo();
+    return this.path.redo();
   }
 
   historyState(): HistoryState {
-    return this.history.state();
+    return this.path.historyState();
   }
 
   // --- internals shared with BatchSettlement, AssetEdits and RemoteMerge
@@ -359,23 +314,6 @@ export class WorkspaceStore {
   /** @internal */
   run(sql: string, ...params: unknown[]): void {
     this.sql(sql).run(...params);
-  }
-
-  /** @internal */
-  mustGet(localId: string): AssetRecord {
-    const record = this.asset(localId);
-    if (!record) throw new WorkspaceEditError(`No asset ${localId} in the workspace`);
-    return record;
-  }
-
-  /** Prepared once per text: preparing costs more than running for these one-row statements. */
-  private sql(text: string): Database.Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
   }
 
   // --- for the sync's worker thread (electron/sync/sync-worker.ts): its own connection to this
