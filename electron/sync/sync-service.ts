@@ -7,10 +7,9 @@ import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import type { SessionService } from '../auth/session-service';
 import { badRequest, forbidden } from '../bridge/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
-import { assetViewsOf, toReview } from '../workspace/asset-views';
-import type { WorkspaceStore } from '../workspace/workspace-store';
+import { assetViewsOf } from '../workspace/asset-views';
+import type { LedgerPort } from '../workspace/ledger-port';
 import type { OpenWorkspace, WorkspaceService } from '../workspace/workspace-service';
-import { heldBackOf } from './batch-planner';
 import { OnlineProbe } from './online-probe';
 
 /** What the analyst chose in the review: the deletes confirmed, the held-back assets sent anyway. */
@@ -19,7 +18,6 @@ interface SyncChoices {
   sendAnyway: ReadonlySet<string>;
 }
 import { SyncEngine } from './sync-engine';
-import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
 
 export type SyncHandlers = Pick<BridgeHandlers, 'sync.review' | 'sync.run' | 'sync.cancel' | 'sync.dryRun'>;
 
@@ -69,34 +67,8 @@ export class SyncService {
   }
 
   readonly handlers: SyncHandlers = {
-    'sync.review': () => {
-      const { workspaces } = this.deps;
-      const workspace = workspaces.require();
-      const { store } = workspace;
-      // Pending for this connection's service: what it no longer takes is kept here (see asset-id-name.ts).
-      const idName = this.deps.session.client.assetIds.name;
-      const work = store.pending(idName);
-      const review = toReview(work, idName);
-      const names = new Map([...review.creates, ...review.updates].map((r) => [r.localId, r.name]));
-      review.heldBack = heldBackOf(
-        work,
-        store,
-        workspaces.validationContext(store, 'create'),
-        workspaces.validationContext(store, 'update'),
-      ).map(({ localId, errors }) => {
-        const doc = store.mustGet(localId).current;
-        return {
-          localId,
-          name: names.get(localId) ?? localId,
-          // The grid's paths (`annual_data/2024/en_cov_wf`), which the review words with the columns' labels.
-          errors: Object.entries(errors).map(([path, messages]) => ({
-            path: docPathOf(doc, path),
-            messages,
-          })),
-        };
-      });
-      return review;
-    },
+    // Made in the sync's worker from the click's one plan (review.ts): main sends and receives.
+    'sync.review': () => this.engine(this.deps.workspaces.require()).review(),
     'sync.run': ({ mode, confirmDeletes, sendAnyway }) =>
       this.run(mode ?? 'strict', {
         deletes: new Set(confirmDeletes ?? []),
@@ -185,7 +157,7 @@ export class SyncService {
  * journal entry is later) is read again here, on main, where the edit's own answer was made, so
  * the window, which took that answer first, is not sent an older view.
  */
-function freshen(store: WorkspaceStore, changes: SyncChanges, idName: AssetIdName): void {
+function freshen(store: LedgerPort, changes: SyncChanges, idName: AssetIdName): void {
   const edited = store.journalledSince(changes.journalSeq);
   if (edited.size === 0) return;
   const settled = new Set([
@@ -213,20 +185,4 @@ function freshen(store: WorkspaceStore, changes: SyncChanges, idName: AssetIdNam
     localIds: kept.map((i) => localIds[i]!),
     serviceAssetIds: kept.map((i) => serviceAssetIds[i]!),
   };
-}
-
-/**
- * A rule's API path (`annual_data[5].en_cov_wf`, `certifications[0].year`, `asset_size`) as the
- * document path the grid and the review use (`annual_data/2024/en_cov_wf`, `certifications/new:k/year`,
- * `size`), by the asset's own records. A path it cannot place stays as it was.
- */
-export function docPathOf(doc: AssetDoc | null, apiPath: string): string {
-  if (apiPath === 'asset_size') return 'size';
-  const m = /^(annual_data|certifications|energy_ratings)\[(\d+)\]\.(\w+)$/.exec(apiPath);
-  if (!m) return apiPath;
-  const collection = m[1] as 'annual_data' | 'certifications' | 'energy_ratings';
-  const list = doc?.[collection];
-  const entry = Array.isArray(list) ? (list[Number(m[2])] as Record<string, unknown> | undefined) : undefined;
-  if (!entry || typeof entry !== 'object') return apiPath;
-  return `${collection}/${entryKey(collection, entry)}/${m[3]}`;
 }

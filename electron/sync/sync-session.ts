@@ -5,10 +5,13 @@
  * result is plain data, so it crosses a thread as it is.
  */
 import { countNames, type Asset, type PageMeta, type ValidationContext } from '../../shared/domain';
-import type { PullSummary, PushMode, PushSummary, SyncChanges } from '../../shared/sync/types';
+import type { AssetDoc } from '../../shared/sync/asset-doc';
+import type { PendingReview, PullSummary, PushMode, PushSummary, SyncChanges } from '../../shared/sync/types';
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { settledViewsOf } from '../workspace/asset-views';
-import type { WorkspaceStore } from '../workspace/workspace-store';
+import type { LedgerPort } from '../workspace/ledger-port';
+import type { SentAsset } from './batch-answer';
+import { pendingPlan } from './pending-plan';
 import { PullRun, type PulledPage } from './pull-run';
 import {
   PushRun,
@@ -17,15 +20,15 @@ import {
   type SettledBatch,
   type SettledCounts,
 } from './push-run';
+import { reviewPending } from './review';
 
 export type { OutgoingBatch, PushStart, SettledCounts };
 
 /** The rules' context as data: a function (the name check) cannot cross a thread. */
 export type ContextData = Omit<ValidationContext, 'isNameTaken'>;
 
-export interface PushStartOptions {
-  mode: PushMode;
-  size: number;
+/** The rules' contexts as the engine sends them (see `withNames`). */
+export interface ContextsData {
   createCtx: ContextData;
   updateCtx: ContextData;
   /**
@@ -33,6 +36,20 @@ export interface PushStartOptions {
    * rebuilt here from the names the workspace holds now (the rule WorkspaceService applies).
    */
   checkNames: boolean;
+}
+
+/** What the dry run sends the service's validation endpoint, from the click's plan. */
+export interface DryRunWork {
+  creates: AssetDoc[];
+  updates: AssetDoc[];
+  /** How each answered asset is traced back (the same order as `creates` and `updates`). */
+  createRecords: SentAsset[];
+  updateRecords: SentAsset[];
+}
+
+export interface PushStartOptions extends ContextsData {
+  mode: PushMode;
+  size: number;
   deletes?: number[] | undefined;
   sendAnyway?: string[] | undefined;
   /** The name the connection's service reads the asset id under (see asset-id-name.ts). */
@@ -47,6 +64,9 @@ export interface SessionOps {
   pushDrop: [{ batchId: string; ambiguous: boolean }, null];
   /** The views of every asset this session's pushes settled, and whether its pulls changed any. */
   changes: [{ idName: AssetIdName }, SyncChanges];
+  /** The review of the click's plan (review.ts). */
+  review: [ContextsData & { idName: AssetIdName }, PendingReview];
+  dryRunWork: [{ idName: AssetIdName }, DryRunWork];
   pullStart: [null, null];
   pullPage: [
     { bytes: Uint8Array; status: number; page: number; meta: PageMeta; lastPage: number },
@@ -66,7 +86,7 @@ export class SyncSession {
   /** Whether a pull of this session changed the workspace (the window then reads it again). */
   private pulled = false;
 
-  constructor(readonly store: WorkspaceStore) {}
+  constructor(readonly store: LedgerPort) {}
 
   run<K extends SessionOp>(op: K, arg: SessionOps[K][0]): SessionOps[K][1] {
     return (this.handlers[op] as (arg: SessionOps[K][0]) => SessionOps[K][1])(arg);
@@ -74,16 +94,14 @@ export class SyncSession {
 
   private readonly handlers: { [K in SessionOp]: (arg: SessionOps[K][0]) => SessionOps[K][1] } = {
     pushStart: (opts) => {
-      const names = opts.checkNames ? countNames(this.store.currentNames()) : undefined;
-      const withNames = (ctx: ContextData): ValidationContext =>
-        names ? { ...ctx, isNameTaken: (name) => (names.get(name.trim()) ?? 0) > 1 } : ctx;
+      const { createCtx, updateCtx } = withNames(this.store, opts);
       this.push = new PushRun(
         this.store,
         {
           mode: opts.mode,
           size: opts.size,
-          createCtx: withNames(opts.createCtx),
-          updateCtx: withNames(opts.updateCtx),
+          createCtx,
+          updateCtx,
           deletes: opts.deletes ? new Set(opts.deletes) : undefined,
           sendAnyway: opts.sendAnyway ? new Set(opts.sendAnyway) : undefined,
           idName: opts.idName,
@@ -105,6 +123,25 @@ export class SyncSession {
     pushDrop: ({ batchId, ambiguous }) => {
       this.pushRun().drop(batchId, ambiguous);
       return null;
+    },
+    review: ({ idName, ...contexts }) =>
+      reviewPending(this.store, idName, {
+        ...withNames(this.store, contexts),
+        key: JSON.stringify(contexts),
+      }),
+    dryRunWork: ({ idName }) => {
+      const work = pendingPlan(this.store, idName);
+      const lean = ({ localId, partnersId, serviceAssetId }: SentAsset) => ({
+        localId,
+        partnersId,
+        serviceAssetId,
+      });
+      return {
+        creates: work.creates.map((record) => this.store.createPayloadOf(record)),
+        updates: work.updates.map((entry) => entry.patch),
+        createRecords: work.creates.map(lean),
+        updateRecords: work.updates.map((entry) => lean(entry.record)),
+      };
     },
     pullStart: () => {
       this.pull = new PullRun(this.store);
@@ -131,4 +168,15 @@ export class SyncSession {
     if (!this.pull) throw new Error('No pull under way in this sync session');
     return this.pull;
   }
+}
+
+/** The contexts with the name check rebuilt from the names the workspace holds now. */
+function withNames(
+  store: LedgerPort,
+  { createCtx, updateCtx, checkNames }: ContextsData,
+): { createCtx: ValidationContext; updateCtx: ValidationContext } {
+  const names = checkNames ? countNames(store.currentNames()) : undefined;
+  const named = (ctx: ContextData): ValidationContext =>
+    names ? { ...ctx, isNameTaken: (name) => (names.get(name.trim()) ?? 0) > 1 } : ctx;
+  return { createCtx: named(createCtx), updateCtx: named(updateCtx) };
 }

@@ -9,6 +9,7 @@ import type {
 import type { AssetRecord } from './asset-record';
 import { isRemovedFieldPath, specIdName, type AssetIdName } from '../../shared/sync/asset-id-name';
 import { changedOnlyHere, type PendingWork } from './pending-work';
+import type { LedgerPort } from './ledger-port';
 import type { WorkspaceStore } from './workspace-store';
 
 /**
@@ -80,7 +81,7 @@ export function assetViewPage(
  * step, their views go without the document, which is then neither parsed nor sent.
  */
 export function assetViewsOf(
-  store: WorkspaceStore,
+  store: LedgerPort,
   localIds: Iterable<string>,
   idName?: AssetIdName,
   sameAsSent: ReadonlySet<string> = new Set(),
@@ -104,7 +105,7 @@ export function assetViewsOf(
  * (see `assetViewsOf`); those gone.
  */
 export function settledViewsOf(
-  store: WorkspaceStore,
+  store: LedgerPort,
   localIds: Iterable<string>,
   sameAsSent: ReadonlySet<string>,
   idName?: AssetIdName,

@@ -6,7 +6,6 @@ import type { HistoryState, ServerVerdict } from '../../shared/sync/types';
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { AssetEdits, type Edit } from './asset-edits';
 import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
-import { BatchSettlement } from './batch-settlement';
 import type { StepOutcome } from './history';
 import type { ChangeRecorder } from './change-recorder';
 import type { ChangeSource } from '../../shared/history/change-source';
@@ -203,22 +202,30 @@ export class WorkspaceStore extends WorkspaceReads {
   }
 
   /**
-   * Applies a whole batch answer in one transaction, then forgets the batch. `sent`: the copy each
-   * asset carried (JSON text), as the push kept it: edits made while the batch was out are rebased
-   * on it (an unmarked asset has no `sent` column of its own, see `beginBatch`).
+   * Applies a whole batch answer in one transaction (`apply`: the sync's settlement, see
+   * electron/sync/batch-settlement.ts), then forgets the batch.
    */
-  settleBatch(
-    batchId: string,
-    apply: (tx: BatchSettlement) => void,
-    sent?: ReadonlyMap<string, string>,
-  ): void {
+  settleBatch(batchId: string, apply: () => void): void {
     this.db
       .transaction(() => {
-        apply(new BatchSettlement(this, sent));
+        apply();
         this.sql('UPDATE assets SET in_flight = NULL, sent = NULL WHERE in_flight = ?').run(batchId);
         this.sql('DELETE FROM outbox WHERE batch_id = ?').run(batchId);
       })
       .immediate();
+  }
+
+  /** The service refused the asset sent (inside a settlement): its verdict, for the grid. */
+  markInvalid(localId: string, verdict: ServerVerdict): void {
+    this.sql('UPDATE assets SET server_validations = ? WHERE local_id = ?').run(
+      JSON.stringify(verdict),
+      localId,
+    );
+  }
+
+  /** The service no longer has the asset an update was sent for (inside a settlement). */
+  markNotFound(localId: string): void {
+    this.sql('UPDATE assets SET not_found = 1 WHERE local_id = ?').run(localId);
   }
 
   /** Forgets a batch the service refused whole (nothing applied). */
@@ -309,7 +316,7 @@ export class WorkspaceStore extends WorkspaceReads {
     return this.path.historyState();
   }
 
-  // --- internals shared with BatchSettlement, AssetEdits and RemoteMerge
+  // --- internals shared with AssetEdits and RemoteMerge
 
   /** @internal */
   run(sql: string, ...params: unknown[]): void {
@@ -386,6 +393,18 @@ export class WorkspaceStore extends WorkspaceReads {
       `SELECT local_id, service_asset_id FROM assets WHERE local_id IN (SELECT value FROM json_each(?)) AND ${inStep} AND service_asset_id IS NOT NULL AND remote_deleted = 0 AND not_found = 0 AND COALESCE(server_validations, '') = '' AND COALESCE(outliers, '[]') = '[]' AND local_id NOT IN (SELECT local_id FROM conflicts)`,
     ).all(JSON.stringify(localIds)) as Array<{ local_id: string; service_asset_id: number }>;
     return new Map(rows.map((row) => [row.local_id, row.service_asset_id]));
+  }
+
+  /**
+   * A mark that moves with every write of the assets, their conflicts or the journal (their count,
+   * write times, the journal's last entry), read in one statement: the sync's pending-work plan is
+   * kept while it stays (electron/sync/pending-plan.ts).
+   */
+  changeMark(): string {
+    const row = this.sql(
+      'SELECT COUNT(*) AS n, COALESCE(MAX(updated_at), 0) AS latest, COALESCE(SUM(updated_at), 0) AS times, (SELECT COUNT(*) FROM conflicts) AS conflicts, (SELECT COALESCE(MAX(seq), 0) FROM journal) AS seq FROM assets',
+    ).get() as { n: number; latest: number; times: number; conflicts: number; seq: number };
+    return `${row.n}:${row.latest}:${row.times}:${row.conflicts}:${row.seq}`;
   }
 
   /** The assets the journal names after its entry `seq` (edits committed since then). */

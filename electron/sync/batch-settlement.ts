@@ -1,12 +1,18 @@
 import type { Asset } from '../../shared/domain';
 import type { ServerVerdict } from '../../shared/sync/types';
-import type { WorkspaceStore } from './workspace-store';
+import type { LedgerPort } from '../workspace/ledger-port';
 
-/** The operations a batch answer may apply, inside the settlement's transaction. */
+/**
+ * The operations a batch answer may apply (see batch-answer.ts), inside the outbox's settlement
+ * transaction (`LedgerPort.settleBatch`): the ledger's side of the seam, each one call through it.
+ */
 export class BatchSettlement {
-  /** `sent`: the copy each asset carried, as the push kept it (see `WorkspaceStore.settleBatch`). */
+  /** The assets acknowledged whose copy is now, in substance, the one sent (see `acknowledge`). */
+  readonly sameAsSent = new Set<string>();
+
+  /** `sent`: the copy each asset carried, as the push kept it (see `LedgerPort.beginBatch`). */
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: LedgerPort,
     private readonly sent?: ReadonlyMap<string, string>,
   ) {}
 
@@ -20,22 +26,15 @@ export class BatchSettlement {
       this.sameAsSent.add(localId);
   }
 
-  /** The assets acknowledged whose copy is now, in substance, the one sent (see `acknowledge`). */
-  readonly sameAsSent = new Set<string>();
-
   deleted(localId: string): void {
     this.store.removeGone(localId);
   }
 
   invalid(localId: string, verdict: ServerVerdict): void {
-    this.store.run(
-      'UPDATE assets SET server_validations = ? WHERE local_id = ?',
-      JSON.stringify(verdict),
-      localId,
-    );
+    this.store.markInvalid(localId, verdict);
   }
 
   notFound(localId: string): void {
-    this.store.run('UPDATE assets SET not_found = 1 WHERE local_id = ?', localId);
+    this.store.markNotFound(localId);
   }
 }
