@@ -21,6 +21,42 @@ const sandboxImportsOnlyShared = {
   message: 'The sandbox imports only shared/ (and npm packages); move what both sides need to shared/.',
 };
 
+// Layers inside main (issue 35), as VS Code's `code-layering` rule: a folder of electron/ may import
+// folders of lower layers and never one of a higher layer; folders of one layer do not import each
+// other (a group of folders in one layer could; none is needed now). `bridge/handlers.ts` is only the
+// contract's handler types, which every service's slice names: it sits at the bottom; the rest of
+// bridge/ (dispatch, the error mapping) is at the top with the hosts.
+const mainLayers = [
+  // What knows nothing of the domains: files and SQLite, sockets and deadlines, the shell's policy,
+  // worker threads, the meters' file parsers, the files the user picked.
+  [['storage'], ['net'], ['security'], ['workers'], ['meters'], ['files']],
+  [['service-client']],
+  // The service's spreadsheet export (request, callback, download) needs only the client.
+  [['auth'], ['service-export']],
+  [['workspace']],
+  [['sync'], ['workbook'], ['responses']],
+  [['app']],
+  [['bridge']],
+  [['browser-host']],
+];
+const folderPattern = (folder) => (folder === 'bridge' ? 'bridge/(?!handlers$)' : `${folder}(/|$)`);
+/** The no-restricted-imports pattern that keeps `folder` off what it may not import. */
+function layerPattern(folder) {
+  const at = mainLayers.findIndex((layer) => layer.some((group) => group.includes(folder)));
+  const siblings = mainLayers[at].filter((group) => !group.includes(folder)).flat();
+  const higher = mainLayers.slice(at + 1).flat(2);
+  // The bridge sits above the services yet imports none of them: it dispatches to the handlers it
+  // is given and maps errors by their base class (shared/errors.ts), so it knows no domain.
+  const lower = folder === 'bridge' ? mainLayers.slice(0, at).flat(2) : [];
+  const banned = [...lower, ...siblings, ...higher];
+  return {
+    // `../main`, `../preload` too: the composition root and the preload import everything, nothing imports them.
+    regex: `^(\\.\\./)+(${[...banned.map(folderPattern), 'main$', 'preload$'].join('|')})`,
+    message: `Layers of main (eslint.config.js, README "Main, by concern"): electron/${folder}/ may not import ${banned.join(', ')}, main or preload. Move what both need down a layer.`,
+  };
+}
+const mainFolders = mainLayers.flat(2);
+
 export default tseslint.config(
   {
     ignores: [
@@ -50,6 +86,15 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [onlyMainImportsElectron], patterns: [noSandbox] }],
     },
   },
+  ...mainFolders.map((folder) => ({
+    files: [`electron/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [onlyMainImportsElectron], patterns: [noSandbox, layerPattern(folder)] },
+      ],
+    },
+  })),
   {
     files: ['electron/main.ts', 'electron/preload.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noSandbox] }] },
@@ -57,7 +102,12 @@ export default tseslint.config(
   {
     // The sandbox's launcher.
     files: ['electron/app/embedded-sandbox.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [onlyMainImportsElectron] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [onlyMainImportsElectron], patterns: [layerPattern('app')] },
+      ],
+    },
   },
   {
     files: ['sandbox/**/*.ts'],
@@ -69,11 +119,31 @@ export default tseslint.config(
     },
   },
   {
+    // The benches and what they share with the tests (support/: the test app, Chromium, the sync's
+    // and the workbook's rigs) import no test module: a bench must not change when a test does.
+    files: ['bench/**/*.ts', 'support/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [onlyMainImportsElectron],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+tests(/|$)',
+              message: 'bench/ and support/ import no test module: move what both need to support/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: [
       'electron/**/*.ts',
       'sandbox/**/*.ts',
       'tests/**/*.ts',
       'bench/**/*.ts',
+      'support/**/*.ts',
       '*.config.ts',
       '*.config.js',
     ],

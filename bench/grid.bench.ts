@@ -27,8 +27,8 @@ import { connectionFolder } from '../electron/storage/paths';
 import { WorkspaceStore } from '../electron/workspace/workspace-store';
 import { annualFieldCatalog } from '../shared/domain';
 import { annualColumns } from '../renderer/src/grid-model/columns';
-import { launchChromium } from '../tests/support/chromium';
-import { startTestApp, testAssessmentYear } from '../tests/support/test-app';
+import { launchChromium } from '../support/chromium';
+import { startTestApp, testAssessmentYear } from '../support/test-app';
 
 const ASSETS = 16_667;
 const YEARS = 6;

@@ -13,9 +13,9 @@ import { answerSocketCalls } from '../electron/browser-host/socket-calls';
 import { readAssetCsv } from '../electron/workbook/csv';
 import { readWorkbook } from '../electron/workbook/read-workbook';
 import { previewImportFile } from '../electron/workbook/workspace-workbook';
-import { makeClient, makeEngine, tempWorkspace } from '../tests/electron/sync/harness';
-import { seededWorkspace, tmpDir } from '../tests/electron/workbook/fixtures';
-import { commasCsv, hostile } from '../tests/electron/workbook/hostile-books';
+import { makeClient, makeEngine, tempWorkspace } from '../support/sync-harness';
+import { seededWorkspace, tmpDir } from '../support/workbook-fixtures';
+import { commasCsv, hostile } from '../support/hostile-books';
 import { eventLoopProbe, goal, percentile } from './support/goal';
 
 /** Main's p99 while `work` runs: the floor a hostile input of the same size is held to. */

@@ -20,7 +20,7 @@ import { planImport } from '../electron/workbook/import-plan';
 import { nativeDeflate } from '../electron/workbook/native-deflate';
 import { allYears } from '../shared/workbook/layout';
 import { readWorkbook, WorkbookError } from '../electron/workbook/read-workbook';
-import { hostile } from '../tests/electron/workbook/hostile-books';
+import { hostile } from '../support/hostile-books';
 import { exportWorkspace, previewImportFile } from '../electron/workbook/workspace-workbook';
 import { writeAssetWorkbook } from '../shared/workbook/write-workbook';
 import type { AssetRecord } from '../electron/workspace/asset-record';

@@ -17,8 +17,8 @@ import type { AssetDoc } from '../../shared/sync/asset-doc';
 import { localSandboxId } from '../../electron/auth/connections';
 import { connectionFolder } from '../../electron/storage/paths';
 import { WorkspaceStore } from '../../electron/workspace/workspace-store';
-import { launchChromium } from '../../tests/support/chromium';
-import { startTestApp } from '../../tests/support/test-app';
+import { launchChromium } from '../../support/chromium';
+import { startTestApp } from '../../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };

@@ -19,7 +19,7 @@ import {
   type SandboxToApp,
 } from '../../sandbox/embedded-protocol';
 import { oobRedirectUri } from '../auth/oauth-login';
-import type { LocalSandboxAccess } from '../auth/session-service';
+import type { LocalSandboxAccess } from '../auth/local-sandbox';
 import { fetchWithDeadline } from '../net/deadline';
 import { readBoundedText } from '../service-client/bounded-body';
 

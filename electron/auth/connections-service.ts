@@ -3,7 +3,7 @@
  * switch, remove. Its slice of the bridge: `connections.*`. Switching re-enters the session.
  */
 import type { BridgeHandlers } from '../bridge/handlers';
-import { badRequest, notFound } from '../bridge/errors';
+import { badRequest, notFound } from '../../shared/errors';
 import { customConnectionInputSchema, localSandboxIds, type ConnectionRegistry } from './connections';
 import type { SessionService } from './session-service';
 

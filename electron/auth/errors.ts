@@ -2,6 +2,7 @@
  * Typed failures of sign-in and token use. Each carries a `code` the UI maps to a sentence, and a
  * message that never contains a token value.
  */
+import { UserFacingError } from '../../shared/errors';
 import { oauthErrorCodes, type OAuthErrorCode } from '../../shared/auth/oauth-error-codes';
 
 export type AuthErrorCode =
@@ -17,7 +18,7 @@ export type AuthErrorCode =
 
 const oauthCodes = new Set<string>(oauthErrorCodes);
 
-export class AuthError extends Error {
+export class AuthError extends UserFacingError {
   constructor(
     readonly code: AuthErrorCode,
     message: string,

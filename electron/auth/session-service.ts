@@ -3,40 +3,26 @@
  * service client, the entities the sign-in reaches, and whether the service answers. Owns the OAuth
  * flows and the token's expiry watch. Its slice of the bridge: `session.get` and `auth.*`.
  */
-import { randomUUID } from 'node:crypto';
-import type { OAuthFinished, SessionState, WorkspaceProblem } from '../../shared/bridge/types';
+import type { SessionState, WorkspaceProblem } from '../../shared/bridge/types';
 import type { Entity } from '../../shared/domain';
-import { grantableScopes } from '../../shared/auth/scopes';
-import { errorMessage } from '../../shared/errors';
-import { badRequest, notFound } from '../bridge/errors';
+import { badRequest, errorMessage, notFound } from '../../shared/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { ApiError, isOfflineError } from '../service-client/errors';
 import { SubmissionApiClient } from '../service-client/service-client';
 import { AssetIdNaming } from '../../shared/sync/asset-id-name';
 import {
-  localSandboxId,
   localSandboxIds,
-  localSandboxRealNamesId,
   type Connection,
   type ConnectionRegistry,
   type LocalSandboxId,
 } from './connections';
 import { readEntityCache, saveEntityCache } from './entity-cache';
-import { AuthError } from './errors';
-import { startOAuthLogin, type OAuthLogin } from './oauth-login';
+import { localSandboxOf, sandboxRunToken, type LocalSandboxAccess } from './local-sandbox';
+import { OAuthFlows } from './oauth-flows';
+import { throttledRetryNotices, type RetryInfo } from './retry-notices';
 import { checkPastedToken } from './partner-token';
 import type { SecretStore, SecretStoreStatus, StoredToken } from './secret-store';
 import { expiryState, watchExpiry } from './token-lifecycle';
-
-/** The embedded sandbox as sign-in needs it: its address, this run's token, the app's OAuth client. */
-export interface LocalSandboxAccess {
-  ensure(): Promise<{
-    baseUrl: string;
-    token: string;
-    oauthClient: { clientId: string; clientSecret: string };
-    demoUser: { email: string; password: string };
-  }>;
-}
 
 export interface SessionDeps {
   dataDir: string;
@@ -71,8 +57,6 @@ export type SessionHandlers = Pick<
   | 'auth.cancelOAuth'
 >;
 
-const retryNoticeEveryMs = 5_000;
-
 export class SessionService {
   private connection: Connection;
   private token: StoredToken | null = null;
@@ -86,8 +70,8 @@ export class SessionService {
   /** Local sandboxes signed out of in this run: their own tokens are not used until a sign-in. */
   private readonly sandboxSignedOut = new Set<string>();
   private stopExpiryWatch: (() => void) | undefined;
-  private lastRetryNotice = 0;
-  private readonly oauthFlows = new Map<string, OAuthLogin>();
+  private readonly retryNotices: (info: RetryInfo) => void;
+  private readonly oauthFlows: OAuthFlows;
   private readonly listeners: SessionListener[] = [];
   /** Filled by the composition root: the open workspace's entity, for `session.get`. */
   activeEntityId: () => number | null = () => null;
@@ -96,7 +80,9 @@ export class SessionService {
 
   constructor(private readonly deps: SessionDeps) {
     this.connection = deps.registry.active();
+    this.retryNotices = throttledRetryNotices(deps.events);
     this.clientOf = this.newClient(this.connection);
+    this.oauthFlows = new OAuthFlows(deps.events, deps.openBrowser);
   }
 
   listen(listener: SessionListener): void {
@@ -169,7 +155,7 @@ export class SessionService {
   private async connect(chosen: Connection): Promise<void> {
     let target = chosen;
     let startProblem: string | undefined;
-    const local = this.sandboxOf(target);
+    const local = localSandboxOf(target, this.deps);
     if (local) {
       try {
         target = this.deps.registry.setSandboxOrigin((await local.access.ensure()).baseUrl, local.id);
@@ -243,7 +229,7 @@ export class SessionService {
 
   close(): void {
     this.stopExpiryWatch?.();
-    for (const login of this.oauthFlows.values()) login.cancel();
+    this.oauthFlows.close();
   }
 
   readonly handlers: SessionHandlers = {
@@ -276,7 +262,7 @@ export class SessionService {
     },
     'auth.startOAuth': async ({ connectionId, redirect, clientId, clientSecret }) => {
       const target = this.mustGet(connectionId);
-      const sandbox = await this.sandboxOf(target)?.access.ensure();
+      const sandbox = await localSandboxOf(target, this.deps)?.access.ensure();
       const client = sandbox
         ? sandbox.oauthClient
         : clientId && clientSecret
@@ -284,60 +270,16 @@ export class SessionService {
           : undefined;
       if (!client)
         throw badRequest('Enter the client id and secret of the OAuth application registered in the portal.');
-      const openBrowser = this.deps.openBrowser;
-      if (!openBrowser) throw badRequest('No browser to sign in with.');
-      const flowId = randomUUID();
-      const login = await startOAuthLogin({
+      return this.oauthFlows.start({
         connection: target,
-        clientId: client.clientId,
-        clientSecret: client.clientSecret,
-        scopes: [...grantableScopes],
-        openBrowser,
+        client,
         redirect: redirect ?? 'loopback',
-      });
-      this.oauthFlows.set(flowId, login);
-      login.result.then(
-        async (tokenSet) => {
-          this.oauthFlows.delete(flowId);
-          await this.signedInto(target, {
-            accessToken: tokenSet.accessToken,
-            kind: 'oauth',
-            scopes: tokenSet.scopes,
-            expiresAt: tokenSet.expiresAt.toISOString(),
-            obtainedAt: tokenSet.obtainedAt.toISOString(),
-          });
-          this.finished({ flowId, ok: true });
-        },
-        (error: unknown) => {
-          this.oauthFlows.delete(flowId);
-          this.finished({
-            flowId,
-            ok: false,
-            code: error instanceof AuthError ? error.code : 'server_error',
-            message: errorMessage(error),
-          });
-        },
-      );
-      return {
-        flowId,
-        mode: login.mode,
-        authorizeUrl: login.authorizeUrl,
-        browserOpened: login.browserOpened,
-        fallbackReason: login.fallbackReason,
         portalLogin: sandbox?.demoUser,
-      };
+        signedIn: (token) => this.signedInto(target, token),
+      });
     },
-    'auth.submitOAuthCode': ({ flowId, code }) => {
-      const login = this.oauthFlows.get(flowId);
-      if (!login) return false;
-      login.submitCode(code);
-      return true;
-    },
-    'auth.cancelOAuth': ({ flowId }) => {
-      const login = this.oauthFlows.get(flowId);
-      login?.cancel();
-      return login !== undefined;
-    },
+    'auth.submitOAuthCode': ({ flowId, code }) => this.oauthFlows.submitCode(flowId, code),
+    'auth.cancelOAuth': ({ flowId }) => this.oauthFlows.cancel(flowId),
   };
 
   /** A new sign-in: saved for the connection, which becomes the active one; paused work goes on. */
@@ -349,39 +291,19 @@ export class SessionService {
     for (const listener of this.listeners) listener.signedIn?.();
   }
 
-  private finished(result: OAuthFinished): void {
-    this.deps.events.emit('auth.oauthFinished', result);
-  }
-
   /**
    * The connection's token: the keychain's, or for the local sandbox (unless signed out of it) the
    * sandbox's own token for this run, which never goes to the keychain.
    */
   private async readToken(target: Connection): Promise<StoredToken | null> {
     const stored = await this.deps.secrets.store.read(target.id);
-    const local = this.sandboxOf(target);
+    const local = localSandboxOf(target, this.deps);
     if (stored || !local || this.sandboxSignedOut.has(target.id)) return stored;
-    const sandbox = await local.access.ensure();
-    return {
-      accessToken: sandbox.token,
-      kind: 'sandbox',
-      scopes: [...grantableScopes],
-      expiresAt: null,
-      obtainedAt: new Date().toISOString(),
-    };
-  }
-
-  /** The built-in sandbox behind a connection, if it is one. */
-  private sandboxOf(target: Connection): { id: LocalSandboxId; access: LocalSandboxAccess } | undefined {
-    if (target.id === localSandboxId) return { id: localSandboxId, access: this.deps.localSandbox };
-    const realNames = this.deps.localSandboxRealNames;
-    if (target.id === localSandboxRealNamesId && realNames)
-      return { id: localSandboxRealNamesId, access: realNames };
-    return undefined;
+    return sandboxRunToken((await local.access.ensure()).token);
   }
 
   private newClient(target: Connection): SubmissionApiClient {
-    const local = this.sandboxOf(target);
+    const local = localSandboxOf(target, this.deps);
     const sandbox = local ? this.sandboxAddress(target, local) : undefined;
     const { registry } = this.deps;
     return new SubmissionApiClient({
@@ -394,17 +316,7 @@ export class SessionService {
         registry.learnAssetIdName(target.id, learned).catch(() => undefined);
       }),
       getToken: sandbox ? () => sandbox.token() : () => this.token?.accessToken,
-      // A slow or failing service is retried within one deadline: the analyst hears that the app is
-      // still trying (once every few seconds, not per page) and can cancel the sync meanwhile.
-      onRetry: ({ what, attempt, error }) => {
-        const now = Date.now();
-        if (now - this.lastRetryNotice < retryNoticeEveryMs) return;
-        this.lastRetryNotice = now;
-        this.deps.events.emit('app.notice', {
-          level: 'warning',
-          message: `Still trying: ${what} failed (${error.message}); attempt ${attempt + 1} follows. Cancel the sync to stop.`,
-        });
-      },
+      onRetry: this.retryNotices,
     });
   }
 

@@ -1,6 +1,7 @@
 import { bridgeMethods, isBridgeMethodName, type BridgeMethodName } from '../../shared/bridge/contract';
 import type { BridgeEnvelope } from '../../shared/bridge/envelope';
-import { BridgeError, toBridgeErrorBody } from './errors';
+import { badRequest, notFound } from '../../shared/errors';
+import { toBridgeErrorBody } from './errors';
 import type { BridgeHandlers } from './handlers';
 
 export type Dispatch = (name: unknown, rawArgs: unknown) => Promise<unknown>;
@@ -12,7 +13,7 @@ export type Dispatch = (name: unknown, rawArgs: unknown) => Promise<unknown>;
 export function createDispatcher(handlers: BridgeHandlers): Dispatch {
   return async (name, rawArgs) => {
     if (!isBridgeMethodName(name)) {
-      throw new BridgeError({ code: 'not_found', message: `Unknown bridge method: ${String(name)}` });
+      throw notFound(`Unknown bridge method: ${String(name)}`);
     }
     return invoke(handlers, name, rawArgs);
   };
@@ -28,7 +29,7 @@ async function invoke<N extends BridgeMethodName>(
     const detail = parsed.error.issues
       .map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`)
       .join('; ');
-    throw new BridgeError({ code: 'bad_request', message: `Invalid arguments for ${name}: ${detail}` });
+    throw badRequest(`Invalid arguments for ${name}: ${detail}`);
   }
   // The mapped type cannot be narrowed per key by TypeScript; the schema above guarantees the shape.
   const handler = handlers[name] as (args: unknown) => unknown;

@@ -13,7 +13,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { uploadLimitBytes } from '../../shared/bridge/browser-host-files';
 import type { PickedFile } from '../../shared/bridge/types';
-import { badRequest } from '../bridge/errors';
+import { badRequest } from '../../shared/errors';
 import type { PickedFiles } from './picked-files';
 
 /** An export not fetched within this is deleted. */

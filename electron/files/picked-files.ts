@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { PickedFile } from '../../shared/bridge/types';
-import { badRequest, notFound } from '../bridge/errors';
+import { badRequest, notFound } from '../../shared/errors';
 import type { BridgeHandlers } from '../bridge/handlers';
 
 /** The host's open-file dialog (Electron: dialog.showOpenDialog); undefined when cancelled. */

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { UserFacingError } from '../../shared/errors';
 import type { ChangeSource } from '../../shared/history/change-source';
 import { catalogIndicator } from '../../shared/responses/catalog';
 import {
@@ -13,12 +14,14 @@ import type { WritePath } from '../workspace/write-path';
 import { valueText, valueView, type ValueTable } from './value-table';
 
 /** Refused edits: the message is for the analyst. */
-export class ResponseEditError extends Error {
+export class ResponseEditError extends UserFacingError {
   constructor(
     readonly code: 'not_found' | 'read_only' | 'invalid',
     message: string,
   ) {
-    super(message);
+    super(message, {
+      userCode: code === 'not_found' ? 'not_found' : code === 'read_only' ? 'forbidden' : 'bad_request',
+    });
     this.name = 'ResponseEditError';
   }
 }

@@ -1,3 +1,4 @@
+import { UserFacingError } from '../../shared/errors';
 import {
   evidenceVariable,
   indicatorOfEvidence,
@@ -22,7 +23,7 @@ import type { ResponsesClient, ServiceValue } from './responses-client';
  * TYPE (`H`), LINK and NOTES. Each value write echoes the version the service gave on a fresh read.
  */
 
-export class EvidenceInputError extends Error {
+export class EvidenceInputError extends UserFacingError {
   constructor(message: string) {
     super(message);
     this.name = 'EvidenceInputError';
@@ -30,7 +31,7 @@ export class EvidenceInputError extends Error {
 }
 
 /** Someone else wrote the same item meanwhile (a 409): nothing of ours is lost; try again. */
-export class EvidenceConflictError extends Error {
+export class EvidenceConflictError extends UserFacingError {
   constructor(message: string) {
     super(message);
     this.name = 'EvidenceConflictError';

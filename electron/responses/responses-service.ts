@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound } from '../bridge/errors';
+import { badRequest, forbidden, notFound } from '../../shared/errors';
 import type { BridgeHandlers } from '../bridge/handlers';
 import { ApiError } from '../service-client/errors';
 import type { SubmissionApiClient } from '../service-client/service-client';

@@ -3,6 +3,8 @@
  * been applied although no answer arrived (a POST whose connection dropped): the sync engine must
  * reconcile before it resends such a request.
  */
+import { UserFacingError } from '../../shared/errors';
+
 export type ApiErrorKind =
   | 'unauthorized'
   | 'forbidden'
@@ -16,7 +18,7 @@ export type ApiErrorKind =
   | 'bad_response'
   | 'cancelled';
 
-export class ApiError extends Error {
+export class ApiError extends UserFacingError {
   constructor(
     readonly kind: ApiErrorKind,
     message: string,

@@ -37,32 +37,14 @@ import {
   type ServerBackoff,
   type ServerWait,
 } from './server-backoff';
-import { fetchWithDeadline } from '../net/deadline';
+import { ServiceTransport, type CallOptions, type Method, type TransportOptions } from './transport';
 
-export interface ApiClientOptions {
-  /** The service's base address; `/api/v1` and `/api/v0` are appended. */
-  baseUrl: string;
-  /** Read per request, so a new sign-in takes effect without a new client. */
-  getToken: () => string | undefined | Promise<string | undefined>;
-  /** Per attempt. */
-  timeoutMs?: number;
-  /**
-   * One deadline for a whole call, retries included: a hung service fails the call once, after
-   * this, instead of after every attempt's own timeout in turn.
-   */
-  deadlineMs?: number;
-  /** Told before each retry, so the user sees the app is still trying (and can cancel). */
-  onRetry?: (info: { what: string; attempt: number; error: ApiError }) => void;
-  /** Attempts for safe calls (GET, DELETE) that fail in transit or with 5xx. */
-  retries?: number;
-  retryBaseDelayMs?: number;
+export interface ApiClientOptions extends TransportOptions {
   pageConcurrency?: number;
   clock?: PacerClock;
   pacer?: BatchPacer;
   /** Told when the pacer holds a batch back until the given epoch ms. */
   onRateLimitWait?: (until: number) => void;
-  /** The transport; the global fetch unless a caller observes traffic (tests count 429s). */
-  fetch?: typeof fetch;
   /** The waits after a batch the service answered 5xx (see server-backoff.ts). */
   serverBackoff?: ServerBackoff;
   /**
@@ -70,24 +52,6 @@ export interface ApiClientOptions {
    * are written with it, and answers teach it. The real service's name is assumed until then.
    */
   assetIds?: AssetIdNaming;
-}
-
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-interface CallOptions {
-  body?: unknown;
-  /** A JSON body already serialized (the sync's worker builds batch bodies). */
-  json?: string | Uint8Array;
-  form?: Record<string, string>;
-  query?: Record<string, string | number>;
-  signal?: AbortSignal | undefined;
-  what: string;
-  /** Bytes of the answer read at most (`answerLimits.default` unless said). */
-  limit?: number;
-  /** Set by send(): when the whole call must have ended (epoch ms of the client's clock). */
-  deadline?: number;
-  /** The answer carries assets: the name their id comes under is learned from it. */
-  assets?: true;
 }
 
 /**
@@ -100,20 +64,14 @@ export class SubmissionApiClient {
   readonly clock: PacerClock;
   /** Which name the service gives the asset id: the one place requests take it from. */
   readonly assetIds: AssetIdNaming;
-  private readonly timeoutMs: number;
-  private readonly deadlineMs: number;
-  private readonly retries: number;
-  private readonly retryBaseDelayMs: number;
+  private readonly transport: ServiceTransport;
   private readonly pageConcurrency: number;
   readonly serverBackoff: ServerBackoff;
 
   constructor(private readonly opts: ApiClientOptions) {
     this.clock = opts.clock ?? realClock;
     this.pacer = opts.pacer ?? new BatchPacer(this.clock);
-    this.timeoutMs = opts.timeoutMs ?? 60_000;
-    this.deadlineMs = opts.deadlineMs ?? Math.max(this.timeoutMs, 60_000);
-    this.retries = opts.retries ?? 4;
-    this.retryBaseDelayMs = opts.retryBaseDelayMs ?? 300;
+    this.transport = new ServiceTransport(opts, this.clock);
     this.pageConcurrency = opts.pageConcurrency ?? 4;
     this.serverBackoff = opts.serverBackoff ?? defaultServerBackoff;
     // Without a connection's naming (tools, tests): our spec's name until an answer shows another.
@@ -186,11 +144,11 @@ export class SubmissionApiClient {
   ): Promise<{ bytes: Uint8Array; meta: PageMeta; status: number }> {
     const what = pageWhat(page);
     const call = { query: { page, per_page: perPage }, what, signal, limit: answerLimits.page };
-    const response = await this.send('GET', `/api/v1/entities/${entityId}/assets`, call);
+    const response = await this.transport.send('GET', `/api/v1/entities/${entityId}/assets`, call);
     const bytes = await readAnswerBytes(response, what, answerLimits.page, { json: true });
     const meta = pageMetaFromHeaders((name) => response.headers.get(name), page);
     // Links may be relative (resolved against this request) and may claim more pages than exist.
-    const requestUrl = response.url || this.url(`/api/v1/entities/${entityId}/assets`, call).href;
+    const requestUrl = response.url || this.transport.url(`/api/v1/entities/${entityId}/assets`, call).href;
     return { bytes, meta: boundedPageMeta(meta, requestUrl), status: response.status };
   }
 
@@ -273,7 +231,7 @@ export class SubmissionApiClient {
       await this.pacer.acquire(this.opts.onRateLimitWait, signal);
       let response: Response;
       try {
-        response = await this.request('POST', `/api/v1/entities/${entityId}/assets/batches`, {
+        response = await this.transport.request('POST', `/api/v1/entities/${entityId}/assets/batches`, {
           json,
           what,
           signal,
@@ -324,11 +282,15 @@ export class SubmissionApiClient {
   }
 
   async requestExport(entityId: number, callbackUrl: string, signal?: AbortSignal): Promise<unknown> {
-    const response = await this.send('POST', `/api/v1/entities/${entityId}/asset_spreadsheet_export`, {
-      form: { callback_url: callbackUrl },
-      what: 'the spreadsheet export',
-      signal,
-    });
+    const response = await this.transport.send(
+      'POST',
+      `/api/v1/entities/${entityId}/asset_spreadsheet_export`,
+      {
+        form: { callback_url: callbackUrl },
+        what: 'the spreadsheet export',
+        signal,
+      },
+    );
     return readJson(response);
   }
 
@@ -346,81 +308,13 @@ export class SubmissionApiClient {
   }
 
   private async json<T>(method: Method, path: string, schema: z.ZodType<T>, call: CallOptions): Promise<T> {
-    const response = await this.send(method, path, call);
+    const response = await this.transport.send(method, path, call);
     const seen = call.assets ? this.learnFrom : undefined;
     return parseBody(response, schema, call.what, call.limit ?? answerLimits.default, seen);
   }
 
   /** An answer's assets teach the name this service gives their id. */
   private readonly learnFrom = (json: unknown): void => this.assetIds.learn(idNameIn(json));
-
-  /** Sends with retries for safe methods; throws ApiError for anything but 2xx. */
-  private async send(method: Method, path: string, call: CallOptions): Promise<Response> {
-    const retryable = method === 'GET' || method === 'DELETE';
-    const attempts = retryable ? this.retries + 1 : 1;
-    const deadline = this.clock.now() + this.deadlineMs;
-    let lastError: ApiError | undefined;
-    for (let attempt = 0; attempt < attempts; attempt++) {
-      if (attempt > 0) {
-        const delay = this.retryBaseDelayMs * 2 ** (attempt - 1);
-        // No retry that could not finish before the call's deadline.
-        if (lastError && this.clock.now() + delay >= deadline) break;
-        if (lastError) this.opts.onRetry?.({ what: call.what, attempt, error: lastError });
-        await this.clock.sleep(delay, call.signal);
-      }
-      let response: Response;
-      try {
-        response = await this.request(method, path, { ...call, deadline });
-      } catch (error) {
-        lastError = asTransportError(error, call.what, method === 'POST' || method === 'PATCH');
-        if (lastError.kind === 'cancelled') throw lastError;
-        continue;
-      }
-      if (response.ok) return response;
-      const error = errorForStatus(response.status, await readJson(response), call.what);
-      if (error.kind !== 'server' || !retryable) throw error;
-      lastError = error;
-    }
-    throw lastError ?? new ApiError('network', `Could not reach the service for ${call.what}`);
-  }
-
-  private url(path: string, call: CallOptions): URL {
-    const url = new URL(path, this.opts.baseUrl);
-    for (const [key, value] of Object.entries(call.query ?? {})) url.searchParams.set(key, String(value));
-    return url;
-  }
-
-  private async request(method: Method, path: string, call: CallOptions): Promise<Response> {
-    // The token first: for the embedded sandbox, asking for it is what checks (or moves) its port.
-    const token = await this.opts.getToken();
-    const url = this.url(path, call);
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    if (token) headers['Authorization'] = `Bearer ${token}`;
-    let body: string | Uint8Array | undefined;
-    if (call.json !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      body = call.json;
-    } else if (call.form) {
-      headers['Content-Type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(call.form).toString();
-    } else if (call.body !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(call.body);
-    }
-    const left = call.deadline === undefined ? this.timeoutMs : call.deadline - this.clock.now();
-    // Never follow a redirect: it would carry the token to an address the user did not choose.
-    // The deadline holds until the answer's last byte, through a collection (electron/net/deadline.ts).
-    return fetchWithDeadline(
-      url,
-      { method, headers, body, redirect: 'manual' },
-      {
-        timeoutMs: Math.min(this.timeoutMs, left),
-        stallMs: this.timeoutMs,
-        signal: call.signal,
-        fetch: this.opts.fetch,
-      },
-    );
-  }
 }
 
 const batchWhat = 'the batch';

@@ -1,8 +1,10 @@
+import { UserFacingError } from '../../shared/errors';
+
 export type ServiceExportErrorKind =
   'timeout' | 'cancelled' | 'bad_url' | 'too_large' | 'http' | 'expired' | 'network' | 'not_xlsx' | 'service';
 
 /** A failure of the service export or of a download, with a message the UI can show as is. */
-export class ServiceExportError extends Error {
+export class ServiceExportError extends UserFacingError {
   constructor(
     readonly kind: ServiceExportErrorKind,
     message: string,

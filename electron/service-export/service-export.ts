@@ -1,7 +1,4 @@
 import type { SubmissionApiClient } from '../service-client/service-client';
-import type { ImportPlan } from '../workbook/import-plan';
-import { previewImportFile } from '../workbook/workspace-workbook';
-import type { WorkspaceStore } from '../workspace/workspace-store';
 import { ApiError } from '../service-client/errors';
 import { startCallbackListener } from './callback-listener';
 import { downloadExportFile, type Downloaded } from './download';
@@ -26,7 +23,7 @@ export interface ServiceExportOptions {
   /**
    * The "public callback URL" setting. A remote service cannot reach a laptop's loopback, so with
    * this set the app sends it as callback_url and does not wait: the user pastes the link delivered
-   * there into `importFromExportLink`.
+   * there into `downloadExportLink`.
    */
   publicCallbackUrl?: string | null;
   /** How long to wait for the callback (default 10 minutes). */
@@ -117,24 +114,15 @@ function download(
 
 /**
  * The pasted-link path: the link the service delivered to the user's public callback URL, downloaded
- * the same way (http(s) only, size-bounded), kept, and previewed against the workspace like any
- * workbook; `applyImport` then applies the plan the user approved.
+ * the same way (http(s) only, size-bounded) and kept; the workbook previews it like any workbook
+ * (electron/workbook/export-link.ts).
  */
-export async function importFromExportLink(
+export async function downloadExportLink(
   url: string,
   opts: Pick<ServiceExportOptions, 'downloadDir' | 'maxDownloadBytes' | 'downloadTimeoutMs' | 'signal'> & {
-    store: WorkspaceStore;
-    /** The workspace's file: the preview's worker reads the assets from it, off main's event loop. */
-    workspaceFile?: string;
-    maxImportBytes?: number;
     onProgress?: (received: number, total: number | null) => void;
   },
-): Promise<Downloaded & { plan: ImportPlan }> {
+): Promise<Downloaded> {
   parseHttpUrl(url, 'The export link');
-  const downloaded = await download(url, opts, opts.onProgress);
-  const plan = await previewImportFile(opts.store, downloaded.file, {
-    ...(opts.maxImportBytes ? { maxBytes: opts.maxImportBytes } : {}),
-    ...(opts.workspaceFile ? { workspaceFile: opts.workspaceFile } : {}),
-  });
-  return { ...downloaded, plan };
+  return download(url, opts, opts.onProgress);
 }

@@ -5,7 +5,7 @@
 import type { PushMode, SyncChanges, SyncReport } from '../../shared/sync/types';
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import type { SessionService } from '../auth/session-service';
-import { badRequest, forbidden } from '../bridge/errors';
+import { badRequest, forbidden } from '../../shared/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { assetViewsOf } from '../workspace/asset-views';
 import type { LedgerPort } from '../workspace/ledger-port';

@@ -1,3 +1,4 @@
+import { UserFacingError } from '../../shared/errors';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import type { ChangeSource } from '../../shared/history/change-source';
@@ -8,7 +9,7 @@ import { docHash } from './plan-row';
 
 export type ImportErrorKind = 'rejected' | 'nothing' | 'stale' | 'no_undo' | 'undo_conflict';
 
-export class ImportError extends Error {
+export class ImportError extends UserFacingError {
   constructor(
     readonly kind: ImportErrorKind,
     message: string,

@@ -4,7 +4,7 @@
  */
 import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
-import { badRequest } from '../bridge/errors';
+import { badRequest } from '../../shared/errors';
 import type { BridgeHandlers } from '../bridge/handlers';
 import { writeThenRename } from '../storage/write-then-rename';
 import type { PickSaveFile } from './workbook-service';

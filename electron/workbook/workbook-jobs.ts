@@ -11,9 +11,17 @@ import type { AssetRecord } from '../workspace/asset-record';
 import type { WriteCsvOptions } from './csv';
 import type { ImportPlan } from './import-plan';
 import { WorkbookError, type WorkbookErrorKind } from './workbook-limits';
-import type { PreviewOptions } from './preview-file';
+import type { ExchangeFormat, PreviewOptions } from './preview-file';
 import type { ParsedWorkbook } from './sheet-parser';
-import type { ExportWorkspaceOptions } from './workspace-workbook';
+
+/** The workspace export's choices (they travel to the worker with its job, so they live here). */
+export interface ExportWorkspaceOptions {
+  format?: ExchangeFormat;
+  /** Years side by side; default every year the workspace holds data for. */
+  years?: readonly number[];
+  /** Used when the workspace has no annual data at all (normally the assessment year). */
+  fallbackYear?: number;
+}
 
 export type WriteJob =
   | { job: 'write-xlsx'; file: string; docs: readonly AssetInput[]; opts: WriteWorkbookOptions }

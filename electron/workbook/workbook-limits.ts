@@ -4,6 +4,8 @@
  * XFD on 100,000 rows. Each limit is checked while reading, so a hostile book is refused as soon as
  * it crosses one, with a message naming that limit.
  */
+import { UserFacingError } from '../../shared/errors';
+
 export interface WorkbookLimits {
   /** The file on disk (a setting of the app may change it). */
   maxBytes: number;
@@ -58,7 +60,7 @@ export type WorkbookErrorKind =
   | 'empty';
 
 /** A file that cannot be imported at all; nothing was read into the workspace. */
-export class WorkbookError extends Error {
+export class WorkbookError extends UserFacingError {
   constructor(
     readonly kind: WorkbookErrorKind,
     message: string,

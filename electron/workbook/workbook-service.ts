@@ -6,9 +6,10 @@
 import { basename, join } from 'node:path';
 import type { ImportPreview } from '../../shared/workbook/import-export-types';
 import type { SessionService } from '../auth/session-service';
-import { badRequest, notFound } from '../bridge/errors';
+import { badRequest, notFound } from '../../shared/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
-import { importFromExportLink, runServiceExport } from '../service-export/service-export';
+import { runServiceExport } from '../service-export/service-export';
+import { importFromExportLink } from './export-link';
 import type { PickedFiles } from '../files/picked-files';
 import { ApiError } from '../service-client/errors';
 import type { WorkspaceService } from '../workspace/workspace-service';

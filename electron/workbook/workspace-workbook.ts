@@ -6,9 +6,14 @@ import type { ImportPlan } from './import-plan';
 import type { ParsedWorkbook } from './sheet-parser';
 import { allYears } from '../../shared/workbook/layout';
 import { schemeList } from '../../shared/workbook/write-workbook';
-import type { ExchangeFormat, PreviewOptions } from './preview-file';
+import type { PreviewOptions } from './preview-file';
 import { checkSize } from './read-workbook';
-import { runWorkbookJob, type ExportSummary, type WriteJob } from './workbook-jobs';
+import {
+  runWorkbookJob,
+  type ExportSummary,
+  type ExportWorkspaceOptions,
+  type WriteJob,
+} from './workbook-jobs';
 import { DEFAULT_MAX_IMPORT_BYTES } from './workbook-limits';
 import { readReference, referenceKey } from '../workspace/reference-lists';
 import { writeThenRename } from '../storage/write-then-rename';
@@ -16,14 +21,6 @@ import { writeThenRename } from '../storage/write-then-rename';
 /** The entry points the app's handlers call: export the workspace, preview a file against it. */
 
 export type { ExchangeFormat, PreviewOptions } from './preview-file';
-
-export interface ExportWorkspaceOptions {
-  format?: ExchangeFormat;
-  /** Years side by side; default every year the workspace holds data for. */
-  years?: readonly number[];
-  /** Used when the workspace has no annual data at all (normally the assessment year). */
-  fallbackYear?: number;
-}
 
 /** The workspace's assets as documents, with the ids the sheets match on. Deleted assets are left out. */
 export function workspaceDocs(store: WorkspaceStore): AssetDoc[] {

@@ -8,7 +8,7 @@ import type { ChangeSource, HandSourceKind } from '../../shared/history/change-s
 import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import type { AssetView, EditOutcome, HistoryOutcome } from '../../shared/sync/types';
-import { notFound } from '../bridge/errors';
+import { notFound } from '../../shared/errors';
 import type { BridgeHandlers } from '../bridge/handlers';
 import { assetView, toAssetView } from './asset-views';
 import type { WorkspaceStore } from './workspace-store';

@@ -6,8 +6,7 @@
 import type { SessionState, WorkspaceProblem, WorkspaceSnapshot } from '../../shared/bridge/types';
 import { countNames, workspaceContexts, type Entity, type ValidationContext } from '../../shared/domain';
 import type { SessionService } from '../auth/session-service';
-import { badRequest, notFound } from '../bridge/errors';
-import { errorMessage } from '../../shared/errors';
+import { badRequest, errorMessage, notFound } from '../../shared/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { workspaceFile } from '../storage/paths';
 import { assetViewPage } from './asset-views';

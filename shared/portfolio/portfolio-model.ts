@@ -7,7 +7,31 @@
 import { SQFT_TO_M2 } from '../domain/context';
 import { defaultOutlierThresholds, type OutlierThresholds } from '../domain/outliers';
 import type { AreaUnit, AssetInput, OutlierKpi } from '../domain/types';
-import { assetFigures, utilities, type AssetFigures, type PortfolioUtility } from './asset-figures';
+import {
+  ASSET_CERTIFIED,
+  ASSET_GAV,
+  ASSET_HEAD,
+  ASSET_RATED,
+  ASSET_SIZE,
+  ASSET_YEARS,
+  assetNumbers,
+  figuresOf,
+  UTILITY_CONSUMPTION,
+  UTILITY_COVERED,
+  UTILITY_MEASURED,
+  UTILITY_STRIDE,
+  UTILITY_TIME,
+  UTILITY_TOTAL,
+  utilities,
+  YEAR_HEAD,
+  YEAR_OWNED,
+  YEAR_RENEWABLE,
+  YEAR_STANDING,
+  YEAR_STRIDE,
+  YEAR_YEAR,
+  type AssetFigures,
+  type PortfolioUtility,
+} from './asset-figures';
 
 export interface TotalsRow {
   key: string;
@@ -60,55 +84,84 @@ export interface RenewableRow {
   share: number | null;
 }
 
-type Sums = Map<string, number[]>;
-const add = (sums: Sums, key: string, values: number[], sign: 1 | -1): void => {
-  let row = sums.get(key);
-  if (!row) sums.set(key, (row = values.map(() => 0)));
-  let empty = true;
-  for (let i = 0; i < values.length; i++) {
-    const v = (row[i] ?? 0) + sign * (values[i] ?? 0);
-    row[i] = v;
-    if (Math.abs(v) >= 1e-9) empty = false;
-  }
-  // Rounding leaves crumbs when contributions come and go: a row of nothing is no row.
-  if (empty) sums.delete(key);
-};
-
-/** Scratch rows for `add`, which only reads them (a new sums row is its own array). */
-const two = [0, 0];
-const three = [0, 0, 0];
-const four = [0, 0, 0, 0];
-const fill = (row: number[], a: number, b: number, c = 0, d = 0): number[] => {
-  row[0] = a;
-  row[1] = b;
-  if (row.length > 2) row[2] = c;
-  if (row.length > 3) row[3] = d;
-  return row;
-};
-
 /**
- * The sums' keys of a year ("energy|2024") and of a property type's year ("OCHI|energy|2024"), made
- * once: building them for every asset and year was a fifth of a 10,000-asset build.
+ * Sums in rows of `width` numbers, a row per small integer id (a year's utility, a property type):
+ * adding an asset's numbers is a few stores, not a string key looked up in a Map of arrays.
  */
-const yearKeys = new Map<number, readonly string[]>();
-const keysOfYear = (year: number): readonly string[] => {
-  let keys = yearKeys.get(year);
-  // Then the renewables' key: the year alone.
-  if (!keys) yearKeys.set(year, (keys = [...utilities.map((u) => `${u}|${year}`), String(year)]));
-  return keys;
-};
-const typeKeys = new Map<string, readonly string[]>();
-const keysOfType = (type: string, year: number): readonly string[] => {
-  const id = `${type}|${year}`;
-  let keys = typeKeys.get(id);
-  if (!keys) {
-    if (typeKeys.size > 10_000) typeKeys.clear();
-    typeKeys.set(id, (keys = utilities.map((u) => `${type}|${u}|${year}`)));
+class Grid {
+  values: Float64Array;
+
+  constructor(readonly width: number) {
+    this.values = new Float64Array(width * 16);
   }
-  return keys;
-};
+
+  /** Adds `sign` times the values to row `id`. */
+  add(id: number, sign: 1 | -1, a: number, b: number, c = 0, d = 0, e = 0): void {
+    const at = id * this.width;
+    if (at + this.width > this.values.length) {
+      const grown = new Float64Array(Math.max(this.values.length * 2, at + this.width));
+      grown.set(this.values);
+      this.values = grown;
+    }
+    const v = this.values;
+    const w = this.width;
+    v[at] = v[at]! + sign * a;
+    v[at + 1] = v[at + 1]! + sign * b;
+    if (w > 2) v[at + 2] = v[at + 2]! + sign * c;
+    if (w > 3) v[at + 3] = v[at + 3]! + sign * d;
+    if (w > 4) v[at + 4] = v[at + 4]! + sign * e;
+    // Rounding leaves crumbs when contributions come and go: a row of nothing is no row.
+    for (let i = at; i < at + w; i++) if (Math.abs(v[i]!) >= 1e-9) return;
+    v.fill(0, at, at + w);
+  }
+
+  /** Row `id`'s values, or undefined when it holds nothing. */
+  row(id: number): Float64Array | undefined {
+    const at = id * this.width;
+    if (at + this.width > this.values.length) return undefined;
+    for (let i = at; i < at + this.width; i++)
+      if (this.values[i] !== 0) return this.values.subarray(at, at + this.width);
+    return undefined;
+  }
+
+  get rows(): number {
+    return this.values.length / this.width;
+  }
+}
+
+/** Small integer ids for keys (years, property types, countries), in the order first met. */
+class Ids<K> {
+  private readonly ids = new Map<K, number>();
+  readonly keys: K[] = [];
+
+  of(key: K): number {
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      this.ids.set(key, (id = this.keys.length));
+      this.keys.push(key);
+    }
+    return id;
+  }
+}
+
+const U = utilities.length;
 const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);
 const kpiOf: Record<PortfolioUtility, OutlierKpi> = { energy: 'en', ghg: 'ghg', water: 'wat', waste: 'was' };
+
+/** `lflQualifies` for one year's block of packed numbers (see `assetNumbers`). */
+function yearQualifies(n: Float64Array, at: number, u: number): boolean {
+  if (n[at + YEAR_STANDING] !== 1 || n[at + YEAR_OWNED] !== 1) return false;
+  const o = at + YEAR_HEAD + u * UTILITY_STRIDE;
+  const total = n[o + UTILITY_TOTAL]!;
+  return total > 0 && n[o + UTILITY_COVERED]! >= total - 1e-9 && !Number.isNaN(n[o + UTILITY_CONSUMPTION]!);
+}
+
+interface Entry {
+  asset: AssetInput;
+  numbers: Float64Array;
+  type: number;
+  country: number;
+}
 
 /** Why an asset does not count in a like-for-like pair; empty when it qualifies. */
 export function lflReasons(figures: AssetFigures, utility: PortfolioUtility, fromYear: number): string[] {
@@ -140,13 +193,21 @@ export function lflQualifies(figures: AssetFigures, utility: PortfolioUtility, f
 }
 
 export class PortfolioModel {
-  private readonly assets = new Map<string, { asset: AssetInput; figures: AssetFigures }>();
-  private readonly byType: Sums = new Map();
-  private readonly byCountry: Sums = new Map();
-  private readonly coverage: Sums = new Map();
-  private readonly lfl: Sums = new Map();
-  private readonly intensity: Sums = new Map();
-  private readonly renewables: Sums = new Map();
+  private readonly assets = new Map<string, Entry>();
+  private readonly years = new Ids<number>();
+  private readonly types = new Ids<string>();
+  private readonly countries = new Ids<string>();
+  /** By property type and by country: assets, floor area, GAV, certified and rated area. */
+  private readonly byType = new Grid(5);
+  private readonly byCountry = new Grid(5);
+  /** By year and utility (id year * U + utility): covered, total, time-weighted and timed area. */
+  private readonly coverage = new Grid(4);
+  /** By year and utility: assets, consumption before and after (the year and the next). */
+  private readonly lfl = new Grid(3);
+  /** By property type, then year and utility: consumption and measured area. */
+  private readonly intensity: Grid[] = [];
+  /** By year: renewable energy and all energy. */
+  private readonly renewables = new Grid(2);
 
   constructor(
     private readonly opts: { areaUnit: AreaUnit; thresholds?: OutlierThresholds } = { areaUnit: 'm2' },
@@ -156,16 +217,21 @@ export class PortfolioModel {
   set(key: string, asset: AssetInput): void {
     const old = this.assets.get(key);
     if (old?.asset === asset) return;
-    if (old) this.apply(old.figures, -1);
-    const figures = assetFigures(asset);
-    this.assets.set(key, { asset, figures });
-    this.apply(figures, 1);
+    if (old) this.apply(old, -1);
+    const entry: Entry = {
+      asset,
+      numbers: assetNumbers(asset),
+      type: this.types.of(typeof asset.property_type_code === 'string' ? asset.property_type_code : ''),
+      country: this.countries.of(typeof asset.country === 'string' ? asset.country : ''),
+    };
+    this.assets.set(key, entry);
+    this.apply(entry, 1);
   }
 
   delete(key: string): void {
     const old = this.assets.get(key);
     if (!old) return;
-    this.apply(old.figures, -1);
+    this.apply(old, -1);
     this.assets.delete(key);
   }
 
@@ -173,79 +239,99 @@ export class PortfolioModel {
     return this.assets.size;
   }
 
-  private apply(f: AssetFigures, sign: 1 | -1): void {
-    const totals = [1, f.size, f.gav, f.certifiedArea, f.ratedArea];
-    add(this.byType, f.propertyType, totals, sign);
-    add(this.byCountry, f.country, totals, sign);
-    for (const y of f.years.values()) {
-      const yearKey = keysOfYear(y.year);
-      const typeKey = keysOfType(f.propertyType, y.year);
-      for (let k = 0; k < utilities.length; k++) {
-        const utility = utilities[k]!;
-        const u = y.utilities[utility];
-        const timed = !Number.isNaN(u.timeShare);
-        add(
-          this.coverage,
-          yearKey[k]!,
-          fill(four, u.covered, u.total, timed ? u.timeShare * u.total : 0, timed ? u.total : 0),
+  private apply({ numbers: n, type, country }: Entry, sign: 1 | -1): void {
+    const size = n[ASSET_SIZE]!;
+    const gav = n[ASSET_GAV]!;
+    this.byType.add(type, sign, 1, size, gav, n[ASSET_CERTIFIED], n[ASSET_RATED]);
+    this.byCountry.add(country, sign, 1, size, gav, n[ASSET_CERTIFIED], n[ASSET_RATED]);
+    const intensity = (this.intensity[type] ??= new Grid(2));
+    const end = ASSET_HEAD + n[ASSET_YEARS]! * YEAR_STRIDE;
+    for (let at = ASSET_HEAD; at < end; at += YEAR_STRIDE) {
+      const year = n[at + YEAR_YEAR]!;
+      const y = this.years.of(year);
+      let next = ASSET_HEAD;
+      while (next < end && n[next + YEAR_YEAR] !== year + 1) next += YEAR_STRIDE;
+      for (let u = 0; u < U; u++) {
+        const o = at + YEAR_HEAD + u * UTILITY_STRIDE;
+        const total = n[o + UTILITY_TOTAL]!;
+        const timeShare = n[o + UTILITY_TIME]!;
+        const consumption = n[o + UTILITY_CONSUMPTION]!;
+        const timed = !Number.isNaN(timeShare);
+        this.coverage.add(
+          y * U + u,
           sign,
+          n[o + UTILITY_COVERED]!,
+          total,
+          timed ? timeShare * total : 0,
+          timed ? total : 0,
         );
-        if (!Number.isNaN(u.consumption))
-          add(this.intensity, typeKey[k]!, fill(two, u.consumption, u.measuredArea), sign);
-        if (f.years.has(y.year + 1) && lflQualifies(f, utility, y.year)) {
-          const next = f.years.get(y.year + 1)!.utilities[utility];
-          add(this.lfl, yearKey[k]!, fill(three, 1, u.consumption, next.consumption), sign);
-        }
+        if (!Number.isNaN(consumption)) intensity.add(y * U + u, sign, consumption, n[o + UTILITY_MEASURED]!);
+        if (next < end && yearQualifies(n, at, u) && yearQualifies(n, next, u))
+          this.lfl.add(
+            y * U + u,
+            sign,
+            1,
+            consumption,
+            n[next + YEAR_HEAD + u * UTILITY_STRIDE + UTILITY_CONSUMPTION]!,
+          );
       }
-      const energy = y.utilities.energy.consumption;
-      add(
-        this.renewables,
-        yearKey[utilities.length]!,
-        fill(two, y.renewable, Number.isNaN(energy) ? 0 : energy),
-        sign,
-      );
+      const energy = n[at + YEAR_HEAD + UTILITY_CONSUMPTION]!;
+      this.renewables.add(y, sign, n[at + YEAR_RENEWABLE]!, Number.isNaN(energy) ? 0 : energy);
     }
   }
 
+  /** Each row of a grid by (year, utility) that holds something. */
+  private byYearUtility<T>(
+    grid: Grid,
+    make: (row: Float64Array, year: number, utility: PortfolioUtility) => T,
+  ): T[] {
+    const out: T[] = [];
+    for (let id = 0; id < Math.min(grid.rows, this.years.keys.length * U); id++) {
+      const row = grid.row(id);
+      if (row) out.push(make(row, this.years.keys[Math.floor(id / U)]!, utilities[id % U]!));
+    }
+    return out;
+  }
+
   totals(by: 'propertyType' | 'country'): TotalsRow[] {
-    const sums = by === 'propertyType' ? this.byType : this.byCountry;
-    return [...sums]
-      .map(([key, [assets = 0, floorArea = 0, gav = 0, certified = 0, rated = 0]]) => ({
+    const grid = by === 'propertyType' ? this.byType : this.byCountry;
+    const keys = by === 'propertyType' ? this.types.keys : this.countries.keys;
+    const out: TotalsRow[] = [];
+    keys.forEach((key, id) => {
+      const row = grid.row(id);
+      if (!row) return;
+      const [assets = 0, floorArea = 0, gav = 0, certified = 0, rated = 0] = row;
+      out.push({
         key,
         assets,
         floorArea,
         gav,
         certifiedShare: ratio(certified, floorArea),
         ratedShare: ratio(rated, floorArea),
-      }))
-      .sort((a, b) => b.floorArea - a.floorArea || a.key.localeCompare(b.key));
+      });
+    });
+    return out.sort((a, b) => b.floorArea - a.floorArea || a.key.localeCompare(b.key));
   }
 
   coverageRows(): CoverageRow[] {
-    return [...this.coverage]
-      .map(([key, [covered = 0, total = 0, timed = 0, timedArea = 0]]) => {
-        const [utility, year] = key.split('|') as [PortfolioUtility, string];
-        return {
-          utility,
-          year: Number(year),
-          covered,
-          total,
-          share: ratio(covered, total),
-          timeShare: ratio(timed, timedArea),
-        };
-      })
-      .sort((a, b) => a.year - b.year || utilities.indexOf(a.utility) - utilities.indexOf(b.utility));
+    return this.byYearUtility(
+      this.coverage,
+      ([covered = 0, total = 0, timed = 0, timedArea = 0], year, utility) => ({
+        utility,
+        year,
+        covered,
+        total,
+        share: ratio(covered, total),
+        timeShare: ratio(timed, timedArea),
+      }),
+    ).sort((a, b) => a.year - b.year || utilities.indexOf(a.utility) - utilities.indexOf(b.utility));
   }
 
   lflRows(): LflRow[] {
-    return [...this.lfl]
-      .map(([key, [assets = 0, before = 0, after = 0]]) => {
-        const [utility, year] = key.split('|') as [PortfolioUtility, string];
-        const fromYear = Number(year);
-        const changePercent = before > 0 ? ((after - before) / before) * 100 : null;
-        return { utility, fromYear, toYear: fromYear + 1, assets, before, after, changePercent };
-      })
-      .sort((a, b) => a.fromYear - b.fromYear || utilities.indexOf(a.utility) - utilities.indexOf(b.utility));
+    return this.byYearUtility(this.lfl, ([assets = 0, before = 0, after = 0], fromYear, utility) => {
+      const changePercent = before > 0 ? ((after - before) / before) * 100 : null;
+      return { utility, fromYear, toYear: fromYear + 1, assets, before, after, changePercent };
+    }).sort((a, b) => a.fromYear - b.fromYear || utilities.indexOf(a.utility) - utilities.indexOf(b.utility));
   }
 
   /** The assets that do not count in a like-for-like pair, with why. */
@@ -254,7 +340,8 @@ export class PortfolioModel {
     fromYear: number,
   ): { key: string; name: string; reasons: string[] }[] {
     const out: { key: string; name: string; reasons: string[] }[] = [];
-    for (const [key, { figures }] of this.assets) {
+    for (const [key, { asset, numbers }] of this.assets) {
+      const figures = figuresOf(asset, numbers);
       if (!figures.years.has(fromYear) && !figures.years.has(fromYear + 1)) continue;
       const reasons = lflReasons(figures, utility, fromYear);
       if (reasons.length > 0) out.push({ key, name: figures.name, reasons });
@@ -265,33 +352,43 @@ export class PortfolioModel {
   intensityRows(): IntensityRow[] {
     const thresholds = this.opts.thresholds ?? defaultOutlierThresholds;
     const toM2 = this.opts.areaUnit === 'sqft' ? SQFT_TO_M2 : 1;
-    return [...this.intensity]
-      .map(([key, [consumption = 0, area = 0]]) => {
-        const [propertyType, utility, year] = key.split('|') as [string, PortfolioUtility, string];
-        const intensity = ratio(consumption, area);
-        const range = (thresholds.byPropertyType[propertyType] ?? thresholds.fallback)[kpiOf[utility]];
-        const perM2 = intensity === null ? null : intensity / toM2;
-        const outlier = perM2 !== null && range !== undefined && (perM2 < range.min || perM2 > range.max);
-        return { propertyType, utility, year: Number(year), consumption, area, intensity, outlier };
-      })
-      .sort((a, b) => a.propertyType.localeCompare(b.propertyType) || a.year - b.year);
+    return this.types.keys
+      .flatMap((propertyType, t) =>
+        this.intensity[t]
+          ? this.byYearUtility(this.intensity[t], ([consumption = 0, area = 0], year, utility) => {
+              const intensity = ratio(consumption, area);
+              const range = (thresholds.byPropertyType[propertyType] ?? thresholds.fallback)[kpiOf[utility]];
+              const perM2 = intensity === null ? null : intensity / toM2;
+              const outlier =
+                perM2 !== null && range !== undefined && (perM2 < range.min || perM2 > range.max);
+              return { propertyType, utility, year, consumption, area, intensity, outlier };
+            })
+          : [],
+      )
+      .sort(
+        (a, b) =>
+          a.propertyType.localeCompare(b.propertyType) ||
+          a.year - b.year ||
+          utilities.indexOf(a.utility) - utilities.indexOf(b.utility),
+      );
   }
 
   renewableRows(): RenewableRow[] {
-    return [...this.renewables]
-      .map(([year, [renewable = 0, energy = 0]]) => ({
-        year: Number(year),
-        renewable,
-        energy,
-        share: ratio(renewable, energy),
-      }))
-      .sort((a, b) => a.year - b.year);
+    const out: RenewableRow[] = [];
+    this.years.keys.forEach((year, id) => {
+      const row = this.renewables.row(id);
+      if (!row) return;
+      const [renewable = 0, energy = 0] = row;
+      out.push({ year, renewable, energy, share: ratio(renewable, energy) });
+    });
+    return out.sort((a, b) => a.year - b.year);
   }
 
-  /** The assets behind a figure: those whose figures pass `filter`. */
+  /** The assets behind a figure: those whose figures pass `filter` (made per asset for the call). */
   assetKeys(filter: (figures: AssetFigures) => boolean): string[] {
     const keys: string[] = [];
-    for (const [key, { figures }] of this.assets) if (filter(figures)) keys.push(key);
+    for (const [key, { asset, numbers }] of this.assets)
+      if (filter(figuresOf(asset, numbers))) keys.push(key);
     return keys;
   }
 
@@ -304,12 +401,21 @@ export class PortfolioModel {
       year: number;
       share: number | null;
     }[] = [];
-    for (const [key, { figures }] of this.assets)
-      for (const y of figures.years.values())
-        for (const utility of utilities) {
-          const u = y.utilities[utility];
-          cells.push({ key, name: figures.name, utility, year: y.year, share: ratio(u.covered, u.total) });
+    for (const [key, { asset, numbers: n }] of this.assets) {
+      const name = typeof asset.name === 'string' ? asset.name : '';
+      const end = ASSET_HEAD + n[ASSET_YEARS]! * YEAR_STRIDE;
+      for (let at = ASSET_HEAD; at < end; at += YEAR_STRIDE)
+        for (let u = 0; u < U; u++) {
+          const o = at + YEAR_HEAD + u * UTILITY_STRIDE;
+          cells.push({
+            key,
+            name,
+            utility: utilities[u]!,
+            year: n[at + YEAR_YEAR]!,
+            share: ratio(n[o + UTILITY_COVERED]!, n[o + UTILITY_TOTAL]!),
+          });
         }
+    }
     return cells;
   }
 }

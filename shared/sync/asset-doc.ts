@@ -3,6 +3,7 @@
  * field paths, the update that turns a base into the local copy, and the three-way merge of a pull.
  * Pure and Node-free, so the renderer can mark changed cells with the same paths the sync sends.
  */
+import { UserFacingError } from '../errors';
 import type { AssetInput } from '../domain';
 
 /** Fields the service owns: never edited locally, never part of a diff. */
@@ -21,7 +22,7 @@ const collectionSet: ReadonlySet<string> = new Set(collections);
 const entryOwned = new Set(['_validations', 'name', '_key', 'id', 'year', '_destroy']);
 
 /** An edit addressed to a path the document does not have (an entry removed meanwhile). */
-export class AssetPathError extends Error {
+export class AssetPathError extends UserFacingError {
   constructor(message: string) {
     super(message);
     this.name = 'AssetPathError';

@@ -1,4 +1,4 @@
-import { strToU8, Zip, ZipDeflate, ZipPassThrough, type ZipInputFile } from 'fflate';
+import { strToU8 } from 'fflate';
 import {
   defaultCertificationSchemes,
   defaultCountries,
@@ -6,8 +6,9 @@ import {
   defaultPropertyTypes,
 } from '../domain';
 import type { AssetInput, ListItem } from '../domain';
-import { columnSpec, formulaTrigger, schemeListOf, toCellValue, type ColumnSpec } from './cells';
+import { columnSpec, type ColumnSpec } from './cells';
 import { workbookLayout, type ColumnSource, type LayoutOptions, type WorkbookSheet } from './layout';
+import { AnnualSlots, SheetRows } from './sheet-rows';
 import {
   cellXml,
   columnName,
@@ -22,6 +23,9 @@ import {
   workbookXml,
   type ListValidation,
 } from './xlsx-parts';
+import { ZipOut, type ByteSink, type RawDeflate } from './zip-out';
+
+export type { ByteSink, RawDeflate } from './zip-out';
 
 export interface WriteWorkbookOptions {
   /** The reporting years side by side, e.g. `reportingYears(...)` or `allYears(...)`. */
@@ -39,11 +43,6 @@ export interface WriteWorkbookOptions {
   lists?: Partial<Record<ListField, readonly ListItem[]>>;
   /** Empty rows below the data that still get the dropdowns, for assets the analyst adds. */
   spareRows?: number;
-}
-
-/** Where the file's bytes go, in order (a Node `FileHandle` is one). */
-export interface ByteSink {
-  write(chunk: Uint8Array): Promise<unknown>;
 }
 
 type Doc = AssetInput;
@@ -82,29 +81,20 @@ type Record_ = Record<string, unknown>;
 
 /** Excel keeps a list validation's inline formula to 255 characters; longer lists get no dropdown. */
 const MAX_INLINE_LIST = 255;
-/** Sheet XML is handed to the compressor in pieces of about this many characters. */
-const PIECE = 1 << 18;
-/**
- * Deflate level 1: the sheets are repetitive XML, so it already packs them about 5:1, at several
- * times the speed of the default level.
- */
-const LEVEL = 1;
+/** Asset rows between waits for the packing to catch up (a few chunks' worth of each tab). */
+const SETTLE_EVERY = 500;
 
-function rawValue(asset: Doc, source: ColumnSource, annualByYear: Map<number, Record_> | undefined): unknown {
-  switch (source.kind) {
-    case 'asset':
-      return asset[source.field];
-    case 'annual':
-      return annualByYear?.get(source.year)?.[source.field];
-    case 'certifications':
-    case 'energy_ratings': {
-      const list = asset[source.kind];
-      return Array.isArray(list) ? (list[source.index] as Record_ | undefined)?.[source.field] : undefined;
-    }
-  }
+/** An asset's annual records by year (the last of a year kept, as the import reads them back). */
+function annualByYear(asset: Doc): Map<number, Record_> {
+  const byYear = new Map<number, Record_>();
+  for (const r of Array.isArray(asset.annual_data) ? asset.annual_data : [])
+    if (typeof r.year === 'number') byYear.set(r.year, r);
+  return byYear;
 }
 
-function slots(assets: readonly Doc[]): Pick<LayoutOptions, 'certificationSlots' | 'energyRatingSlots'> {
+function recordSlots(
+  assets: readonly Doc[],
+): Pick<LayoutOptions, 'certificationSlots' | 'energyRatingSlots'> {
   let c = 1;
   let e = 1;
   for (const a of assets) {
@@ -112,6 +102,27 @@ function slots(assets: readonly Doc[]): Pick<LayoutOptions, 'certificationSlots'
     e = Math.max(e, Array.isArray(a.energy_ratings) ? a.energy_ratings.length : 0);
   }
   return { certificationSlots: c, energyRatingSlots: e };
+}
+
+/** A tab's dropdowns, down to `lastRow` (spare rows below the data included). */
+function validations(
+  sheet: WorkbookSheet,
+  lastRow: number,
+  lists: Record<ListField, readonly ListItem[]>,
+): ListValidation[] {
+  const out: ListValidation[] = [];
+  sheet.columns.forEach((c, i) => {
+    const formula = dropdown(columnSpec(c.source), c.source, lists);
+    if (!formula) return;
+    const letter = columnName(i + 1);
+    out.push({
+      sqref: `${letter}3:${letter}${lastRow}`,
+      formula,
+      errorTitle: c.label,
+      error: 'Pick a value from the list.',
+    });
+  });
+  return out;
 }
 
 function dropdown(
@@ -142,189 +153,12 @@ function dropdown(
   return formula;
 }
 
-/**
- * Raw deflate of a part's pieces as one stream (`final` ends it): a host's native zlib packs several
- * times faster than fflate's JavaScript one (Node: `deflateRawSync` with a sync flush per piece).
- */
-export interface RawDeflate {
-  deflate(piece: Uint8Array, final: boolean): Uint8Array;
-  /** CRC-32 of `piece` continuing from `previous` (the ZIP's checksum of the part). */
-  crc32(piece: Uint8Array, previous: number): number;
-}
-
-/** A part compressed by a `RawDeflate`; fflate keeps its size and CRC and writes the ZIP around it. */
-class DeflatedPart extends ZipPassThrough {
-  constructor(
-    name: string,
-    private readonly deflate: RawDeflate,
-  ) {
-    super(name);
-    this.compression = 8;
-    this.crc = 0;
-    this.size = 0;
-  }
-
-  override push(chunk: Uint8Array, final?: boolean): void {
-    this.crc = this.deflate.crc32(chunk, this.crc);
-    this.size += chunk.length;
-    this.process(chunk, final ?? false);
-  }
-
-  protected override process(chunk: Uint8Array, final: boolean): void {
-    // A host's deflate returns bytes over a plain ArrayBuffer (Node's Buffer pool), never a shared one.
-    this.ondata(null, this.deflate.deflate(chunk, final) as Uint8Array<ArrayBuffer>, final);
-  }
-}
-
-/** The ZIP being written: parts go in one after another, compressed bytes queue for the sink. */
-class ZipOut {
-  private readonly zip: Zip;
-  private queued: Uint8Array[] = [];
-  private failure: Error | null = null;
-
-  constructor(
-    private readonly sink: ByteSink,
-    private readonly deflate: RawDeflate | undefined,
-  ) {
-    this.zip = new Zip((error, chunk) => {
-      if (error) this.failure = error;
-      else this.queued.push(chunk);
-    });
-  }
-
-  /**
-   * A part written whole. Deflated like the rest: a stored part behind a data descriptor has no
-   * length any reader can find without the central directory (SheetJS, for one, cannot).
-   */
-  small(name: string, xml: string): void {
-    const part = this.newPart(name);
-    this.zip.add(part);
-    part.push(strToU8(xml), true);
-  }
-
-  private newPart(name: string): ZipInputFile & { push(chunk: Uint8Array, final?: boolean): void } {
-    return this.deflate ? new DeflatedPart(name, this.deflate) : new ZipDeflate(name, { level: LEVEL });
-  }
-
-  /** A part streamed in pieces; `done` ends it. */
-  part(name: string): { push(xml: string): Promise<void>; done(xml: string): Promise<void> } {
-    const part = this.newPart(name);
-    this.zip.add(part);
-    return {
-      push: async (xml) => {
-        part.push(strToU8(xml));
-        await this.flush();
-      },
-      done: async (xml) => {
-        part.push(strToU8(xml), true);
-        await this.flush();
-      },
-    };
-  }
-
-  async flush(): Promise<void> {
-    if (this.failure) throw this.failure;
-    const chunks = this.queued;
-    this.queued = [];
-    for (const chunk of chunks) await this.sink.write(chunk);
-  }
-
-  async end(): Promise<void> {
-    this.zip.end();
-    await this.flush();
-  }
-}
-
-async function writeSheet(
-  out: ZipOut,
-  index: number,
-  sheet: WorkbookSheet,
-  assets: readonly Doc[],
-  annualIndex: Map<Doc, Map<number, Record_>>,
-  opts: WriteWorkbookOptions,
-  lists: Record<ListField, readonly ListItem[]>,
-): Promise<void> {
-  const part = out.part(`xl/worksheets/sheet${index}.xml`);
-  const specs = sheet.columns.map((c) => columnSpec(c.source));
-  const letters = sheet.columns.map((_, i) => columnName(i + 1));
-  const columnStyles = specs.map((spec) => (spec?.type === 'date' ? style.date : style.plain));
-  let xml = sheetHeadXml(
-    sheet.columns.map((c, i) => ({ width: c.width, style: columnStyles[i] ?? style.plain })),
-    { xSplit: 1, ySplit: 2 },
-  );
-  // Row 1: API variable names, hidden; importers key on these. Row 2: what analysts read.
-  xml += `<row r="1" hidden="1">${sheet.columns.map((c, i) => cellXml(`${letters[i]}1`, c.key, style.plain)).join('')}</row>`;
-  xml += `<row r="2">${sheet.columns.map((c, i) => cellXml(`${letters[i]}2`, c.label, style.bold)).join('')}</row>`;
-  const yearSlot = new Map(opts.years.map((y, i) => [y, i]));
-  // A certification's or rating's scheme is written by its name (an id the list lacks stays a number).
-  const names = (list: readonly ListItem[]): Map<number, string> =>
-    new Map(list.map((item) => [Number(item.value), item.label]));
-  const schemeNames = {
-    certifications: names(lists.certification_id),
-    energy_ratings: names(lists.energy_rating_id),
-  };
-  const cells = sheet.columns.map((c, i) => ({
-    schemes: ((l) => (l ? schemeNames[l] : undefined))(schemeListOf(c.source)),
-    source: c.source,
-    slot: c.source.kind === 'annual' ? (yearSlot.get(c.source.year) ?? -1) : -1,
-    spec: specs[i],
-    style: columnStyles[i] ?? style.plain,
-    prefix: letters[i] as string,
-  }));
-  const dates = new Map<string, string | number | boolean | Date | null>();
-  const byYear: Array<Record_ | undefined> = new Array<Record_ | undefined>(opts.years.length);
-  let r = 2;
-  for (const asset of assets) {
-    r++;
-    const annual = annualIndex.get(asset);
-    for (let y = 0; y < opts.years.length; y++) byYear[y] = annual?.get(opts.years[y] as number);
-    let row = `<row r="${r}">`;
-    for (const cell of cells) {
-      const raw =
-        cell.slot >= 0 ? byYear[cell.slot]?.[cell.source.field] : rawValue(asset, cell.source, annual);
-      if (raw === null || raw === undefined) continue;
-      let v: string | number | boolean | Date | null;
-      if (cell.schemes && typeof raw === 'number') v = cell.schemes.get(raw) ?? raw;
-      else if (cell.spec?.type === 'date' && typeof raw === 'string') {
-        // Dates repeat across a pool: each distinct text is parsed once.
-        v = dates.get(raw) ?? null;
-        if (!dates.has(raw)) dates.set(raw, (v = toCellValue(raw, cell.spec)));
-      } else v = toCellValue(raw, cell.spec);
-      if (v === null) continue;
-      // Strings are written as strings, never formulas; the Text format also keeps Excel from
-      // turning them into one when the analyst edits the cell.
-      const s = typeof v === 'string' && formulaTrigger.test(v) ? style.text : cell.style;
-      row += cellXml(`${cell.prefix}${r}`, v, s);
-    }
-    xml += `${row}</row>`;
-    if (xml.length > PIECE) {
-      await part.push(xml);
-      xml = '';
-    }
-  }
-  const lastRow = 2 + assets.length + (opts.spareRows ?? 500);
-  const validations: ListValidation[] = [];
-  sheet.columns.forEach((c, i) => {
-    const formula = dropdown(specs[i], c.source, lists);
-    if (!formula) return;
-    const letter = letters[i] as string;
-    validations.push({
-      sqref: `${letter}3:${letter}${lastRow}`,
-      formula,
-      errorTitle: c.label,
-      error: 'Pick a value from the list.',
-    });
-  });
-  await part.done(xml + sheetTailXml(validations));
-}
-
 /** Codes beside their labels, as the service's lists give them: the dropdowns' source. */
 async function writeListsSheet(
   out: ZipOut,
   index: number,
   lists: Record<ListField, readonly ListItem[]>,
 ): Promise<void> {
-  const part = out.part(`xl/worksheets/sheet${index}.xml`);
   const fields = Object.keys(listColumns) as ListField[];
   const widths = [12, 40, 4, 12, 40, 4, 14, 50, 4, 14, 40].map((width) => ({ width, style: style.plain }));
   let xml = sheetHeadXml(widths);
@@ -346,12 +180,14 @@ async function writeListsSheet(
     });
     xml += `<row r="${r + 3}">${row}</row>`;
   }
-  await part.done(xml + sheetTailXml([]));
+  await out.small(`xl/worksheets/sheet${index}.xml`, strToU8(xml + sheetTailXml([])));
 }
 
 /**
- * Writes the asset workbook to `sink` as it is built, row by row into a streamed ZIP, so a pool of
- * thousands of assets with eight tabs of ~100 columns never sits in memory as cells or as XML.
+ * Writes the asset workbook to `sink`: every asset tab is built at once, row by row, as XML bytes
+ * deflated chunk by chunk, so a pool of thousands of assets with eight tabs of ~100 columns never
+ * sits in memory as cells or as XML; only the tabs' deflated bytes (about a sixth of the XML) wait
+ * until the last row, then go into the ZIP tab after tab.
  * Accepts the service's assets and the workspace's documents alike (both are `AssetInput`).
  */
 export async function writeAssetWorkbook(
@@ -361,16 +197,9 @@ export async function writeAssetWorkbook(
   /** The host's deflate (default: fflate's, level 1). */
   deflate?: RawDeflate,
 ): Promise<void> {
-  const annualIndex = new Map<Doc, Map<number, Record_>>();
-  for (const a of assets) {
-    const byYear = new Map<number, Record_>();
-    for (const r of Array.isArray(a.annual_data) ? a.annual_data : [])
-      if (typeof r.year === 'number') byYear.set(r.year, r);
-    annualIndex.set(a, byYear);
-  }
   const layout = workbookLayout({
     years: opts.years,
-    ...slots(assets),
+    ...recordSlots(assets),
     ...(opts.areaUnitLabel ? { areaUnitLabel: opts.areaUnitLabel } : {}),
   });
   const lists: Record<ListField, readonly ListItem[]> = {
@@ -381,14 +210,33 @@ export async function writeAssetWorkbook(
   };
   const names = [...layout.map((s) => s.name), LISTS_SHEET];
   const out = new ZipOut(sink, deflate);
-  out.small('[Content_Types].xml', contentTypesXml(names.length));
-  out.small('_rels/.rels', rootRelsXml);
-  out.small('docProps/core.xml', corePropsXml(opts.title ?? 'Assets', 'Asset Desk', new Date()));
-  out.small('xl/workbook.xml', workbookXml(names));
-  out.small('xl/_rels/workbook.xml.rels', workbookRelsXml(names.length));
-  out.small('xl/styles.xml', stylesXml);
-  let index = 0;
-  for (const sheet of layout) await writeSheet(out, ++index, sheet, assets, annualIndex, opts, lists);
-  await writeListsSheet(out, ++index, lists);
+  await out.small('[Content_Types].xml', strToU8(contentTypesXml(names.length)));
+  await out.small('_rels/.rels', strToU8(rootRelsXml));
+  await out.small(
+    'docProps/core.xml',
+    strToU8(corePropsXml(opts.title ?? 'Assets', 'Asset Desk', new Date())),
+  );
+  await out.small('xl/workbook.xml', strToU8(workbookXml(names)));
+  await out.small('xl/_rels/workbook.xml.rels', strToU8(workbookRelsXml(names.length)));
+  await out.small('xl/styles.xml', strToU8(stylesXml));
+  // Every asset tab at once, an asset's rows written to all of them (sheet-rows.ts says why).
+  const slots = new AnnualSlots(layout.flatMap((sheet) => sheet.columns.map((c) => c.source)));
+  const tabs = layout.map((sheet) => new SheetRows(sheet, out.packing(), slots, lists));
+  let r = 2;
+  for (const asset of assets) {
+    r++;
+    slots.fill(annualByYear(asset));
+    for (const tab of tabs) tab.row(asset, r);
+    slots.clear();
+    // Packing in another thread may fall behind: wait for it now and then, so the pieces waiting
+    // to be packed stay few instead of the whole book.
+    if (r % SETTLE_EVERY === 0) await Promise.all(tabs.map((tab) => tab.packing.settled()));
+  }
+  const lastRow = 2 + assets.length + (opts.spareRows ?? 500);
+  for (const [i, tab] of tabs.entries()) {
+    tab.end(sheetTailXml(validations(tab.sheet, lastRow, lists)));
+    await out.add(`xl/worksheets/sheet${i + 1}.xml`, tab.packing);
+  }
+  await writeListsSheet(out, tabs.length + 1, lists);
   await out.end();
 }

@@ -14,8 +14,8 @@ import type { OAuthFinished } from '../../shared/bridge/types';
 import { localSandboxId } from '../../electron/auth/connections';
 import { KeytarSecretStore, type KeychainApi } from '../../electron/auth/secret-store';
 import { startAppCore, type AppCore } from '../../electron/app/app-core';
-import { artifactPath, launchChromium } from '../support/chromium';
-import { testAssessmentYear } from '../support/test-app';
+import { artifactPath, launchChromium } from '../../support/chromium';
+import { testAssessmentYear } from '../../support/test-app';
 
 /** The real keychain, namespaced so parallel test files never share an entry. */
 const namespace = `e2e-oauth-${process.pid}`;

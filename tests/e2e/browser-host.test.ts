@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserHost } from '../../electron/browser-host/server';
 import { bridgeSocketProtocol } from '../../shared/bridge/browser-host-secret';
 import { handshakeStatus, hostCookie, hostSecret, openBridgeSocket } from '../support/bridge-socket';
-import { artifactPath, launchChromium } from '../support/chromium';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { artifactPath, launchChromium } from '../../support/chromium';
+import { startTestApp, type TestApp } from '../../support/test-app';
 
 describe('browser host', () => {
   let app: TestApp;

@@ -9,7 +9,7 @@ import { isAuthError } from '../../electron/auth/errors';
 import { demoPassword, demoUserEmail } from '../../sandbox/demo-user';
 import { seedDemo } from '../../sandbox/seed';
 import { openStore } from '../../sandbox/store';
-import { artifactPath, launchChromium } from '../support/chromium';
+import { artifactPath, launchChromium } from '../../support/chromium';
 import { assessmentYear, startHarness, type Harness } from '../sandbox/helpers';
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoPassword, demoUserEmail } from '../../sandbox/demo-user';
 import { seedDemo } from '../../sandbox/seed';
 import { openStore } from '../../sandbox/store';
-import { artifactPath, launchChromium } from '../support/chromium';
+import { artifactPath, launchChromium } from '../../support/chromium';
 import { assessmentYear, startHarness, type Harness } from '../sandbox/helpers';
 
 /** The spec's view-only interface in Chromium: assets with validation and outliers, a response. */

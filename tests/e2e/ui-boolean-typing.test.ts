@@ -13,7 +13,7 @@ import {
   type UiPage,
   workspaceProbe,
 } from '../support/ui-page';
-import type { TestApp } from '../support/test-app';
+import type { TestApp } from '../../support/test-app';
 
 describe('typing in a TRUE/FALSE cell', () => {
   let app: TestApp;

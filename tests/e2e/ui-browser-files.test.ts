@@ -15,7 +15,7 @@ import { localSandboxId } from '../../electron/auth/connections';
 import { bridgeSecretHeader, secretFromFragment } from '../../shared/bridge/browser-host-secret';
 import { downloadRoute, uploadLimitBytes, uploadRoute } from '../../shared/bridge/browser-host-files';
 import type { AssetView } from '../../shared/sync/types';
-import type { TestApp } from '../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import {
   gridCell,
   openUiPage,

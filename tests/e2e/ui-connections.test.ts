@@ -12,9 +12,9 @@ import { localSandboxId, localSandboxRealNamesId } from '../../electron/auth/con
 import { oobRedirectUri } from '../../electron/auth/oauth-login';
 import { startHarness, type Harness } from '../sandbox/helpers';
 import { memberUser } from '../sandbox/portal-client';
-import { launchChromium } from '../support/chromium';
+import { launchChromium } from '../../support/chromium';
 import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '../../support/test-app';
 
 interface Box {
   x: number;

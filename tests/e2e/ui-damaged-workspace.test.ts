@@ -7,8 +7,8 @@ import { closeSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/chromium';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { launchChromium } from '../../support/chromium';
+import { startTestApp, type TestApp } from '../../support/test-app';
 import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
 
 describe('a damaged workspace file in the window', () => {

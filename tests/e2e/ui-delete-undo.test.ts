@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
 import { gridCell, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
-import type { TestApp } from '../support/test-app';
+import type { TestApp } from '../../support/test-app';
 
 describe('delete, undo and the sync confirmation', () => {
   let app: TestApp;

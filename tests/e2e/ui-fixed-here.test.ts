@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { gridCell, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
-import type { TestApp } from '../support/test-app';
+import type { TestApp } from '../../support/test-app';
 
 describe('a service-flagged value fixed here', () => {
   let app: TestApp;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { pasteInPage, screenshot, useUiPage } from '../support/ui-page';
-import type { TestApp } from '../support/test-app';
+import type { TestApp } from '../../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
 interface PageElement {

@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot, useUiPage } from '../support/ui-page';
-import type { TestApp } from '../support/test-app';
+import type { TestApp } from '../../support/test-app';
 
 describe('portfolio preview in Chromium', () => {
   let app: TestApp;

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
 import { openUiPage, screenshot, screenshotIfFailed, type UiPage, workspaceProbe } from '../support/ui-page';
-import type { TestApp } from '../support/test-app';
+import type { TestApp } from '../../support/test-app';
 
 describe('re-import after a sync', () => {
   let app: TestApp;

@@ -14,7 +14,7 @@ import {
   type UiPage,
   workspaceProbe,
 } from '../support/ui-page';
-import type { TestApp } from '../support/test-app';
+import type { TestApp } from '../../support/test-app';
 
 describe('undo of an answer on the Responses tab', () => {
   let app: TestApp;

@@ -10,9 +10,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { IndicatorValue } from '../../shared/responses/types';
 import { demoUserEmail } from '../../sandbox/demo-user';
-import { artifactPath } from '../support/chromium';
+import { artifactPath } from '../../support/chromium';
 import { openUiPage, screenshot, screenshotIfFailed, type UiPage } from '../support/ui-page';
-import { testAssessmentYear, type TestApp } from '../support/test-app';
+import { testAssessmentYear, type TestApp } from '../../support/test-app';
 
 interface RemoteValue {
   variable: string;

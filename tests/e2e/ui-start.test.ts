@@ -5,9 +5,9 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
+import { launchChromium } from '../../support/chromium';
 import { screenshot, screenshotIfFailed, watchPageErrors } from '../support/ui-page';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '../../support/test-app';
 
 const added = 2_400;
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
 import { gridCell, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
-import type { TestApp } from '../support/test-app';
+import type { TestApp } from '../../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
 declare const getComputedStyle: (el: unknown) => { color: string };

@@ -17,7 +17,7 @@ import {
   type UiPage,
   workspaceProbe,
 } from '../support/ui-page';
-import type { TestApp } from '../support/test-app';
+import type { TestApp } from '../../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
 interface PageElement {

@@ -5,7 +5,9 @@ import { createSandboxServer, type SandboxServerOptions, type SandboxServer } fr
 import { grantableScopes } from '../../shared/auth/scopes';
 import type { Admin } from '../../sandbox/store';
 
-export const assessmentYear = 2025;
+// One year for the tests and the benches (support/ is shared by both).
+import { assessmentYear } from '../../support/assessment-year';
+export { assessmentYear };
 const day = 24 * 3600_000;
 
 export interface Harness {

@@ -1,8 +1,8 @@
 /** What the UI tests in Chromium share: the errors a page reports, and screenshots to test-results/. */
 import type { ConsoleMessage, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest';
-import { artifactPath, launchChromium } from './chromium';
-import { startTestApp, type TestApp } from './test-app';
+import { artifactPath, launchChromium } from '../../support/chromium';
+import { startTestApp, type TestApp } from '../../support/test-app';
 
 /** The app, Chromium and one page of it whose errors are watched: what a UI test opens first. */
 export interface UiPage {

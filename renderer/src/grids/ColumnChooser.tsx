@@ -140,45 +140,59 @@ export function ColumnChooser({ kind, workspace }: { kind: GridKind; workspace: 
           <button type="button" className="link-button" onClick={showAll}>
             Show all columns and open every group
           </button>
-          {groups.map(({ group, all, shown }) => (
-            <ul key={group ?? ''}>
-              {group && (
-                <li className="column-topic">
-                  <label>
-                    <input
-                      type="checkbox"
-                      data-testid="topic-toggle"
-                      data-topic={group}
-                      checked={all.every((c) => c.isVisible())}
-                      ref={(el) => {
-                        if (el)
-                          el.indeterminate =
-                            all.some((c) => c.isVisible()) && !all.every((c) => c.isVisible());
-                      }}
-                      onChange={(e) => setTopic(all, e.target.checked)}
-                    />{' '}
-                    <strong>{group}</strong> ({all.length})
-                  </label>
-                </li>
-              )}
-              {shown.map((column) => (
-                <li key={column.getColId()} className={group ? 'in-topic' : undefined}>
-                  <label>
-                    <input
-                      type="checkbox"
-                      checked={column.isVisible()}
-                      data-col-id={column.getColId()}
-                      onChange={() => toggle(column)}
-                    />{' '}
-                    {group ? `${group}: ${columnName(column)}` : columnName(column)}
-                  </label>
-                </li>
-              ))}
-            </ul>
-          ))}
+          <ColumnGroups groups={groups} onToggle={toggle} onTopic={setTopic} />
         </div>
       )}
     </div>
+  );
+}
+
+type ColumnGroup = { group: string | undefined; all: Column[]; shown: Column[] };
+
+/** A checkbox per column, under its topic's own checkbox (ticked, unticked, or some of them). */
+function ColumnGroups(props: {
+  groups: ColumnGroup[];
+  onToggle(column: Column): void;
+  onTopic(topic: Column[], visible: boolean): void;
+}) {
+  return (
+    <>
+      {props.groups.map(({ group, all, shown }) => (
+        <ul key={group ?? ''}>
+          {group && (
+            <li className="column-topic">
+              <label>
+                <input
+                  type="checkbox"
+                  data-testid="topic-toggle"
+                  data-topic={group}
+                  checked={all.every((c) => c.isVisible())}
+                  ref={(el) => {
+                    if (el)
+                      el.indeterminate = all.some((c) => c.isVisible()) && !all.every((c) => c.isVisible());
+                  }}
+                  onChange={(e) => props.onTopic(all, e.target.checked)}
+                />{' '}
+                <strong>{group}</strong> ({all.length})
+              </label>
+            </li>
+          )}
+          {shown.map((column) => (
+            <li key={column.getColId()} className={group ? 'in-topic' : undefined}>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={column.isVisible()}
+                  data-col-id={column.getColId()}
+                  onChange={() => props.onToggle(column)}
+                />{' '}
+                {group ? `${group}: ${columnName(column)}` : columnName(column)}
+              </label>
+            </li>
+          ))}
+        </ul>
+      ))}
+    </>
   );
 }
 
@@ -189,12 +203,9 @@ const groupName = (column: Column): string | undefined => column.getParent()?.ge
  * The columns by topic group, in the grid's order; `shown` holds those whose name (with the topic)
  * contains the search. A topic with nothing found is left out; one without a group has no toggle.
  */
-function groupColumns(
-  columns: Column[],
-  search: string,
-): Array<{ group: string | undefined; all: Column[]; shown: Column[] }> {
+function groupColumns(columns: Column[], search: string): ColumnGroup[] {
   const query = search.trim().toLowerCase();
-  const out: Array<{ group: string | undefined; all: Column[]; shown: Column[] }> = [];
+  const out: ColumnGroup[] = [];
   for (const column of columns) {
     const group = groupName(column);
     let entry = out.at(-1);

@@ -4,7 +4,7 @@
  * clear come from `editing/` (AG Grid Community has none of them); this component wires them to
  * the grid's container.
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import {
   AllCommunityModule,
   ModuleRegistry,
@@ -14,20 +14,18 @@ import {
   type Column,
   type GridApi,
   type GridReadyEvent,
-  type IRowNode,
   type RowClassRules,
 } from 'ag-grid-community';
 import type { GrowSpec } from '../editing/clipboard';
-import { dataColumns } from '../editing/grid-cells';
 import { collapseTo, extendTo, onFocusMoved } from '../editing/cell-range';
 import { gridEditingHandlers } from '../editing/grid-events';
-import { pending } from '../editing/pending';
-import { cellOfPath, rowsOf, type GridKind, type GridRow } from '../grid-model/rows';
-import { clearAssetFilter, notify, useUi } from '../store/ui';
-import { useWorkspace, type WorkspaceState } from '../store/workspace';
-import { useValidation } from '../validation/validation-store';
+import type { GridKind, GridRow } from '../grid-model/rows';
+import { clearAssetFilter, useUi } from '../store/ui';
 import { suppressGridShortcuts } from './ag-columns';
 import { FindBar, type FindBarHandle } from './FindBar';
+import { useCellRedraws } from './grid-redraws';
+import { jumpOnReady, useJumpTarget } from './grid-jump';
+import { useGridRows } from './grid-rows';
 import { GridHost } from './GridHost';
 import { registerGrid } from './registry';
 
@@ -52,165 +50,22 @@ const rowClassRules: RowClassRules<GridRow> = {
 };
 
 const getRowId = (p: GetRowIdParams<GridRow>): string => p.data.id;
-/** Past this many rows updated at once, one transaction (see the store's subscription below). */
-const bulkUpdate = 1_000;
 
 export function DataGrid(props: DataGridProps) {
   const { kind, placeholderYear } = props;
   const apiRef = useRef<GridApi<GridRow> | null>(null);
-  const rowsByAsset = useRef(new Map<string, GridRow[]>());
-  /** The store's revision the grid's rows were last built from in whole. */
-  const builtAt = useRef(-1);
   const propsRef = useRef(props);
   propsRef.current = props;
-
-  const buildAll = (state: WorkspaceState): GridRow[] => {
-    const map = new Map<string, GridRow[]>();
-    const all: GridRow[] = [];
-    for (const id of state.order) {
-      const view = state.assets.get(id);
-      if (!view) continue;
-      const rows = rowsOf(kind, view, placeholderYear);
-      map.set(id, rows);
-      for (const row of rows) all.push(row);
-    }
-    rowsByAsset.current = map;
-    builtAt.current = state.revision;
-    return all;
-  };
-
-  const initialRows = useMemo(() => buildAll(useWorkspace.getState()), []);
-
-  // Store changes: a reset replaces the rows, an edit updates just its assets' rows.
-  useEffect(() => {
-    const unsubscribe = useWorkspace.subscribe((state, prev) => {
-      const api = apiRef.current;
-      if (!api || state.revision === prev.revision) return;
-      if (state.change.kind === 'reset') {
-        api.setGridOption('rowData', buildAll(state));
-        return;
-      }
-      const add: GridRow[] = [];
-      const update: GridRow[] = [];
-      const remove: GridRow[] = [];
-      for (const id of new Set(state.change.localIds)) {
-        const old = rowsByAsset.current.get(id) ?? [];
-        const view = state.assets.get(id);
-        const next = view ? rowsOf(kind, view, placeholderYear) : [];
-        const nextIds = new Set(next.map((r) => r.id));
-        const oldIds = new Set(old.map((r) => r.id));
-        for (const row of old) if (!nextIds.has(row.id)) remove.push(row);
-        for (const row of next) (oldIds.has(row.id) ? update : add).push(row);
-        if (view) rowsByAsset.current.set(id, next);
-        else rowsByAsset.current.delete(id);
-      }
-      // Many rows at once (a push's settled assets): one transaction, whose one pass over every
-      // row costs less than thousands of in-place updates, each with its own events.
-      if (update.length > bulkUpdate) {
-        api.applyTransaction({ add, remove, update });
-        builtAt.current = state.revision;
-        return;
-      }
-      // Rows that stay are updated in place: a transaction would re-run sort, filter and flatten
-      // over every row (80 ms at 100,000 rows), and a row should not jump away while being edited.
-      const missing: GridRow[] = [];
-      for (const row of update) {
-        const node = api.getRowNode(row.id);
-        if (node) node.updateData(row);
-        else missing.push(row);
-      }
-      if (add.length > 0 || remove.length > 0 || missing.length > 0)
-        api.applyTransaction({ add: [...add, ...missing], remove });
-      builtAt.current = state.revision;
-      // `updateData` refreshes the row's cells and re-applies every class rule (saving, changed,
-      // error); a forced redraw of them on top cost a keypress 5-10 ms at 100k rows.
-    });
-    return unsubscribe;
-  }, [kind, placeholderYear]);
-
-  // Typed values waiting for the workspace: redraw those cells as "saving" (and back on failure).
-  useEffect(
-    () =>
-      pending.subscribe((cells) => {
-        const api = apiRef.current;
-        if (!api) return;
-        const nodes = new Set<IRowNode<GridRow>>();
-        const columns = new Set<string>();
-        for (const { localId, path } of cells) {
-          const cell = cellOfPath(localId, path);
-          const node = cell.grid === kind && cell.colId ? api.getRowNode(cell.rowId) : undefined;
-          if (!node || !cell.colId) continue;
-          nodes.add(node);
-          columns.add(cell.colId);
-        }
-        // Just the typed cells, not forced: their shown value changed, and class rules always re-run.
-        if (nodes.size > 0) api.refreshCells({ rowNodes: [...nodes], columns: [...columns] });
-      }),
-    [kind],
-  );
-
-  // New validation results (the background pass, a rename clash): redraw the cells they concern.
-  // An edit's own rows were redrawn with the view; redrawing every cell on screen again after each
-  // keypress cost ~2 ms.
-  useEffect(() => {
-    let frame = 0;
-    let everything = false;
-    const assets = new Set<string>();
-    return useValidation.subscribe((s, prev) => {
-      if (s.version === prev.version) return;
-      if (s.redraw === 'all') everything = true;
-      else for (const id of s.redraw) assets.add(id);
-      if (!everything && assets.size === 0) return;
-      cancelAnimationFrame(frame);
-      // Class rules re-run on every refresh; values did not change, so nothing else is redrawn.
-      frame = requestAnimationFrame(() => {
-        const api = apiRef.current;
-        const rowNodes = everything
-          ? undefined
-          : [...assets].flatMap((id) =>
-              (rowsByAsset.current.get(id) ?? []).flatMap((row) => api?.getRowNode(row.id) ?? []),
-            );
-        everything = false;
-        assets.clear();
-        if (api && (rowNodes === undefined || rowNodes.length > 0)) api.refreshCells({ rowNodes });
-      });
-    });
-  }, []);
-
-  // "Jump to cell" from the problems panel, the sync results and the outliers view.
-  useEffect(() => {
-    const run = (): void => {
-      const target = useUi.getState().jump;
-      const api = apiRef.current;
-      if (!target || !api) return;
-      const cell = cellOfPath(target.localId, target.path);
-      if (cell.grid !== kind) return;
-      useUi.setState({ jump: null });
-      focusCell(api, target.localId, cell.rowId, cell.colId);
-    };
-    run();
-    return useUi.subscribe((s, prev) => {
-      if (s.jump !== prev.jump && s.jump) run();
-    });
-  }, [kind]);
+  const { initialRows, rowsByAsset, catchUp } = useGridRows(kind, placeholderYear, apiRef);
+  useCellRedraws(kind, apiRef, rowsByAsset);
+  useJumpTarget(kind, apiRef);
 
   const onGridReady = (e: GridReadyEvent<GridRow>): void => {
     apiRef.current = e.api;
-    // Pages of the snapshot that landed between the first rows and now went by while the grid had
-    // no API to take them: the rows are built again from the store, or those assets would be missing.
-    const state = useWorkspace.getState();
-    if (state.revision !== builtAt.current) e.api.setGridOption('rowData', buildAll(state));
+    catchUp(e.api);
     registerGrid(kind, e.api);
     performance.mark(`grid:${kind}:ready`);
-    // Honour a jump requested before this grid existed.
-    const target = useUi.getState().jump;
-    if (target) {
-      const cell = cellOfPath(target.localId, target.path);
-      if (cell.grid === kind) {
-        useUi.setState({ jump: null });
-        setTimeout(() => focusCell(e.api, target.localId, cell.rowId, cell.colId), 0);
-      }
-    }
+    jumpOnReady(kind, e.api);
   };
 
   useEffect(() => () => registerGrid(kind, null), [kind]);
@@ -328,29 +183,4 @@ function countRows(api: GridApi<GridRow>): number {
   let n = 0;
   api.forEachNode(() => void n++);
   return n;
-}
-
-/** "Jump to cell": scrolls to the cell and focuses it, clearing a filter that hides its row. */
-function focusCell(api: GridApi<GridRow>, localId: string, rowId: string, colId: string | null): void {
-  let node = api.getRowNode(rowId);
-  if (!node) {
-    // A year or entry that is not a row (yet): the asset's first row.
-    api.forEachNode((candidate) => {
-      if (!node && candidate.data?.localId === localId) node = candidate;
-    });
-  }
-  if (node && (node.rowIndex === null || node.rowIndex === undefined)) {
-    api.setFilterModel(null);
-    node = api.getRowNode(node.id ?? rowId) ?? node;
-  }
-  if (!node || node.rowIndex === null || node.rowIndex === undefined) {
-    notify('warning', 'That row is not in this grid any more.');
-    return;
-  }
-  const columns = dataColumns(api);
-  const column = (colId && api.getColumn(colId)) || columns[0]?.column;
-  if (!column) return;
-  api.ensureNodeVisible(node, 'middle');
-  api.ensureColumnVisible(column, 'middle');
-  api.setFocusedCell(node.rowIndex, column);
 }

@@ -6,20 +6,11 @@
  */
 import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { GridApi } from 'ag-grid-community';
-import {
-  currentPos,
-  findInGrid,
-  focusedPos,
-  replaceAll,
-  replaceAt,
-  showMatch,
-  type GridMatch,
-  type ReplaceScope,
-} from '../editing/find-in-grid';
-import { matchLabel, stepMatch, type CellPos } from '../editing/find-replace';
+import { replaceAll, replaceAt, type ReplaceScope } from '../editing/find-in-grid';
+import { matchLabel } from '../editing/find-replace';
 import { gridCommandOf } from '../editing/keyboard';
+import { useGridSearch } from './grid-search';
 import type { GridRow } from '../grid-model/rows';
-import { useWorkspace } from '../store/workspace';
 
 export interface FindBarHandle {
   /** `replace`: the replace field takes the keyboard (Ctrl+H), else the find field (Ctrl+F). */
@@ -33,67 +24,17 @@ export interface FindBarProps {
   testId: string;
 }
 
-/** Typing settles this long before the grid is searched (a search reads every displayed cell). */
-const SEARCH_DELAY_MS = 120;
-
 export function FindBar({ api, handle, testId }: FindBarProps) {
   const [open, setOpen] = useState(false);
-  const [query, setQuery] = useState('');
   const [replacement, setReplacement] = useState('');
   const [scope, setScope] = useState<ReplaceScope>('column');
-  const [matches, setMatches] = useState<GridMatch[]>([]);
-  const [index, setIndex] = useState(-1);
   const findInput = useRef<HTMLInputElement>(null);
   const replaceInput = useRef<HTMLInputElement>(null);
   // Which field takes the keyboard when the bar opens.
   const openField = useRef<'find' | 'replace'>('find');
-  // The latest values for callbacks that outlive a render (timers, the store subscription).
-  const live = useRef({ query, matches, index });
-  live.current = { query, matches, index };
-
   const bar = useRef<HTMLDivElement>(null);
-
-  /** Searches again, keeping the current match when it still matches. */
-  const refresh = (q: string): GridMatch[] => {
-    const grid = api();
-    const found = grid && q !== '' ? findInGrid(grid, q) : [];
-    const current = live.current.matches[live.current.index];
-    const kept = current
-      ? found.findIndex((m) => m.rowId === current.rowId && m.colId === current.colId)
-      : -1;
-    setMatches(found);
-    setIndex(kept);
-    live.current = { query: q, matches: found, index: kept };
-    return found;
-  };
-
-  const go = (found: GridMatch[], from: CellPos | null, direction: 1 | -1, inclusive: boolean): void => {
-    const grid = api();
-    const i = stepMatch(
-      found.map((m) => m.pos),
-      from,
-      direction,
-      inclusive,
-    );
-    setIndex(i);
-    live.current = { ...live.current, matches: found, index: i };
-    const match = found[i];
-    if (grid && match) {
-      // The grid takes the browser's focus with the match; whichever field of the bar had the
-      // keyboard keeps it (a search that settles while the replacement is typed must not steal it).
-      const had = document.activeElement;
-      showMatch(grid, match);
-      if (had instanceof HTMLElement && bar.current?.contains(had)) had.focus();
-    }
-  };
-
-  /** Where "next" counts from: the current match, else the grid's focused cell. */
-  const origin = (): CellPos | null => {
-    const grid = api();
-    if (!grid) return null;
-    const current = live.current.matches[live.current.index];
-    return (current && currentPos(grid, current)) ?? focusedPos(grid);
-  };
+  const { query, setQuery, matches, index, live, refresh, go, origin, step, forgetCurrent, currentCell } =
+    useGridSearch(api, open, bar);
 
   const focusField = (field: 'find' | 'replace'): void => {
     const input = field === 'replace' ? replaceInput.current : findInput.current;
@@ -101,16 +42,9 @@ export function FindBar({ api, handle, testId }: FindBarProps) {
     input?.select();
   };
 
-  const step = (direction: 1 | -1): void => {
-    if (live.current.query === '') return;
-    go(refresh(live.current.query), origin(), direction, false);
-  };
-
   useImperativeHandle(handle, () => ({
     open(field = 'find') {
-      // Reopened: "next" counts from the cell the analyst is on now, not an old match.
-      setIndex(-1);
-      live.current = { ...live.current, index: -1 };
+      forgetCurrent();
       openField.current = field;
       setOpen(true);
       // Already open: take the keyboard now; else the effect below does once the bar is drawn.
@@ -134,32 +68,6 @@ export function FindBar({ api, handle, testId }: FindBarProps) {
     return () => host?.classList.remove('finding');
   }, [open]);
 
-  // As the query is typed: the first match from where the analyst stands.
-  useEffect(() => {
-    if (!open) return;
-    const timer = setTimeout(() => {
-      const from = origin();
-      const found = refresh(query);
-      if (query !== '') go(found, from, 1, true);
-    }, SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [query, open]);
-
-  // Edits (a replace, an undo, a sync) change what matches: count again while the bar is open.
-  useEffect(() => {
-    if (!open) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const unsubscribe = useWorkspace.subscribe((s, prev) => {
-      if (s.revision === prev.revision) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => refresh(live.current.query), SEARCH_DELAY_MS);
-    });
-    return () => {
-      clearTimeout(timer);
-      unsubscribe();
-    };
-  }, [open]);
-
   const close = (): void => {
     setOpen(false);
     const grid = api();
@@ -169,8 +77,7 @@ export function FindBar({ api, handle, testId }: FindBarProps) {
 
   const replaceCurrent = async (): Promise<void> => {
     const grid = api();
-    const current = live.current.matches[live.current.index];
-    const pos = grid && current ? currentPos(grid, current) : null;
+    const pos = currentCell();
     if (!grid || !pos) {
       step(1);
       return;
@@ -236,24 +143,50 @@ export function FindBar({ api, handle, testId }: FindBarProps) {
       <button type="button" aria-label="Next match" data-testid="find-next" onClick={() => step(1)}>
         ↓
       </button>
+      <ReplaceFields
+        input={replaceInput}
+        replacement={replacement}
+        onReplacement={setReplacement}
+        scope={scope}
+        onScope={setScope}
+        onReplace={(all) => void (all ? replaceEvery() : replaceCurrent())}
+      />
+      <button type="button" aria-label="Close find" data-testid="find-close" onClick={close}>
+        ×
+      </button>
+    </div>
+  );
+}
+
+/** The replace half of the bar: the replacement, Replace (Enter), Replace all (Ctrl+Enter) and its scope. */
+function ReplaceFields(props: {
+  input: RefObject<HTMLInputElement | null>;
+  replacement: string;
+  onReplacement(value: string): void;
+  scope: ReplaceScope;
+  onScope(scope: ReplaceScope): void;
+  onReplace(all: boolean): void;
+}) {
+  return (
+    <>
       <input
-        ref={replaceInput}
+        ref={props.input}
         type="text"
         aria-label="Replace with"
         placeholder="Replace with"
         data-testid="replace-input"
-        value={replacement}
-        onChange={(e) => setReplacement(e.target.value)}
+        value={props.replacement}
+        onChange={(e) => props.onReplacement(e.target.value)}
         onKeyDown={(e) => {
           if (e.key !== 'Enter') return;
           e.preventDefault();
-          void (e.ctrlKey || e.metaKey ? replaceEvery() : replaceCurrent());
+          props.onReplace(e.ctrlKey || e.metaKey);
         }}
       />
-      <button type="button" data-testid="replace-one" onClick={() => void replaceCurrent()}>
+      <button type="button" data-testid="replace-one" onClick={() => props.onReplace(false)}>
         Replace
       </button>
-      <button type="button" data-testid="replace-all" onClick={() => void replaceEvery()}>
+      <button type="button" data-testid="replace-all" onClick={() => props.onReplace(true)}>
         Replace all
       </button>
       <label>
@@ -261,16 +194,13 @@ export function FindBar({ api, handle, testId }: FindBarProps) {
         <select
           aria-label="Replace all in"
           data-testid="replace-scope"
-          value={scope}
-          onChange={(e) => setScope(e.target.value === 'selection' ? 'selection' : 'column')}
+          value={props.scope}
+          onChange={(e) => props.onScope(e.target.value === 'selection' ? 'selection' : 'column')}
         >
           <option value="column">this column</option>
           <option value="selection">the selection</option>
         </select>
       </label>
-      <button type="button" aria-label="Close find" data-testid="find-close" onClick={close}>
-        ×
-      </button>
-    </div>
+    </>
   );
 }

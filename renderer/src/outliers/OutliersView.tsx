@@ -101,81 +101,9 @@ export function OutliersView() {
               {series[0]?.lflLimit ?? 50} % from the year before, is flagged.
             </p>
             <div className="kpi-cards">
-              {series.map((s) => {
-                const label = kpiLabels[s.kpi];
-                const latest = s.points[s.points.length - 1];
-                return (
-                  <article
-                    key={s.kpi}
-                    className={`kpi-card ${s.flags.length + s.serviceFlags.length > 0 ? 'flagged' : ''}`}
-                    data-testid={`kpi-${s.kpi}`}
-                  >
-                    <h3>
-                      {label.name} <span className="hint">{label.unit}</span>
-                    </h3>
-                    <IntensityChart
-                      kpiName={label.name}
-                      unit={label.unit}
-                      years={s.points.map((p) => String(p.year))}
-                      values={s.points.map((p) => p.intensity)}
-                      outside={s.points.map((p) => p.outside)}
-                      range={s.range}
-                    />
-                    <p className="threshold">
-                      Range {s.range ? `${fmt(s.range.min)}–${fmt(s.range.max)}` : 'none'} · LfL limit ±
-                      {s.lflLimit} %
-                    </p>
-                    <table className="kpi-table">
-                      <thead>
-                        <tr>
-                          <th scope="col">Year</th>
-                          <th scope="col">Intensity</th>
-                          <th scope="col">LfL</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {s.points.map((p) => (
-                          <tr
-                            key={p.year}
-                            className={
-                              p.outside || (p.lfl !== null && Math.abs(p.lfl) > s.lflLimit) ? 'out' : ''
-                            }
-                          >
-                            <td>
-                              <button
-                                type="button"
-                                className="link-button"
-                                onClick={() =>
-                                  jumpTo(view.localId, `annual_data/${p.year}/${kpiField[s.kpi]}`, 'annual')
-                                }
-                              >
-                                {p.year}
-                              </button>
-                            </td>
-                            <td>{fmt(p.intensity)}</td>
-                            <td>{p.lfl === null ? '—' : `${p.lfl > 0 ? '+' : ''}${p.lfl.toFixed(1)} %`}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                    {(s.flags.length > 0 || s.serviceFlags.length > 0) && latest && (
-                      <p className="flags">
-                        {s.flags.map((f) => (
-                          <span key={`o${f.type}`} className="tag tag-warning">
-                            offline: {outlierText(f)}
-                          </span>
-                        ))}
-                        {s.serviceFlags.map((f) => (
-                          <span key={`s${f.type}`} className="tag">
-                            service: {outlierText(f)}
-                            {f.accepted ? ' (accepted)' : ''}
-                          </span>
-                        ))}
-                      </p>
-                    )}
-                  </article>
-                );
-              })}
+              {series.map((s) => (
+                <KpiCard key={s.kpi} s={s} localId={view.localId} />
+              ))}
             </div>
           </>
         ) : (
@@ -183,5 +111,76 @@ export function OutliersView() {
         )}
       </section>
     </div>
+  );
+}
+
+/** One KPI of the chosen asset: its intensity by year against the range, and the flags on it. */
+function KpiCard({ s, localId }: { s: ReturnType<typeof outlierSeries>[number]; localId: string }) {
+  const label = kpiLabels[s.kpi];
+  const latest = s.points[s.points.length - 1];
+  return (
+    <article
+      className={`kpi-card ${s.flags.length + s.serviceFlags.length > 0 ? 'flagged' : ''}`}
+      data-testid={`kpi-${s.kpi}`}
+    >
+      <h3>
+        {label.name} <span className="hint">{label.unit}</span>
+      </h3>
+      <IntensityChart
+        kpiName={label.name}
+        unit={label.unit}
+        years={s.points.map((p) => String(p.year))}
+        values={s.points.map((p) => p.intensity)}
+        outside={s.points.map((p) => p.outside)}
+        range={s.range}
+      />
+      <p className="threshold">
+        Range {s.range ? `${fmt(s.range.min)}–${fmt(s.range.max)}` : 'none'} · LfL limit ±{s.lflLimit} %
+      </p>
+      <table className="kpi-table">
+        <thead>
+          <tr>
+            <th scope="col">Year</th>
+            <th scope="col">Intensity</th>
+            <th scope="col">LfL</th>
+          </tr>
+        </thead>
+        <tbody>
+          {s.points.map((p) => (
+            <tr
+              key={p.year}
+              className={p.outside || (p.lfl !== null && Math.abs(p.lfl) > s.lflLimit) ? 'out' : ''}
+            >
+              <td>
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => jumpTo(localId, `annual_data/${p.year}/${kpiField[s.kpi]}`, 'annual')}
+                >
+                  {p.year}
+                </button>
+              </td>
+              <td>{fmt(p.intensity)}</td>
+              <td>{p.lfl === null ? '—' : `${p.lfl > 0 ? '+' : ''}${p.lfl.toFixed(1)} %`}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {(s.flags.length > 0 || s.serviceFlags.length > 0) && latest && (
+        <p className="flags">
+          {s.flags.map((f) => (
+            <span key={`o${f.type}`} className="tag tag-warning">
+              offline: {outlierText(f)}
+            </span>
+          ))}
+          {s.serviceFlags.map((f) => (
+            <span key={`s${f.type}`} className="tag">
+              service: {outlierText(f)}
+              {f.accepted ? ' (accepted)' : ''}
+            </span>
+          ))}
+        </p>
+      )}
+    </article>
   );
 }

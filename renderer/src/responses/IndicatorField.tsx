@@ -13,6 +13,7 @@ import {
 import { ConflictPanel } from './ConflictPanel';
 import { EvidenceForm, EvidenceList } from './EvidencePanel';
 import { fieldId } from './format';
+import { OptionsAnswer, TextAnswer } from './IndicatorAnswer';
 import { registerDraft, revertValue, setValue, useResponses } from './responses-store';
 
 /** Long enough to keep a bridge call per keystroke away, short enough to feel saved at once. */
@@ -101,108 +102,28 @@ export function IndicatorField({ responseId, def, view, evidence, readOnly: resp
       data-available={!unavailable}
     >
       {def.kind === 'text' ? (
-        <div className="indicator-body">
-          <label htmlFor={`${id}-text`} className="indicator-label">
-            {def.label}
-          </label>
-          <textarea
-            id={`${id}-text`}
-            data-testid="indicator-text"
-            value={shown === null || Array.isArray(shown) ? '' : String(shown)}
-            maxLength={def.max_length}
-            rows={3}
-            disabled={readOnly}
-            aria-describedby={describedBy}
-            aria-invalid={editError !== undefined || (view?.serverErrors?.length ?? 0) > 0}
-            onChange={(e) => typeText(e.target.value)}
-            onBlur={commitText}
-          />
-          {def.max_length !== undefined && (
-            <span className="hint char-count" aria-hidden="true">
-              {typeof shown === 'string' ? shown.length : 0} / {def.max_length}
-            </span>
-          )}
-        </div>
+        <TextAnswer
+          id={id}
+          def={def}
+          shown={shown}
+          readOnly={readOnly}
+          describedBy={describedBy}
+          invalid={editError !== undefined || (view?.serverErrors?.length ?? 0) > 0}
+          onType={typeText}
+          onCommit={commitText}
+        />
       ) : (
-        <fieldset className="indicator-body" disabled={readOnly} aria-describedby={describedBy}>
-          <legend id={`${id}-legend`} className="indicator-label">
-            {def.label}
-          </legend>
-          <div
-            className={`options options-${def.kind}`}
-            role={def.kind === 'radio' ? 'radiogroup' : 'group'}
-            aria-labelledby={`${id}-legend`}
-          >
-            {(def.options ?? []).map((option) => {
-              const checked =
-                def.kind === 'checkbox'
-                  ? Array.isArray(shown) && shown.includes(option.code)
-                  : shown !== null && String(shown) === option.code;
-              return (
-                <label key={option.code} className="option" htmlFor={`${id}-${option.code}`}>
-                  <input
-                    id={`${id}-${option.code}`}
-                    type={def.kind}
-                    name={id}
-                    value={option.code}
-                    checked={checked}
-                    data-testid="indicator-option"
-                    data-code={option.code}
-                    onChange={(e) => {
-                      if (def.kind === 'radio') return choose(option.code);
-                      const set = Array.isArray(shown) ? shown : [];
-                      const next = e.target.checked
-                        ? [...set.filter((c) => c !== option.code), option.code]
-                        : set.filter((c) => c !== option.code);
-                      // Unticking everything of a never-answered question leaves it unanswered.
-                      choose(next.length === 0 && (view?.base ?? null) === null ? null : next);
-                    }}
-                  />
-                  {option.label}
-                </label>
-              );
-            })}
-            {def.kind === 'radio' && shown !== null && !readOnly && (
-              <button
-                type="button"
-                className="link-button clear-answer"
-                aria-label={`Clear the answer to: ${def.label}`}
-                onClick={() => choose(null)}
-              >
-                Clear
-              </button>
-            )}
-          </div>
-        </fieldset>
+        <OptionsAnswer
+          id={id}
+          def={def}
+          shown={shown}
+          readOnly={readOnly}
+          describedBy={describedBy}
+          answeredBefore={(view?.base ?? null) !== null}
+          onChoose={choose}
+        />
       )}
-      <div className="indicator-meta">
-        <code id={`${id}-variable`} className="variable">
-          {def.variable}
-        </code>
-        {status === 'modified' && (
-          <>
-            <span className="tag tag-modified" data-testid="modified-mark">
-              Modified · not synced
-            </span>
-            {!readOnly && (
-              <button
-                type="button"
-                className="link-button"
-                data-testid="revert-value"
-                aria-label={`Revert ${def.label} to the service's answer`}
-                onClick={revert}
-              >
-                Revert
-              </button>
-            )}
-          </>
-        )}
-        {status === 'conflict' && (
-          <span className="tag tag-conflict" data-testid="conflict-mark">
-            Conflict
-          </span>
-        )}
-      </div>
+      <IndicatorMeta id={id} def={def} status={status} canRevert={!readOnly} onRevert={revert} />
       {unavailable && (
         <p className="banner-warning" data-testid="not-available">
           Not available in this response on the service: {view?.unavailableReason}
@@ -228,6 +149,47 @@ export function IndicatorField({ responseId, def, view, evidence, readOnly: resp
           <EvidenceList items={evidence} label={`Evidence for ${def.label}`} />
           <EvidenceForm responseId={responseId} def={def} readOnly={readOnly} />
         </div>
+      )}
+    </div>
+  );
+}
+
+/** The indicator's variable, and whether its answer is modified here (with a revert) or in conflict. */
+function IndicatorMeta(props: {
+  id: string;
+  def: IndicatorDefinition;
+  status: ResponseValueView['status'];
+  canRevert: boolean;
+  onRevert(): void;
+}) {
+  const { id, def, status, canRevert, onRevert } = props;
+  return (
+    <div className="indicator-meta">
+      <code id={`${id}-variable`} className="variable">
+        {def.variable}
+      </code>
+      {status === 'modified' && (
+        <>
+          <span className="tag tag-modified" data-testid="modified-mark">
+            Modified · not synced
+          </span>
+          {canRevert && (
+            <button
+              type="button"
+              className="link-button"
+              data-testid="revert-value"
+              aria-label={`Revert ${def.label} to the service's answer`}
+              onClick={onRevert}
+            >
+              Revert
+            </button>
+          )}
+        </>
+      )}
+      {status === 'conflict' && (
+        <span className="tag tag-conflict" data-testid="conflict-mark">
+          Conflict
+        </span>
       )}
     </div>
   );

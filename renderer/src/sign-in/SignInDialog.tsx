@@ -109,24 +109,15 @@ export function SignInDialog() {
       onClose={close}
     >
       <h2 id="sign-in-title">Sign in{connection ? ` to ${connection.name}` : ''}</h2>
-      <label>
-        Connection
-        <select
-          value={connectionId}
-          disabled={waiting || busy}
-          data-testid="sign-in-connection"
-          onChange={(e) => {
-            setConnectionId(e.target.value);
-            setError(null);
-          }}
-        >
-          {session?.connections.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ConnectionChoice
+        connections={session?.connections ?? []}
+        value={connectionId}
+        disabled={waiting || busy}
+        onChoose={(id) => {
+          setConnectionId(id);
+          setError(null);
+        }}
+      />
 
       <fieldset className="sign-in-methods" disabled={waiting || busy}>
         <legend>How to sign in</legend>
@@ -186,6 +177,31 @@ function MethodChoice(props: {
         onChange={() => props.onChoose(props.value)}
       />
       {props.children}
+    </label>
+  );
+}
+
+function ConnectionChoice(props: {
+  connections: ReadonlyArray<{ id: string; name: string }>;
+  value: string;
+  disabled: boolean;
+  onChoose: (connectionId: string) => void;
+}) {
+  return (
+    <label>
+      Connection
+      <select
+        value={props.value}
+        disabled={props.disabled}
+        data-testid="sign-in-connection"
+        onChange={(e) => props.onChoose(e.target.value)}
+      >
+        {props.connections.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </select>
     </label>
   );
 }

@@ -125,61 +125,7 @@ export function ProblemsPanel() {
                 <ul>
                   {fields.map((group) => {
                     shown += 1;
-                    const first = group.issues[0]!;
-                    const ours = [
-                      ...new Set(group.issues.filter((i) => i.source === 'local').map((i) => i.message)),
-                    ];
-                    const theirs = [
-                      ...new Set(
-                        group.issues
-                          .filter((i) => i.source === 'service' && !i.fixedHere)
-                          .map((i) => i.message),
-                      ),
-                    ];
-                    const fixed = [...new Set(group.issues.filter((i) => i.fixedHere).map((i) => i.message))];
-                    const where = [...new Set(group.issues.map(whereIn).filter((w) => w !== ''))];
-                    const severity = group.issues.some((i) => i.severity === 'error' && !i.fixedHere)
-                      ? 'error'
-                      : 'warning';
-                    return (
-                      <li key={group.field}>
-                        <button
-                          type="button"
-                          className={`problem problem-${severity}`}
-                          data-testid="problem"
-                          data-path={first.path}
-                          data-local-id={localId}
-                          onClick={() => open(first)}
-                        >
-                          <span className="problem-where">
-                            {group.field}
-                            {where.length > 0 && ` · ${where.join(', ')}`}
-                            {group.issues.length > 1 && ` (${group.issues.length})`}
-                          </span>
-                          {ours.map((message) => (
-                            <span className="problem-message" key={`l:${message}`}>
-                              {group.issues.some((i) => i.confirmed && i.message === message) && (
-                                <span className="tag">also the service</span>
-                              )}
-                              {severity === 'warning' && <span className="tag tag-warning">warning</span>}
-                              {messageWithLabels(message)}
-                            </span>
-                          ))}
-                          {theirs.map((message) => (
-                            <span className="problem-message" key={`s:${message}`}>
-                              <span className="tag">service</span>
-                              {message}
-                            </span>
-                          ))}
-                          {fixed.map((message) => (
-                            <span className="problem-message" key={`f:${message}`} data-testid="fixed-here">
-                              <span className="tag">{fixedHereNote}</span>
-                              <s>{message}</s>
-                            </span>
-                          ))}
-                        </button>
-                      </li>
-                    );
+                    return <ProblemGroup key={group.field} group={group} localId={localId} onOpen={open} />;
                   })}
                 </ul>
               </li>
@@ -189,5 +135,64 @@ export function ProblemsPanel() {
         </ul>
       )}
     </section>
+  );
+}
+
+/** One field's issues of an asset, as one button that jumps to the first of them. */
+function ProblemGroup({
+  group,
+  localId,
+  onOpen,
+}: {
+  group: Group;
+  localId: string;
+  onOpen(issue: Issue): void;
+}) {
+  const first = group.issues[0]!;
+  const ours = [...new Set(group.issues.filter((i) => i.source === 'local').map((i) => i.message))];
+  const theirs = [
+    ...new Set(group.issues.filter((i) => i.source === 'service' && !i.fixedHere).map((i) => i.message)),
+  ];
+  const fixed = [...new Set(group.issues.filter((i) => i.fixedHere).map((i) => i.message))];
+  const where = [...new Set(group.issues.map(whereIn).filter((w) => w !== ''))];
+  const severity = group.issues.some((i) => i.severity === 'error' && !i.fixedHere) ? 'error' : 'warning';
+  return (
+    <li>
+      <button
+        type="button"
+        className={`problem problem-${severity}`}
+        data-testid="problem"
+        data-path={first.path}
+        data-local-id={localId}
+        onClick={() => onOpen(first)}
+      >
+        <span className="problem-where">
+          {group.field}
+          {where.length > 0 && ` · ${where.join(', ')}`}
+          {group.issues.length > 1 && ` (${group.issues.length})`}
+        </span>
+        {ours.map((message) => (
+          <span className="problem-message" key={`l:${message}`}>
+            {group.issues.some((i) => i.confirmed && i.message === message) && (
+              <span className="tag">also the service</span>
+            )}
+            {severity === 'warning' && <span className="tag tag-warning">warning</span>}
+            {messageWithLabels(message)}
+          </span>
+        ))}
+        {theirs.map((message) => (
+          <span className="problem-message" key={`s:${message}`}>
+            <span className="tag">service</span>
+            {message}
+          </span>
+        ))}
+        {fixed.map((message) => (
+          <span className="problem-message" key={`f:${message}`} data-testid="fixed-here">
+            <span className="tag">{fixedHereNote}</span>
+            <s>{message}</s>
+          </span>
+        ))}
+      </button>
+    </li>
   );
 }

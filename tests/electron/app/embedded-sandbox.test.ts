@@ -18,7 +18,7 @@ import {
   type SandboxProcess,
   type SpawnSandbox,
 } from '../../../electron/app/embedded-sandbox';
-import { testAssessmentYear } from '../../support/test-app';
+import { testAssessmentYear } from '../../../support/test-app';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

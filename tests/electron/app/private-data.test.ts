@@ -12,7 +12,7 @@ import { uploadRoute } from '../../../shared/bridge/browser-host-files';
 import type { BridgeEnvelope } from '../../../shared/bridge/envelope';
 import type { PickedFile } from '../../../shared/bridge/types';
 import { hostCookie, hostSecret, openBridgeSocket } from '../../support/bridge-socket';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import { startTestApp, type TestApp } from '../../../support/test-app';
 
 let app: TestApp;
 const dataDir = mkdtempSync(join(tmpdir(), 'asset-desk-private-'));

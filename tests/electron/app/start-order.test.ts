@@ -11,7 +11,7 @@ import type { BridgeEventName } from '../../../shared/bridge/contract';
 import { startAppCore } from '../../../electron/app/app-core';
 import { nodeSandboxSpawner, type SpawnSandbox } from '../../../electron/app/embedded-sandbox';
 import { MemorySecretStore } from '../../../electron/auth/secret-store';
-import { testAssessmentYear } from '../../support/test-app';
+import { testAssessmentYear } from '../../../support/test-app';
 
 /** The real sandbox, whose "started" message reaches the app only once `open()` is called. */
 function heldSandbox(): { spawn: SpawnSandbox; open(): void } {

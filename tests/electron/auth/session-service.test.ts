@@ -12,7 +12,7 @@ import { grantableScopes } from '../../../shared/auth/scopes';
 import { startAppCore } from '../../../electron/app/app-core';
 import { startHarness } from '../../sandbox/helpers';
 import { PortalClient, textOf } from '../../sandbox/portal-client';
-import { startTestApp, testAssessmentYear, type TestApp } from '../../support/test-app';
+import { startTestApp, testAssessmentYear, type TestApp } from '../../../support/test-app';
 
 describe('sign-in lifecycle in the app', () => {
   let app: TestApp;

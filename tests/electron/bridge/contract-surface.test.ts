@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bridgeEventNames, bridgeMethodNames, invokeChannel } from '../../../shared/bridge/contract';
 import type { BrowserHost } from '../../../electron/browser-host/server';
 import { hostCookie, openBridgeSocket } from '../../support/bridge-socket';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import { startTestApp, type TestApp } from '../../../support/test-app';
 
 type Handler = (event: { senderFrame?: { url: string } }, args: unknown) => unknown;
 

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeMethodNames } from '../../../shared/bridge/contract';
-import { builtRendererDir } from '../../support/built-renderer';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import { builtRendererDir } from '../../../support/built-renderer';
+import { startTestApp, type TestApp } from '../../../support/test-app';
 
 describe('no token crosses the bridge', () => {
   let app: TestApp;

@@ -12,8 +12,8 @@ import {
   bridgeSocketProtocol,
 } from '../../../shared/bridge/browser-host-secret';
 import { hostCookie, hostSecret, openBridgeSocket } from '../../support/bridge-socket';
-import { builtRendererDir } from '../../support/built-renderer';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import { builtRendererDir } from '../../../support/built-renderer';
+import { startTestApp, type TestApp } from '../../../support/test-app';
 
 let app: TestApp;
 let host: BrowserHost;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeSocketProtocol } from '../../../shared/bridge/browser-host-secret';
 import { hostCookie, hostSecret } from '../../support/bridge-socket';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import { startTestApp, type TestApp } from '../../../support/test-app';
 
 let app: TestApp;
 let cookie = '';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoUserEmail } from '../../../sandbox/demo-user';
 import { PortalClient } from '../../sandbox/portal-client';
-import { startTestApp, testAssessmentYear, type TestApp } from '../../support/test-app';
+import { startTestApp, testAssessmentYear, type TestApp } from '../../../support/test-app';
 
 describe('portfolio responses in the app', () => {
   let app: TestApp;

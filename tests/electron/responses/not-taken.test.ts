@@ -12,7 +12,7 @@ import { ResponsesStore } from '../../../electron/responses/responses-store';
 import { syncResponses } from '../../../electron/responses/responses-sync';
 import { startReplayServer, type ReplayRequest, type ReplayServer } from '../../support/replay-server';
 import * as docs from '../../fixtures/service-docs/responses';
-import { tempWorkspace } from '../sync/harness';
+import { tempWorkspace } from '../../../support/sync-harness';
 
 const E = 4107;
 const R = 7701;

@@ -10,7 +10,7 @@ import { syncResponses } from '../../../electron/responses/responses-sync';
 import { ResponsesClient } from '../../../electron/responses/responses-client';
 import { responseValueSchema } from '../../../shared/responses/schemas';
 import { assessmentYear, startHarness, type Harness } from '../../sandbox/helpers';
-import { makeClient, tempWorkspace } from '../sync/harness';
+import { makeClient, tempWorkspace } from '../../../support/sync-harness';
 
 let h: Harness;
 let openId: number;

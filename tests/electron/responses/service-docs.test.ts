@@ -12,7 +12,7 @@ import { syncResponses } from '../../../electron/responses/responses-sync';
 import { addEvidence } from '../../../electron/responses/evidence';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
 import * as docs from '../../fixtures/service-docs/responses';
-import { tempWorkspace } from '../sync/harness';
+import { tempWorkspace } from '../../../support/sync-harness';
 
 const E = 4107;
 const R = 7701;

@@ -3,7 +3,7 @@ import { extraFields, type Asset } from '../../../shared/domain';
 import { SubmissionApiClient } from '../../../electron/service-client/service-client';
 import { startReplayServer } from '../../support/replay-server';
 import * as docs from '../../fixtures/service-docs/assets';
-import { makeEngine, tempWorkspace } from '../sync/harness';
+import { makeEngine, tempWorkspace } from '../../../support/sync-harness';
 
 /**
  * Every answer the real service's docs publish for the asset side goes through our client without

@@ -6,15 +6,15 @@ import { startCallbackListener } from '../../../electron/service-export/callback
 import { downloadExportFile } from '../../../electron/service-export/download';
 import { ServiceExportError } from '../../../electron/service-export/errors';
 import {
-  importFromExportLink,
   runServiceExport,
   type ServiceExportProgress,
 } from '../../../electron/service-export/service-export';
+import { importFromExportLink } from '../../../electron/workbook/export-link';
 import { SubmissionApiClient } from '../../../electron/service-client/service-client';
 import { previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import { startHarness, validAsset, type Harness } from '../../sandbox/helpers';
-import { tempWorkspace } from '../sync/harness';
-import { tmpDir } from '../workbook/fixtures';
+import { tempWorkspace } from '../../../support/sync-harness';
+import { tmpDir } from '../../../support/workbook-fixtures';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { batchResponse } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
-import { makeClient, makeEngine, newAsset, tempWorkspace } from './harness';
+import { makeClient, makeEngine, newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 const E = 7;
 let server: ReplayServer | undefined;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../sandbox/helpers';
-import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from './harness';
+import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 describe.each(namings)('three-way merge on pull ($names)', ({ realNames }) => {
   let h: Harness;

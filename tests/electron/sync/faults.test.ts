@@ -8,7 +8,7 @@ import type { Asset } from '../../../shared/domain';
 import { SubmissionApiClient } from '../../../electron/service-client/service-client';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { startHarness, type Harness } from '../../sandbox/helpers';
-import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from './harness';
+import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 const batchLine = /^POST \/api\/v1\/entities\/\d+\/assets\/batches /;
 

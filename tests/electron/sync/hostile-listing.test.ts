@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../../shared/text/json-depth';
-import { makeClient, makeEngine, tempWorkspace } from './harness';
+import { makeClient, makeEngine, tempWorkspace } from '../../../support/sync-harness';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { startHarness, type Harness } from '../../sandbox/helpers';
-import { makeClient, makeEngine, newAsset, tempWorkspace } from './harness';
+import { makeClient, makeEngine, newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 describe('the local part of a sync', () => {
   let h: Harness;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnlineProbe } from '../../../electron/sync/online-probe';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { startHarness, type Harness } from '../../sandbox/helpers';
-import { makeClient } from './harness';
+import { makeClient } from '../../../support/sync-harness';
 
 describe('online probe', () => {
   let h: Harness;

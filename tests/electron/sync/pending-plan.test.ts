@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../sandbox/helpers';
 import { planStats } from '../../../electron/sync/pending-plan';
-import { makeClient, makeEngine, newAsset, tempWorkspace } from './harness';
+import { makeClient, makeEngine, newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 describe('the pending-work plan of a click', () => {
   let h: Harness;

@@ -9,7 +9,7 @@ import type { Asset } from '../../../shared/domain';
 import type { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { startHarness, type Harness } from '../../sandbox/helpers';
-import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from './harness';
+import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 const page2 = /^GET \/api\/v1\/entities\/\d+\/assets\?page=2&/;
 

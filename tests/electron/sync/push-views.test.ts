@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../sandbox/helpers';
 import { assetViewPage } from '../../../electron/workspace/asset-views';
-import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from './harness';
+import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 describe.each(namings)('the views a push changed ($names)', ({ realNames }) => {
   let h: Harness;

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { assetSchema } from '../../../shared/domain';
 import { assetDeleteText } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
-import { makeClient, makeEngine, tempWorkspace } from './harness';
+import { makeClient, makeEngine, tempWorkspace } from '../../../support/sync-harness';
 
 const entityId = 7;
 const listPath = `GET /api/v1/entities/${entityId}/assets`;

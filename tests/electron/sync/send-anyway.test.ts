@@ -1,7 +1,7 @@
 /** Held back, then "send anyway": the service saves the asset with its errors (always_create). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../sandbox/helpers';
-import { makeClient, makeEngine, newAsset, tempWorkspace } from './harness';
+import { makeClient, makeEngine, newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 describe('send anyway', () => {
   let h: Harness;

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { assetDeleteText } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayAnswer, type ReplayServer } from '../../support/replay-server';
-import { makeClient, makeEngine, newAsset, tempWorkspace } from './harness';
+import { makeClient, makeEngine, newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 const E = 7;
 const listPath = `GET /api/v1/entities/${E}/assets`;

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, validAsset, type Harness } from '../../sandbox/helpers';
-import { countingFetch, makeClient, makeEngine, namings, newAsset, tempWorkspace } from './harness';
+import {
+  countingFetch,
+  makeClient,
+  makeEngine,
+  namings,
+  newAsset,
+  tempWorkspace,
+} from '../../../support/sync-harness';
 import { assetSchema, type Asset } from '../../../shared/domain';
 
 describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNames }) => {

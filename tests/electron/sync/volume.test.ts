@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_MAX_PER_FIELD } from '../../../shared/domain';
 import { startHarness, type Harness } from '../../sandbox/helpers';
-import { countingFetch, makeClient, makeEngine, newAsset, tempWorkspace } from './harness';
+import {
+  countingFetch,
+  makeClient,
+  makeEngine,
+  newAsset,
+  tempWorkspace,
+} from '../../../support/sync-harness';
 
 describe('volume', () => {
   let h: Harness;

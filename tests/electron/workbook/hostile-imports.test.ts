@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WorkbookError } from '../../../electron/workbook/workbook-limits';
 import { previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import type { WorkspaceStore } from '../../../electron/workspace/workspace-store';
-import { seededWorkspace, snapshot, tmpDir } from './fixtures';
-import { commasCsv, hostile } from './hostile-books';
+import { seededWorkspace, snapshot, tmpDir } from '../../../support/workbook-fixtures';
+import { commasCsv, hostile } from '../../../support/hostile-books';
 
 const stores: WorkspaceStore[] = [];
 afterEach(() => {

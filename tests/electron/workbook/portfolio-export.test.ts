@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher, dispatchToEnvelope, type Dispatch } from '../../../electron/bridge/dispatch';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import { startTestApp, type TestApp } from '../../../support/test-app';
 
 let app: TestApp;
 let dispatch: Dispatch;

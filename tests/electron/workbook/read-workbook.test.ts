@@ -7,7 +7,7 @@ import { applyImport } from '../../../electron/workbook/apply-import';
 import { WorkbookError } from '../../../electron/workbook/read-workbook';
 import { exportWorkspace, previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import type { WorkspaceStore } from '../../../electron/workspace/workspace-store';
-import { seededWorkspace, snapshot, tmpDir } from './fixtures';
+import { seededWorkspace, snapshot, tmpDir } from '../../../support/workbook-fixtures';
 
 const stores: WorkspaceStore[] = [];
 afterEach(() => {

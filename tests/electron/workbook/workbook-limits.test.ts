@@ -3,17 +3,17 @@
  * limits and is refused, quickly and with a message naming that limit, in the import's worker thread.
  * The files are built by `hostile-books.ts`, small on disk.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importFromExportLink } from '../../../electron/service-export/service-export';
+import { importFromExportLink } from '../../../electron/workbook/export-link';
 import { readWorkbook } from '../../../electron/workbook/read-workbook';
 import { WorkbookError, type WorkbookErrorKind } from '../../../electron/workbook/workbook-limits';
 import { previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import type { WorkspaceStore } from '../../../electron/workspace/workspace-store';
-import { seededWorkspace, snapshot, tmpDir } from './fixtures';
-import { craft as craftBook, hostile, repeat } from './hostile-books';
+import { seededWorkspace, snapshot, tmpDir } from '../../../support/workbook-fixtures';
+import { craft as craftBook, hostile, repeat } from '../../../support/hostile-books';
 
 const stores: WorkspaceStore[] = [];
 afterEach(() => {
@@ -108,6 +108,26 @@ describe('hostile workbooks are refused by the limit they cross', () => {
     // The central directory's uncompressed size of the sheet, set to 3 GB: nothing is inflated.
     const file = small(hostile.declared(dir));
     await refusedByImport(file, 'unpacks_too_large', /unpacks to more than 1024\.0 MB/);
+  });
+
+  it('a sheet that unpacks to more or fewer bytes than it declares (a lying header)', async () => {
+    // Issue 33: the reader inflates the packed bytes itself and checks the size yauzl checked.
+    const rows = repeat(5_000, (i) => `<row r="${i + 2}"><c r="A${i + 2}"><v>${i}</v></c></row>`);
+    for (const [name, declared] of [
+      ['understated.xlsx', 4096],
+      ['overstated.xlsx', 50 * 1024 * 1024],
+    ] as const) {
+      const file = craft(name, rows);
+      const bytes = readFileSync(file);
+      const part = Buffer.from('xl/worksheets/sheet1.xml');
+      const central = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+      for (let at = bytes.indexOf(central); at >= 0; at = bytes.indexOf(central, at + 4))
+        if (bytes.subarray(at + 46, at + 46 + part.length).equals(part))
+          bytes.writeUInt32LE(declared, at + 24);
+      writeFileSync(file, bytes);
+      const e = await refusedByReader(file, {}, 'corrupt');
+      expect(e.message).toMatch(declared === 4096 ? /too many bytes/ : /not enough bytes/);
+    }
   });
 
   it('a sheet that unpacks past a lowered limit while it is read', async () => {

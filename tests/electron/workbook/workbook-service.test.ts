@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import { startTestApp, type TestApp } from '../../../support/test-app';
 
 describe('spreadsheet exchange through the bridge', () => {
   let app: TestApp;

@@ -8,7 +8,7 @@ import type { PlanRow } from '../../../electron/workbook/plan-row';
 import { exportWorkspace, previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import type { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { readReference } from '../../../electron/workspace/reference-lists';
-import { seededWorkspace, snapshot, tmpDir } from './fixtures';
+import { seededWorkspace, snapshot, tmpDir } from '../../../support/workbook-fixtures';
 
 const stores: WorkspaceStore[] = [];
 afterEach(() => {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mergeAnswer } from '../../../electron/workspace/answer-merge';
 import { Y1, Y2, assetsListText, batchResponse, docsAssetBody } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
-import { makeClient, makeEngine, tempWorkspace } from '../sync/harness';
+import { makeClient, makeEngine, tempWorkspace } from '../../../support/sync-harness';
 
 const E = 7;
 const listing = {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { newPartnersId } from '../../../electron/workspace/asset-edits';
-import { newAsset, tempWorkspace } from '../sync/harness';
+import { newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 describe('partners ids of new assets', () => {
   it('are positive integers of at most 9 digits', () => {

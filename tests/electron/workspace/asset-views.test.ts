@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Asset } from '../../../shared/domain';
 import { changedPaths } from '../../../shared/sync/asset-doc';
 import { assetView, assetViewPage } from '../../../electron/workspace/asset-views';
-import { newAsset, tempWorkspace } from '../sync/harness';
+import { newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 const remote = (id: number): Asset =>
   ({

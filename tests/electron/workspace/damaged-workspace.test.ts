@@ -25,7 +25,7 @@ import { startAppCore, type AppCore } from '../../../electron/app/app-core';
 import { MemorySecretStore } from '../../../electron/auth/secret-store';
 import { toBridgeErrorBody } from '../../../electron/bridge/errors';
 import { describeDamage, unsentIn } from '../../../electron/workspace/workspace-damage';
-import { testAssessmentYear } from '../../support/test-app';
+import { testAssessmentYear } from '../../../support/test-app';
 
 const cores: AppCore[] = [];
 afterEach(async () => {

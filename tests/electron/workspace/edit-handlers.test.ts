@@ -12,7 +12,7 @@ import type { Asset } from '../../../shared/domain';
 import { specIdName } from '../../../shared/sync/asset-id-name';
 import { editHandlers } from '../../../electron/workspace/edit-handlers';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
-import { newAsset } from '../sync/harness';
+import { newAsset } from '../../../support/sync-harness';
 
 function remote(id: number): Asset {
   return {

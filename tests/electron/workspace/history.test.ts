@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Asset } from '../../../shared/domain';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
-import { newAsset, tempWorkspace } from '../sync/harness';
+import { newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 function remote(id: number, name: string): Asset {
   return {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssetDoc } from '../../../shared/sync/asset-doc';
 import { migrate, schemaVersion } from '../../../electron/workspace/migrations';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
-import { newAsset } from '../sync/harness';
+import { newAsset } from '../../../support/sync-harness';
 
 /** One asset row as the first four schemas stored it: both copies whole (current NULL: deleted). */
 interface OldRow {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Asset } from '../../../shared/domain';
-import { tempWorkspace } from '../sync/harness';
+import { tempWorkspace } from '../../../support/sync-harness';
 
 /** The service's copy of asset `id`, as a listing or an answer gives it. */
 const remote = (id: number, city = 'Amsterdam'): Asset => ({

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { startHarness, type Harness } from '../../sandbox/helpers';
-import { makeClient, makeEngine, newAsset, tempWorkspace } from '../sync/harness';
+import { makeClient, makeEngine, newAsset, tempWorkspace } from '../../../support/sync-harness';
 import { historyOp, historyState } from './fixtures/history-ops';
 
 const child = fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url));

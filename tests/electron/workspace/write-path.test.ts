@@ -13,8 +13,8 @@ import { exportWorkspace, previewImportFile } from '../../../electron/workbook/w
 import { ResponsesStore } from '../../../electron/responses/responses-store';
 import type { ChangeRecorder, DocumentChange } from '../../../electron/workspace/change-recorder';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
-import { tmpDir } from '../workbook/fixtures';
-import { newAsset, tempWorkspace } from '../sync/harness';
+import { tmpDir } from '../../../support/workbook-fixtures';
+import { newAsset, tempWorkspace } from '../../../support/sync-harness';
 
 /** A recorder that keeps what it is told (the cell history's seam, issue 31). */
 function keeper(): ChangeRecorder & { told: Array<{ change: DocumentChange; source: ChangeSource }> } {

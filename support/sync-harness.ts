@@ -5,12 +5,12 @@ import {
   defaultCertificationSchemes,
   defaultPropertyTypeCodes,
   type ValidationContext,
-} from '../../../shared/domain';
-import type { AssetDoc } from '../../../shared/sync/asset-doc';
-import { SubmissionApiClient, type ApiClientOptions } from '../../../electron/service-client/service-client';
-import { SyncEngine, type SyncEngineOptions, type SyncProgress } from '../../../electron/sync/sync-engine';
-import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
-import { assessmentYear } from '../../sandbox/helpers';
+} from '../shared/domain';
+import type { AssetDoc } from '../shared/sync/asset-doc';
+import { SubmissionApiClient, type ApiClientOptions } from '../electron/service-client/service-client';
+import { SyncEngine, type SyncEngineOptions, type SyncProgress } from '../electron/sync/sync-engine';
+import { WorkspaceStore } from '../electron/workspace/workspace-store';
+import { assessmentYear } from './assessment-year';
 
 export function tempWorkspace(name = 'workspace'): { store: WorkspaceStore; file: string } {
   const file = join(mkdtempSync(join(tmpdir(), 'asset-desk-ws-')), `${name}.sqlite`);

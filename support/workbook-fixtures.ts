@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Asset } from '../../../shared/domain';
-import type { AssetDoc } from '../../../shared/sync/asset-doc';
-import type { WorkspaceStore } from '../../../electron/workspace/workspace-store';
-import { newAsset, tempWorkspace } from '../sync/harness';
+import type { Asset } from '../shared/domain';
+import type { AssetDoc } from '../shared/sync/asset-doc';
+import type { WorkspaceStore } from '../electron/workspace/workspace-store';
+import { newAsset, tempWorkspace } from './sync-harness';
 
 export const tmpDir = (): string => mkdtempSync(join(tmpdir(), 'asset-desk-wb-'));
 

@@ -1,12 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemorySecretStore } from '../../electron/auth/secret-store';
-import { startAppCore, type AppCore } from '../../electron/app/app-core';
-import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
+import { MemorySecretStore } from '../electron/auth/secret-store';
+import { startAppCore, type AppCore } from '../electron/app/app-core';
+import { startBrowserHost, type BrowserHost } from '../electron/browser-host/server';
+import { assessmentYear } from './assessment-year';
 import { builtRendererDir } from './built-renderer';
 
-export const testAssessmentYear = 2025;
+export const testAssessmentYear = assessmentYear;
 
 /**
  * The whole app as a new user gets it (embedded sandbox seeded with the demo entities), served by
