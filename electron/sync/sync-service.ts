@@ -2,14 +2,12 @@
  * Sync of the open workspace with the service: one run at a time, cancellable, paused by a refused
  * token and resumed by itself after the next sign-in. Its slice of the bridge: `sync.*`.
  */
-import type { PushMode, SyncChanges, SyncReport } from '../../shared/sync/types';
-import type { AssetIdName } from '../../shared/sync/asset-id-name';
+import type { PushMode, SyncReport } from '../../shared/sync/types';
 import type { SessionService } from '../auth/session-service';
 import { badRequest, forbidden } from '../../shared/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
-import { assetViewsOf } from '../workspace/asset-views';
-import type { LedgerPort } from '../workspace/ledger-port';
 import type { OpenWorkspace, WorkspaceService } from '../workspace/workspace-service';
+import { freshen } from './fresh-views';
 import { OnlineProbe } from './online-probe';
 
 /** What the analyst chose in the review: the deletes confirmed, the held-back assets sent anyway. */
@@ -150,39 +148,4 @@ export class SyncService {
       })
       .catch((error: unknown) => this.deps.session.noteFailure(error));
   }
-}
-
-/**
- * The push's views were read in the worker: an asset the analyst edited after that read (its
- * journal entry is later) is read again here, on main, where the edit's own answer was made, so
- * the window, which took that answer first, is not sent an older view.
- */
-function freshen(store: LedgerPort, changes: SyncChanges, idName: AssetIdName): void {
-  const edited = store.journalledSince(changes.journalSeq);
-  if (edited.size === 0) return;
-  const settled = new Set([
-    ...changes.views.map((view) => view.localId),
-    ...changes.inStep.localIds,
-    ...changes.removed,
-  ]);
-  const again = assetViewsOf(
-    store,
-    [...edited].filter((id) => settled.has(id)),
-    idName,
-  );
-  const fresh = new Map(again.views.map((view) => [view.localId, view]));
-  const gone = new Set(again.removed);
-  changes.views = [
-    ...changes.views.filter((view) => !fresh.has(view.localId) && !gone.has(view.localId)),
-    ...fresh.values(),
-  ];
-  changes.removed = [...changes.removed.filter((id) => !fresh.has(id)), ...gone].filter(
-    (id, i, all) => all.indexOf(id) === i,
-  );
-  const { localIds, serviceAssetIds } = changes.inStep;
-  const kept = localIds.flatMap((id, i) => (fresh.has(id) || gone.has(id) ? [] : [i]));
-  changes.inStep = {
-    localIds: kept.map((i) => localIds[i]!),
-    serviceAssetIds: kept.map((i) => serviceAssetIds[i]!),
-  };
 }
