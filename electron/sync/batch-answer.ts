@@ -2,7 +2,7 @@ import type { BatchResponse } from '../../shared/domain';
 import type { PushSummary } from '../../shared/sync/types';
 import { verdictOf } from '../../shared/sync/server-verdict';
 import type { AssetRecord } from '../workspace/asset-record';
-import type { BatchSettlement } from '../workspace/batch-settlement';
+import type { BatchSettlement } from './batch-settlement';
 
 /** What settling needs of an asset that was sent: how its answer is traced back to it. */
 export type SentAsset = Pick<AssetRecord, 'localId' | 'partnersId' | 'serviceAssetId'>;

@@ -10,7 +10,7 @@ import type { PushMode, PushSummary } from '../../shared/sync/types';
 import { changesAnything, type AssetIdName } from '../../shared/sync/asset-id-name';
 import type { AssetRecord } from '../workspace/asset-record';
 import { candidateKind, candidateOf, type PendingWork } from '../workspace/pending-work';
-import type { WorkspaceStore } from '../workspace/workspace-store';
+import type { LedgerPort } from '../workspace/ledger-port';
 
 export interface PlannedItem {
   record: AssetRecord;
@@ -61,7 +61,7 @@ export class BatchPlanner {
   private blocked: PushSummary['blocked'] = [];
 
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: LedgerPort,
     private readonly opts: PlanOptions,
   ) {
     this.conflictedIds = store.conflictedIds();
@@ -180,7 +180,7 @@ export function heldBackErrors(whole: AssetInput, ctx: ValidationContext): Valid
 /** Of the pending creates and updates, those a strict push would hold back, and why. */
 export function heldBackOf(
   work: PendingWork,
-  store: WorkspaceStore,
+  store: LedgerPort,
   createCtx: ValidationContext,
   updateCtx: ValidationContext,
 ): Array<{ localId: string; errors: Validations['errors'] }> {

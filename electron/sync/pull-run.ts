@@ -9,7 +9,8 @@ import {
 import { readListedPage } from '../service-client/fast-asset';
 import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
 import { remoteCopy, type KnownRow, type RemoteCopy } from '../workspace/remote-merge';
-import type { WorkspaceStore } from '../workspace/workspace-store';
+import type { LedgerPort } from '../workspace/ledger-port';
+import { forgetPlan } from './pending-plan';
 import { checkedIds } from './remote-listing';
 import { emptyPull } from './sync-report';
 
@@ -41,7 +42,7 @@ export class PullRun {
   private timer: NodeJS.Timeout | undefined;
   private failure: unknown;
 
-  constructor(private readonly store: WorkspaceStore) {
+  constructor(private readonly store: LedgerPort) {
     this.newByPartner = store.createsByPartner();
   }
 
@@ -72,6 +73,8 @@ export class PullRun {
    * removed fields the workspace holds, as the listing's assets do.
    */
   finish(found: readonly Asset[], gone: readonly number[], realNames = false): PullSummary {
+    // The pull wrote the workspace: the click's pending-work plan is not what is pending now.
+    forgetPlan(this.store);
     this.queue(found.map(listedOf), realNames);
     this.flush();
     this.store.transaction(() => {
@@ -149,7 +152,7 @@ function keepingRemoved(copy: RemoteCopy, row: KnownRow | null | undefined): Rem
  * they are weighed against are read in one statement for the group.
  */
 function applyPage(
-  store: WorkspaceStore,
+  store: LedgerPort,
   remote: Waiting[],
   newByPartner: Map<number, string>,
   summary: PullSummary,

@@ -10,7 +10,9 @@ import {
 } from '../../shared/sync/asset-id-name';
 import { ApiError } from '../service-client/errors';
 import { readBatchAnswer } from '../service-client/fast-asset';
-import type { WorkspaceStore } from '../workspace/workspace-store';
+import type { LedgerPort } from '../workspace/ledger-port';
+import { BatchSettlement } from './batch-settlement';
+import { forgetPlan } from './pending-plan';
 import { applyBatchAnswer, findRecord, indexBy, type SentBatch } from './batch-answer';
 import { BatchPlanner, type PlannedBatch, type PlannedItem, type PlanOptions } from './batch-planner';
 import { emptyPush } from './sync-report';
@@ -54,9 +56,14 @@ export class PushRun {
    */
   private readonly out = new Map<string, { batch: SentBatch; sent: Map<string, string> }>();
 
+  /**
+   * `settled`: where every asset an answer settled is added, true when its copy is now, in
+   * substance, the one sent (the window's view of it keeps its document, see `assetViewsOf`).
+   */
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: LedgerPort,
     private readonly opts: PlanOptions,
+    private readonly settled: Map<string, boolean> = new Map(),
   ) {
     this.planner = new BatchPlanner(store, opts);
   }
@@ -131,11 +138,14 @@ export class PushRun {
     if (idName === serviceIdName) answer = keepingRemovedFields(answer, out.batch, out.sent);
     const summary = emptyPush();
     let untraced: string[] = [];
-    this.store.settleBatch(
-      batchId,
-      (tx) => (untraced = applyBatchAnswer(tx, out.batch, answer, summary, json)),
-      out.sent,
-    );
+    // Edits made while the batch was out are rebased on the copy it carried (`out.sent`).
+    const tx = new BatchSettlement(this.store, out.sent);
+    this.store.settleBatch(batchId, () => {
+      untraced = applyBatchAnswer(tx, out.batch, answer, summary, json);
+    });
+    forgetPlan(this.store);
+    for (const list of [out.batch.creates, out.batch.updates, out.batch.deletes])
+      for (const { record } of list) this.settled.set(record.localId, tx.sameAsSent.has(record.localId));
     const { created, updated, deleted, invalid, notFound } = summary;
     const counts = { created, updated, deleted, invalid, notFound };
     if (untraced.length === 0) return { counts, idName };

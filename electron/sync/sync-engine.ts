@@ -3,6 +3,7 @@ import { verdictOf } from '../../shared/sync/server-verdict';
 import { serviceIdName } from '../../shared/sync/asset-id-name';
 import type {
   DryRunRow,
+  PendingReview,
   PullSummary,
   PushMode,
   PushSummary,
@@ -14,7 +15,7 @@ import type {
 import { ApiError } from '../service-client/errors';
 import { serverWaitMs } from '../service-client/server-backoff';
 import type { SubmissionApiClient } from '../service-client/service-client';
-import type { WorkspaceStore } from '../workspace/workspace-store';
+import type { LedgerPort } from '../workspace/ledger-port';
 import { findRecord, indexBy } from './batch-answer';
 import { confirmGone, readListing } from './remote-listing';
 import { localWorkFor, openSyncLocal, prewarmSyncWorker, type LocalWork, type SyncLocal } from './sync-local';
@@ -25,7 +26,7 @@ import { emptyPull, emptyPush, stopReason, summarize } from './sync-report';
 export type { SyncPhase, SyncProgress, PushMode, PullSummary, PushSummary, SyncReport };
 
 export interface SyncEngineOptions {
-  store: WorkspaceStore;
+  store: LedgerPort;
   client: SubmissionApiClient;
   entityId: number;
   /** The rules' context: the entity's area unit, the assessment year and the cached lists. */
@@ -82,8 +83,16 @@ export class SyncEngine {
     const report: SyncReport = { pull: emptyPull(), push: emptyPush() };
     try {
       await this.withLocal(async (local) => {
-        report.pull = await this.pullWith(local, options.signal);
-        await this.pushWith(local, report.push, options.mode ?? 'strict', options.signal, options);
+        try {
+          report.pull = await this.pullWith(local, options.signal);
+          await this.pushWith(local, report.push, options.mode ?? 'strict', options.signal, options);
+        } finally {
+          // Stopped or not, what was settled is in the workspace: the window gets its views. A
+          // worker that stopped cannot say (none: the window reads the workspace again).
+          report.changes = await local
+            .run('changes', { idName: this.opts.client.assetIds.name })
+            .catch(() => undefined);
+        }
       });
       this.progress({ phase: 'done', done: 1, total: 1, message: summarize(report) });
     } catch (error) {
@@ -117,19 +126,22 @@ export class SyncEngine {
     return summary;
   }
 
+  /** What a sync would send, with what a strict push would hold back: made in the local part. */
+  async review(): Promise<PendingReview> {
+    const idName = this.opts.client.assetIds.name;
+    return this.withLocal((local) => local.run('review', { ...this.contexts(), idName }));
+  }
+
   /** The service's verdict on every pending create and update, without saving anything. */
   async dryRun(
     signal?: AbortSignal,
   ): Promise<Array<{ localId: string; valid: boolean; validations: ServerVerdict }>> {
-    const { store, client, entityId } = this.opts;
-    const work = store.pending(client.assetIds.name);
-    const creates = work.creates.map((record) => store.createPayloadOf(record));
-    const updates = work.updates.map((entry) => entry.patch);
-    const byPartner = indexBy(work.creates, (record) => record.partnersId);
-    const byService = indexBy(
-      work.updates.map((u) => u.record),
-      (record) => record.serviceAssetId,
-    );
+    const { client, entityId } = this.opts;
+    // The bodies come from the click's one plan, in the local part; this side only sends.
+    const work = await this.withLocal((local) => local.run('dryRunWork', { idName: client.assetIds.name }));
+    const byPartner = indexBy(work.createRecords, (record) => record.partnersId);
+    const byService = indexBy(work.updateRecords, (record) => record.serviceAssetId);
+    const { creates, updates } = work;
     const results: DryRunRow[] = [];
     for (let offset = 0; offset < Math.max(creates.length, updates.length); offset += BATCH_MAX_PER_FIELD) {
       const answer = await client.validate(

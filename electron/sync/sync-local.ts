@@ -10,7 +10,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../workers/start-worker';
-import type { WorkspaceStore } from '../workspace/workspace-store';
+import type { LedgerPort } from '../workspace/ledger-port';
 import { SyncSession, type SessionOp, type SessionOps } from './sync-session';
 import { fromWire, movableBuffers, type WorkerReply, type WorkerRequest } from './sync-wire';
 
@@ -22,11 +22,11 @@ export interface SyncLocal {
 /** `worker` unless the workspace has no file another thread could open. */
 export type LocalWork = 'worker' | 'inline';
 
-export function localWorkFor(store: WorkspaceStore): LocalWork {
+export function localWorkFor(store: LedgerPort): LocalWork {
   return store.file === '' || store.file === ':memory:' ? 'inline' : 'worker';
 }
 
-export async function openSyncLocal(store: WorkspaceStore, where: LocalWork): Promise<SyncLocal> {
+export async function openSyncLocal(store: LedgerPort, where: LocalWork): Promise<SyncLocal> {
   if (where === 'inline') {
     const session = new SyncSession(store);
     return {

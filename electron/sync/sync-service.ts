@@ -6,9 +6,8 @@ import type { PushMode, SyncReport } from '../../shared/sync/types';
 import type { SessionService } from '../auth/session-service';
 import { badRequest, forbidden } from '../../shared/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
-import { toReview } from '../workspace/asset-views';
 import type { OpenWorkspace, WorkspaceService } from '../workspace/workspace-service';
-import { heldBackOf } from './batch-planner';
+import { freshen } from './fresh-views';
 import { OnlineProbe } from './online-probe';
 
 /** What the analyst chose in the review: the deletes confirmed, the held-back assets sent anyway. */
@@ -17,7 +16,6 @@ interface SyncChoices {
   sendAnyway: ReadonlySet<string>;
 }
 import { SyncEngine } from './sync-engine';
-import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
 
 export type SyncHandlers = Pick<BridgeHandlers, 'sync.review' | 'sync.run' | 'sync.cancel' | 'sync.dryRun'>;
 
@@ -67,34 +65,8 @@ export class SyncService {
   }
 
   readonly handlers: SyncHandlers = {
-    'sync.review': () => {
-      const { workspaces } = this.deps;
-      const workspace = workspaces.require();
-      const { store } = workspace;
-      // Pending for this connection's service: what it no longer takes is kept here (see asset-id-name.ts).
-      const idName = this.deps.session.client.assetIds.name;
-      const work = store.pending(idName);
-      const review = toReview(work, idName);
-      const names = new Map([...review.creates, ...review.updates].map((r) => [r.localId, r.name]));
-      review.heldBack = heldBackOf(
-        work,
-        store,
-        workspaces.validationContext(store, 'create'),
-        workspaces.validationContext(store, 'update'),
-      ).map(({ localId, errors }) => {
-        const doc = store.mustGet(localId).current;
-        return {
-          localId,
-          name: names.get(localId) ?? localId,
-          // The grid's paths (`annual_data/2024/en_cov_wf`), which the review words with the columns' labels.
-          errors: Object.entries(errors).map(([path, messages]) => ({
-            path: docPathOf(doc, path),
-            messages,
-          })),
-        };
-      });
-      return review;
-    },
+    // Made in the sync's worker from the click's one plan (review.ts): main sends and receives.
+    'sync.review': () => this.engine(this.deps.workspaces.require()).review(),
     'sync.run': ({ mode, confirmDeletes, sendAnyway }) =>
       this.run(mode ?? 'strict', {
         deletes: new Set(confirmDeletes ?? []),
@@ -151,8 +123,13 @@ export class SyncService {
         if (offline) this.probe.start();
         else this.probe.stop();
       }
-      if (!report.stopped) workspace.store.setMeta('last_sync_at', new Date().toISOString());
-      events.emit('workspace.changed', { reason: 'push' });
+      if (!report.stopped) {
+        report.lastSyncAt = new Date().toISOString();
+        workspace.store.setMeta('last_sync_at', report.lastSyncAt);
+      }
+      if (report.changes) freshen(workspace.store, report.changes, session.client.assetIds.name);
+      // The one reload (issue 35): what a pull brought is not named; what the push settled is.
+      if (!report.changes || report.changes.pulled) events.emit('workspace.changed', { reason: 'pull' });
       return report;
     } finally {
       this.running = undefined;
@@ -163,22 +140,12 @@ export class SyncService {
     const paused = this.resumeAfterSignIn;
     if (paused === undefined || !this.deps.workspaces.current || !this.deps.session.signedIn) return;
     this.resumeAfterSignIn = undefined;
-    this.run(paused.mode, paused.choices).catch((error: unknown) => this.deps.session.noteFailure(error));
+    this.run(paused.mode, paused.choices)
+      // No window call asked for this one, so none takes its views: the window reads the workspace.
+      .then((report) => {
+        if (report.changes && !report.changes.pulled)
+          this.deps.events.emit('workspace.changed', { reason: 'push' });
+      })
+      .catch((error: unknown) => this.deps.session.noteFailure(error));
   }
-}
-
-/**
- * A rule's API path (`annual_data[5].en_cov_wf`, `certifications[0].year`, `asset_size`) as the
- * document path the grid and the review use (`annual_data/2024/en_cov_wf`, `certifications/new:k/year`,
- * `size`), by the asset's own records. A path it cannot place stays as it was.
- */
-export function docPathOf(doc: AssetDoc | null, apiPath: string): string {
-  if (apiPath === 'asset_size') return 'size';
-  const m = /^(annual_data|certifications|energy_ratings)\[(\d+)\]\.(\w+)$/.exec(apiPath);
-  if (!m) return apiPath;
-  const collection = m[1] as 'annual_data' | 'certifications' | 'energy_ratings';
-  const list = doc?.[collection];
-  const entry = Array.isArray(list) ? (list[Number(m[2])] as Record<string, unknown> | undefined) : undefined;
-  if (!entry || typeof entry !== 'object') return apiPath;
-  return `${collection}/${entryKey(collection, entry)}/${m[3]}`;
 }

@@ -1,8 +1,15 @@
 import { changedPaths, flattenDoc, type AssetDoc, type FieldConflict } from '../../shared/sync/asset-doc';
-import type { AssetStatus, AssetView, PendingReview } from '../../shared/sync/types';
+import type {
+  AssetStatus,
+  AssetView,
+  PendingReview,
+  SettledView,
+  SyncChanges,
+} from '../../shared/sync/types';
 import type { AssetRecord } from './asset-record';
 import { isRemovedFieldPath, specIdName, type AssetIdName } from '../../shared/sync/asset-id-name';
 import { changedOnlyHere, type PendingWork } from './pending-work';
+import type { LedgerPort } from './ledger-port';
 import type { WorkspaceStore } from './workspace-store';
 
 /**
@@ -65,6 +72,53 @@ export function assetViewPage(
   const { records, last } = store.listForViews(after, limit);
   const assets = records.map((record) => toAssetView(record, conflicts.get(record.localId) ?? [], idName));
   return { assets, next: limit > 0 && records.length === limit ? last : null };
+}
+
+/**
+ * The views of the assets `localIds` as they are now, read in one statement (a push's settled
+ * assets, issue 35); `removed`: those no longer in the workspace. `sameAsSent`: the assets whose
+ * settlement found their copy, in substance, the one sent, which the window shows: while still in
+ * step, their views go without the document, which is then neither parsed nor sent.
+ */
+export function assetViewsOf(
+  store: LedgerPort,
+  localIds: Iterable<string>,
+  idName?: AssetIdName,
+  sameAsSent: ReadonlySet<string> = new Set(),
+): { views: SettledView[]; removed: string[] } {
+  const wanted = [...localIds];
+  if (wanted.length === 0) return { views: [], removed: [] };
+  const conflicts = store.conflictsByAsset();
+  const views = store.recordsOf(wanted, sameAsSent).map((record): SettledView => {
+    const view = toAssetView(record, conflicts.get(record.localId) ?? [], idName);
+    if (!record.asSent) return view;
+    const { doc: _shown, ...lean } = view;
+    return lean;
+  });
+  const found = new Set(views.map((view) => view.localId));
+  return { views, removed: wanted.filter((id) => !found.has(id)) };
+}
+
+/**
+ * What a push's settlement changed, for the window (issue 35): the assets in step whose copy is the
+ * one sent (`sameAsSent`) and nothing else to show, by their service ids alone; the others' views
+ * (see `assetViewsOf`); those gone.
+ */
+export function settledViewsOf(
+  store: LedgerPort,
+  localIds: Iterable<string>,
+  sameAsSent: ReadonlySet<string>,
+  idName?: AssetIdName,
+): Pick<SyncChanges, 'views' | 'inStep' | 'removed'> {
+  const wanted = [...localIds];
+  const plain = store.plainlyInStep(wanted.filter((id) => sameAsSent.has(id)));
+  const { views, removed } = assetViewsOf(
+    store,
+    wanted.filter((id) => !plain.has(id)),
+    idName,
+    sameAsSent,
+  );
+  return { views, removed, inStep: { localIds: [...plain.keys()], serviceAssetIds: [...plain.values()] } };
 }
 
 function statusOf(record: AssetRecord, changed: string[]): AssetStatus {

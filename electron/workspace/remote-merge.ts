@@ -147,6 +147,8 @@ export class RemoteMerge {
    * becomes the base, and edits the analyst made while the batch was in flight stay pending, rebased
    * on the copy that was sent (`sent`, as the push kept it, or the row's own `sent` column). The
    * asset's batch is done with it: it leaves the batch in the same write (one row rewrite, not two).
+   * True when the copy is now, in substance, the one sent (`changedPaths` finds nothing between
+   * them): what the window shows of it needs no new document (see `assetViewsOf`).
    */
   acknowledge(
     localId: string,
@@ -154,14 +156,15 @@ export class RemoteMerge {
     sent?: string,
     carried?: Record<string, unknown>,
     anyway = false,
-  ): void {
+  ): boolean {
     const copy = serviceCopy(asset);
     const { outliers, verdict } = copy;
     let { theirs, theirsJson } = copy;
     let keepOutliers = false;
+    let prior: AssetDoc | undefined;
     if (carried) {
       // A batch answer may carry only part of the asset: merged into the copy sent, not taken whole.
-      const prior = parseDoc(sent ?? this.sentOrBase(localId)) ?? {};
+      prior = parseDoc(sent ?? this.sentOrBase(localId)) ?? {};
       theirs = mergeAnswer(prior, theirs, carried);
       theirsJson = JSON.stringify(theirs);
       keepOutliers = !Object.hasOwn(carried, '_outliers');
@@ -180,7 +183,8 @@ export class RemoteMerge {
     };
     // The local copy is still the one sent (nothing edited while the batch was out): the service's
     // copy is the new local copy too, written without reading the row (the common case: a batch).
-    if (sent !== undefined && write(theirsJson, ' AND sent IS NULL AND current = ?', sent)) return;
+    if (sent !== undefined && write(theirsJson, ' AND sent IS NULL AND current = ?', sent))
+      return prior !== undefined && changedPaths(prior, theirs).length === 0;
     const row = this.store.sql('SELECT current, sent FROM assets WHERE local_id = ?').get(localId) as
       { current: string | null; sent: string | null } | undefined;
     if (!row) throw new WorkspaceEditError(`No asset ${localId} in the workspace`);
@@ -194,6 +198,7 @@ export class RemoteMerge {
       currentJson = JSON.stringify(mergeThreeWay(base, parseDoc(row.current) ?? {}, theirs).merged);
     }
     write(currentJson, '');
+    return false;
   }
 
   /** The copy a batch carried of an asset (its `sent` column), else its analyst's copy, else its base. */

@@ -1,21 +1,18 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../storage/sqlite';
 import type { Asset, Entity } from '../../shared/domain';
-import { createPayload, type AssetDoc, type Scalar } from '../../shared/sync/asset-doc';
+import type { AssetDoc, Scalar } from '../../shared/sync/asset-doc';
 import type { HistoryState, ServerVerdict } from '../../shared/sync/types';
-import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { AssetEdits, type Edit } from './asset-edits';
-import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
-import { BatchSettlement } from './batch-settlement';
+import type { AssetRecord } from './asset-record';
 import type { StepOutcome } from './history';
 import type { ChangeRecorder } from './change-recorder';
 import type { ChangeSource } from '../../shared/history/change-source';
 import { WritePath } from './write-path';
 import { migrate } from './migrations';
-import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
 import { RemoteMerge, type KnownRow, type RemoteCopy } from './remote-merge';
 import type { SqlAccess, StoreAccess } from './store-access';
-import { WorkspaceReads } from './workspace-reads';
+import { LedgerReads } from './ledger-reads';
 
 export type { ServerVerdict };
 
@@ -24,7 +21,7 @@ export type { ServerVerdict };
  * so an edit acknowledged to the analyst survives a crash or a power cut. Each public mutation is
  * one transaction.
  */
-export class WorkspaceStore extends WorkspaceReads {
+export class WorkspaceStore extends LedgerReads {
   private readonly now: () => number;
 
   /** The analyst's edits and the service's copy taken in, each its own part sharing this store. */
@@ -148,27 +145,6 @@ export class WorkspaceStore extends WorkspaceReads {
     this.edits.resolveRemoteDeletion(localId, choice);
   }
 
-  // --- what the sync sends
-
-  /** What a sync to a service reading the asset id as `idName` would send (ours by default). */
-  pending(idName?: AssetIdName): PendingWork {
-    const conflicted = new Set(
-      (this.sql('SELECT DISTINCT local_id FROM conflicts').all() as Array<{ local_id: string }>).map(
-        (r) => r.local_id,
-      ),
-    );
-    return pendingWork(
-      this.sql(`SELECT ${assetColumns} FROM assets ORDER BY rowid`).iterate() as IterableIterator<AssetRow>,
-      conflicted,
-      idName,
-    );
-  }
-
-  createPayloadOf(record: AssetRecord): AssetDoc {
-    if (!record.current) throw new Error(`Asset ${record.localId} has no local copy`);
-    return createPayload(record.current);
-  }
-
   // --- the outbox: which assets rode in a batch whose outcome is not applied yet
 
   /**
@@ -194,33 +170,31 @@ export class WorkspaceStore extends WorkspaceReads {
     this.sql("UPDATE outbox SET state = 'ambiguous' WHERE batch_id = ?").run(batchId);
   }
 
-  /** Batches whose outcome is unknown: left by a lost answer, or by a crash while sending. */
-  unsettledBatches(): Array<{ batchId: string; localIds: string[] }> {
-    return (
-      this.sql('SELECT batch_id, local_ids FROM outbox ORDER BY created_at').all() as Array<{
-        batch_id: string;
-        local_ids: string;
-      }>
-    ).map((row) => ({ batchId: row.batch_id, localIds: JSON.parse(row.local_ids) as string[] }));
-  }
-
   /**
-   * Applies a whole batch answer in one transaction, then forgets the batch. `sent`: the copy each
-   * asset carried (JSON text), as the push kept it: edits made while the batch was out are rebased
-   * on it (an unmarked asset has no `sent` column of its own, see `beginBatch`).
+   * Applies a whole batch answer in one transaction (`apply`: the sync's settlement, see
+   * electron/sync/batch-settlement.ts), then forgets the batch.
    */
-  settleBatch(
-    batchId: string,
-    apply: (tx: BatchSettlement) => void,
-    sent?: ReadonlyMap<string, string>,
-  ): void {
+  settleBatch(batchId: string, apply: () => void): void {
     this.db
       .transaction(() => {
-        apply(new BatchSettlement(this, sent));
+        apply();
         this.sql('UPDATE assets SET in_flight = NULL, sent = NULL WHERE in_flight = ?').run(batchId);
         this.sql('DELETE FROM outbox WHERE batch_id = ?').run(batchId);
       })
       .immediate();
+  }
+
+  /** The service refused the asset sent (inside a settlement): its verdict, for the grid. */
+  markInvalid(localId: string, verdict: ServerVerdict): void {
+    this.sql('UPDATE assets SET server_validations = ? WHERE local_id = ?').run(
+      JSON.stringify(verdict),
+      localId,
+    );
+  }
+
+  /** The service no longer has the asset an update was sent for (inside a settlement). */
+  markNotFound(localId: string): void {
+    this.sql('UPDATE assets SET not_found = 1 WHERE local_id = ?').run(localId);
   }
 
   /** Forgets a batch the service refused whole (nothing applied). */
@@ -260,8 +234,8 @@ export class WorkspaceStore extends WorkspaceReads {
     sent?: string,
     carried?: Record<string, unknown>,
     anyway = false,
-  ): void {
-    this.remote.acknowledge(localId, asset, sent, carried, anyway);
+  ): boolean {
+    return this.remote.acknowledge(localId, asset, sent, carried, anyway);
   }
 
   /** An asset whose delete the service acknowledged: its row goes (through the write path). */
@@ -273,14 +247,6 @@ export class WorkspaceStore extends WorkspaceReads {
   markMissingRemote(confirmedGone: ReadonlySet<number>): { removed: number; conflicts: number } {
     if (confirmedGone.size === 0) return { removed: 0, conflicts: 0 };
     return this.db.transaction(() => this.remote.markMissing(this.listAssets(), confirmedGone)).immediate();
-  }
-
-  /** Every service id the workspace knows, without reading the documents. */
-  serviceIds(): number[] {
-    // The values alone (pluck): a row object for each of 20,000 ids was most of the cost.
-    return this.sql('SELECT service_asset_id FROM assets WHERE service_asset_id IS NOT NULL')
-      .pluck()
-      .all() as number[];
   }
 
   /**
@@ -319,79 +285,10 @@ export class WorkspaceStore extends WorkspaceReads {
     return { access: this.access, path: this.path };
   }
 
-  // --- internals shared with BatchSettlement, AssetEdits and RemoteMerge
+  // --- internals shared with AssetEdits and RemoteMerge
 
   /** @internal */
   run(sql: string, ...params: unknown[]): void {
     this.sql(sql).run(...params);
-  }
-
-  // --- for the sync's worker thread (electron/sync/sync-worker.ts): its own connection to this
-  // file, and reads that leave the documents unparsed until a batch needs them
-
-  /** The SQLite file, for another thread's connection (':memory:' has none to share). */
-  get file(): string {
-    return this.db.name;
-  }
-
-  /** The rows not in step with the service, in order, without their documents (see pending-work). */
-  pendingCandidates(): PendingCandidate[] {
-    const rows = this.sql(
-      `SELECT local_id, service_asset_id, remote_deleted, not_found, base IS NOT NULL AS has_base, current IS NOT NULL AS has_current FROM assets WHERE NOT (${inStep} AND remote_deleted = 0) ORDER BY rowid`,
-    ).all() as Array<{
-      local_id: string;
-      service_asset_id: number | null;
-      remote_deleted: number;
-      not_found: number;
-      has_base: number;
-      has_current: number;
-    }>;
-    return rows.map((row) => ({
-      localId: row.local_id,
-      serviceAssetId: row.service_asset_id,
-      remoteDeleted: row.remote_deleted === 1,
-      notFound: row.not_found === 1,
-      hasBase: row.has_base === 1,
-      hasCurrent: row.has_current === 1,
-    }));
-  }
-
-  /**
-   * Assets with their two copies only (no verdicts, no outliers), by local id, read in one
-   * statement, with the local copy's text as stored: what a push plans a batch from.
-   */
-  assetDocs(localIds: readonly string[]): Map<string, { record: AssetRecord; currentJson: string | null }> {
-    const rows = this.sql(
-      'SELECT local_id, service_asset_id, partners_id, base, current, remote_deleted, not_found, in_flight, updated_at, NULL AS server_validations, NULL AS outliers FROM assets WHERE local_id IN (SELECT value FROM json_each(?))',
-    ).all(JSON.stringify(localIds)) as AssetRow[];
-    return new Map(rows.map((row) => [row.local_id, { record: toRecord(row), currentJson: row.current }]));
-  }
-
-  /** For a connection that reads the whole file in bulk (the sync's worker): more cache, a map. */
-  tuneForBulk(): void {
-    this.db.pragma('cache_size = -65536');
-    this.db.pragma('mmap_size = 268435456');
-  }
-
-  /** The assets with an open conflict. */
-  conflictedIds(): Set<string> {
-    const rows = this.sql('SELECT DISTINCT local_id FROM conflicts').all() as Array<{ local_id: string }>;
-    return new Set(rows.map((row) => row.local_id));
-  }
-
-  /** The name in every local copy (SQLite reads it out of the JSON), for the duplicate-name rule. */
-  currentNames(): unknown[] {
-    const rows = this.sql(
-      "SELECT json_extract(current, '$.name') AS name FROM assets WHERE current IS NOT NULL",
-    ).all() as Array<{ name: unknown }>;
-    return rows.map((row) => row.name);
-  }
-
-  /** Pending creates that carry a partners_id: a pull adopts them if a lost answer had created them. */
-  createsByPartner(): Map<number, string> {
-    const rows = this.sql(
-      'SELECT local_id, partners_id FROM assets WHERE service_asset_id IS NULL AND current IS NOT NULL AND partners_id IS NOT NULL AND remote_deleted = 0 AND local_id NOT IN (SELECT local_id FROM conflicts)',
-    ).all() as Array<{ local_id: string; partners_id: number }>;
-    return new Map(rows.map((row) => [row.partners_id, row.local_id]));
   }
 }

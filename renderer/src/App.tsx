@@ -21,7 +21,7 @@ import { notify, useUi } from './store/ui';
 import { loadAll, loadSettled, refreshSession, reloadSnapshot, useWorkspace } from './store/workspace';
 import { ReviewDialog } from './sync/ReviewDialog';
 import { SyncPanel } from './sync/SyncPanel';
-import { connectSyncEvents, useSync } from './sync/sync-store';
+import { connectSyncEvents } from './sync/sync-store';
 import { ProblemsPanel } from './validation/ProblemsPanel';
 import { connectValidation } from './validation/validation-store';
 
@@ -36,8 +36,8 @@ function useAppWiring(): void {
     let reloadTimer: ReturnType<typeof setTimeout> | undefined;
     off.push(
       bridge.on('workspace.changed', () => {
-        // The sync button reloads when its call returns; other changes (a pull, an import) here.
-        if (useSync.getState().running) return;
+        // The one reload: changes from outside (a pull, an import). A push answers with its views
+        // (sync-store.ts); views the window takes meanwhile stay (store/workspace.ts `touched`).
         clearTimeout(reloadTimer);
         reloadTimer = setTimeout(() => void reloadSnapshot().catch(() => undefined), 150);
       }),

@@ -371,7 +371,11 @@ export const bridgeEvents = {
   'session.changed': event<{ connectionId: string }>(),
   /** The service answered again after being unreachable (the header shows online). */
   'session.online': event<{ online: boolean }>(),
-  /** Assets changed by something other than the renderer's own call (a pull, an import). */
+  /**
+   * Assets changed by something other than the renderer's own calls (a pull, an import, another
+   * entity, a sync resumed by itself after sign-in): the one reason the window reads the workspace
+   * again (a sync the window asked for answers with the views its push changed).
+   */
   'workspace.changed': event<{ reason: 'pull' | 'push' | 'import' | 'entity' }>(),
   'auth.signInRequired': event<{ connectionId: string; reason: 'unauthorized' | 'expired' }>(),
   'auth.oauthFinished': event<OAuthFinished>(),

@@ -56,6 +56,15 @@ export interface PushSummary {
 export interface SyncReport {
   pull: PullSummary;
   push: PushSummary;
+  /**
+   * What the sync changed in the workspace, as the grids show it (issue 35): the views of every
+   * asset its batches settled, and those settled away. The window applies them instead of reading
+   * the whole workspace again. Absent when the sync could not say (its worker stopped): then, as
+   * after a pull that brought changes, main's `workspace.changed` has the window read it whole.
+   */
+  changes?: SyncChanges | undefined;
+  /** When this sync ended in step with the service (the status bar's "Last sync"). */
+  lastSyncAt?: string | undefined;
   /** Set when the sync stopped early; pending work stays queued. */
   stopped?: {
     reason: 'unauthorized' | 'forbidden' | 'cancelled' | 'error';
@@ -65,6 +74,31 @@ export interface SyncReport {
     /** The service answered, with 5xx: it is having trouble (not offline). */
     serviceTrouble?: boolean | undefined;
   };
+}
+
+/**
+ * An asset's view after a push settled it. `doc` is left out when the copy is the very text that
+ * was sent, which the window already shows: most of a 20,000-asset push, whose answer changed the
+ * status and the service id, not the copy.
+ */
+export type SettledView = Omit<AssetView, 'doc'> & { doc?: AssetDoc };
+
+export interface SyncChanges {
+  views: SettledView[];
+  /**
+   * The most of a push, sent lean: assets now in step with the service whose copy is, in
+   * substance, the one sent (which the window shows), with no verdict, outlier or conflict. Only
+   * their service ids come (the same order); the window marks them clean.
+   */
+  inStep: { localIds: string[]; serviceAssetIds: number[] };
+  removed: string[];
+  /** A pull of this sync (its first, or a reconcile) brought changes from the service. */
+  pulled: boolean;
+  /**
+   * The journal's last entry when the views were read (in the sync's worker): main reads again,
+   * itself, the views of assets edited after it, so an edit answered meanwhile is never undone.
+   */
+  journalSeq: number;
 }
 
 export type AssetStatus = 'clean' | 'new' | 'modified' | 'deleted';

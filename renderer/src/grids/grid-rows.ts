@@ -7,6 +7,9 @@ import type { GridApi } from 'ag-grid-community';
 import { rowsOf, type GridKind, type GridRow } from '../grid-model/rows';
 import { useWorkspace, type WorkspaceState } from '../store/workspace';
 
+/** Past this many rows updated at once, one transaction (see `useGridRows`'s subscription). */
+const bulkUpdate = 1_000;
+
 export interface GridRows {
   /** The rows the grid starts with. */
   initialRows: GridRow[];
@@ -67,6 +70,13 @@ export function useGridRows(
         for (const row of next) (oldIds.has(row.id) ? update : add).push(row);
         if (view) rowsByAsset.current.set(id, next);
         else rowsByAsset.current.delete(id);
+      }
+      // Many rows at once (a push's settled assets): one transaction, whose one pass over every
+      // row costs less than thousands of in-place updates, each with its own events.
+      if (update.length > bulkUpdate) {
+        api.applyTransaction({ add, remove, update });
+        builtAt.current = state.revision;
+        return;
       }
       // Rows that stay are updated in place: a transaction would re-run sort, filter and flatten
       // over every row (80 ms at 100,000 rows), and a row should not jump away while being edited.

@@ -65,7 +65,7 @@ function PartialLoad({
 export function StatusBar() {
   const status = useWorkspace((s) => s.status);
   const counts = useWorkspace((s) => s.counts);
-  const lastSync = useWorkspace((s) => s.meta?.lastSyncAt);
+  const lastSync = useWorkspace((s) => s.lastSyncAt);
   const partial = useWorkspace((s) => s.partial);
   const loaded = useWorkspace((s) => s.assets.size);
   const reference = useWorkspace((s) => s.meta?.reference);

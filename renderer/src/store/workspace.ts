@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import type { ReferenceData, SessionState } from '../../../shared/bridge/types';
 import type { Entity } from '../../../shared/domain';
-import type { AssetView } from '../../../shared/sync/types';
+import type { AssetView, SyncChanges } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
 import { errorMessage } from '../../../shared/errors';
 import { AssetTable } from './asset-table';
@@ -17,7 +17,6 @@ export interface WorkspaceMeta {
   entity: Entity;
   assessmentYear: number;
   reference: ReferenceData;
-  lastSyncAt: string | null;
 }
 
 export type AssetChange = { kind: 'reset' } | { kind: 'assets'; localIds: string[] };
@@ -35,6 +34,11 @@ export interface WorkspaceState {
   counts: WorkspaceCounts;
   /** While the rest of a snapshot is being read after its first page was drawn (or why it stopped). */
   partial: { total: number; problem?: string } | null;
+  /**
+   * The status bar's "Last sync": apart from `meta`, so a sync's answer sets it without making the
+   * workspace look another (validation starts over on a new `meta`).
+   */
+  lastSyncAt: string | null;
 }
 
 export const useWorkspace = create<WorkspaceState>(() => ({
@@ -45,6 +49,7 @@ export const useWorkspace = create<WorkspaceState>(() => ({
   change: { kind: 'reset' },
   counts: noCounts,
   partial: null,
+  lastSyncAt: null,
 }));
 
 let loading: Promise<void> | undefined;
@@ -73,6 +78,7 @@ async function loadSessionAndWorkspace(): Promise<void> {
       useWorkspace.setState({
         status: 'no-workspace',
         meta: undefined,
+        lastSyncAt: null,
         assets: AssetTable.empty,
         order: [],
         revision: useWorkspace.getState().revision + 1,
@@ -111,6 +117,7 @@ let loadGeneration = 0;
  */
 export async function reloadSnapshot(): Promise<void> {
   const generation = ++loadGeneration;
+  performance.mark('workspace:reload');
   touched.clear();
   const snapshot = await bridge.methods['workspace.snapshot']({ limit: firstPage });
   performance.mark('snapshot:received');
@@ -127,6 +134,7 @@ export async function reloadSnapshot(): Promise<void> {
     status: 'ready',
     error: undefined,
     meta: metaOf(snapshot),
+    lastSyncAt: snapshot.lastSyncAt,
     assets,
     order: snapshot.assets.map((view) => view.localId),
     revision: state.revision + 1,
@@ -145,7 +153,6 @@ function metaOf(snapshot: Snapshot): WorkspaceMeta {
     entity: snapshot.entity,
     assessmentYear: snapshot.assessmentYear,
     reference: snapshot.reference,
-    lastSyncAt: snapshot.lastSyncAt,
   };
 }
 
@@ -217,6 +224,7 @@ async function refreshInPlace(snapshot: Snapshot, after: number, generation: num
     for (const localId of touched) place(localId, state.assets.get(localId));
     return {
       meta: metaOf(snapshot),
+      lastSyncAt: snapshot.lastSyncAt,
       assets: AssetTable.of(placed.values()),
       order,
       revision: state.revision + 1,
@@ -279,6 +287,44 @@ export function applyViews(views: readonly AssetView[], removed: readonly string
       counts: recount(state.counts, moved.values()),
     };
   });
+}
+
+/**
+ * A push's settled views (issue 35): a view without its document keeps the one shown (the copy that
+ * was sent is the copy shown). One not shown yet is left to the snapshot's pages still to come.
+ */
+export function applySettled({ views, inStep, removed }: SyncChanges): void {
+  const { assets } = useWorkspace.getState();
+  const whole: AssetView[] = [];
+  inStep.localIds.forEach((localId, i) => {
+    const shown = assets.get(localId);
+    if (!shown) return;
+    const { keptHere: _none, ...rest } = shown;
+    whole.push({
+      ...rest,
+      serviceAssetId: inStep.serviceAssetIds[i] ?? null,
+      status: 'clean',
+      changedPaths: [],
+      conflicts: [],
+      remoteDeleted: false,
+      notFound: false,
+      serverValidations: null,
+      outliers: [],
+    });
+  });
+  for (const view of views) {
+    if (view.doc) whole.push({ ...view, doc: view.doc });
+    else {
+      const shown = assets.get(view.localId);
+      if (shown) whole.push({ ...view, doc: shown.doc });
+    }
+  }
+  applyViews(whole, removed);
+}
+
+/** The status bar's "Last sync", as a sync's answer says (no reload needed for it). */
+export function noteLastSync(lastSyncAt: string): void {
+  useWorkspace.setState({ lastSyncAt });
 }
 
 /** The views in the workspace's order (the table's own iteration is by shard). */

@@ -11,7 +11,7 @@ import { bridge } from '../bridge';
 import { settled } from '../editing/commands';
 import { syncResponses, useResponses } from '../responses/responses-store';
 import { clearTopic, notify, setPanel, useUi } from '../store/ui';
-import { refreshSession, reloadSnapshot, useWorkspace } from '../store/workspace';
+import { applySettled, noteLastSync, refreshSession, useWorkspace } from '../store/workspace';
 import { errorMessage } from '../../../shared/errors';
 import { askConfirm } from '../shell/ConfirmDialog';
 
@@ -60,7 +60,13 @@ export async function runSync(mode: PushMode = 'strict'): Promise<void> {
     const report = await bridge.methods['sync.run']({ mode, confirmDeletes, sendAnyway });
     useSync.setState({ sendAnyway: [] });
     useSync.setState({ report, finishedAt: new Date().toISOString() });
-    await Promise.all([reloadSnapshot(), refreshSession()]);
+    // The push answered with the views it changed (issue 35): those rows only, no reload. What a
+    // pull brought comes through `workspace.changed`, the one reload (App.tsx).
+    performance.mark('sync:answered');
+    if (report.changes) applySettled(report.changes);
+    performance.mark('sync:applied');
+    if (report.lastSyncAt) noteLastSync(report.lastSyncAt);
+    await refreshSession();
     if (report.stopped)
       notify(report.stopped.reason === 'cancelled' ? 'info' : 'error', report.stopped.message, 'sync');
     else {

@@ -138,7 +138,10 @@ class WorkspaceValidation {
         if (!replaced.has(id)) revisited.add(id);
       }
     }
-    for (const view of views) this.of(view);
+    // Many at once (a push's settled assets): in the background, in slices, as a reset's are; the
+    // grid's cells validate the rows they draw meanwhile.
+    if (views.length > inBackgroundPast) this.background(views, this.generation);
+    else for (const view of views) this.of(view);
     this.publish(useValidation.getState().complete, revisited);
   }
 
@@ -253,6 +256,9 @@ class WorkspaceValidation {
     }));
   }
 }
+
+/** Past this many views updated at once, they are validated in the background (see `update`). */
+const inBackgroundPast = 1_000;
 
 export const validation = new WorkspaceValidation();
 

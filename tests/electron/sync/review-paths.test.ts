@@ -1,6 +1,6 @@
 /** The review's held-back reasons on the grid's paths: the rules' API paths placed by the asset's own records. */
 import { describe, expect, it } from 'vitest';
-import { docPathOf } from '../../../electron/sync/sync-service';
+import { docPathOf } from '../../../electron/sync/review';
 
 describe('docPathOf', () => {
   const doc = {

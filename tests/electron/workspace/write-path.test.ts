@@ -88,7 +88,9 @@ describe('the write path', () => {
     const store = WorkspaceStore.open(file, { recorder });
     const created = store.step('adding an asset', () => store.createAsset(newAsset(5)));
     store.beginBatch('b1', [created.localId]);
-    store.settleBatch('b1', (tx) => tx.acknowledged(created.localId, remote(805), undefined, true));
+    store.settleBatch('b1', () =>
+      store.acknowledge(created.localId, remote(805), undefined, undefined, true),
+    );
     expect(recorder.told.map(({ source }) => source.kind)).toEqual(['typed', 'send-anyway']);
     expect(store.asset(created.localId)?.serviceAssetId).toBe(805);
     store.close();

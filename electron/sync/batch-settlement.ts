@@ -1,12 +1,18 @@
 import type { Asset } from '../../shared/domain';
 import type { ServerVerdict } from '../../shared/sync/types';
-import type { WorkspaceStore } from './workspace-store';
+import type { LedgerPort } from '../workspace/ledger-port';
 
-/** The operations a batch answer may apply, inside the settlement's transaction. */
+/**
+ * The operations a batch answer may apply (see batch-answer.ts), inside the outbox's settlement
+ * transaction (`LedgerPort.settleBatch`): the ledger's side of the seam, each one call through it.
+ */
 export class BatchSettlement {
-  /** `sent`: the copy each asset carried, as the push kept it (see `WorkspaceStore.settleBatch`). */
+  /** The assets acknowledged whose copy is now, in substance, the one sent (see `acknowledge`). */
+  readonly sameAsSent = new Set<string>();
+
+  /** `sent`: the copy each asset carried, as the push kept it (see `LedgerPort.beginBatch`). */
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: LedgerPort,
     private readonly sent?: ReadonlyMap<string, string>,
   ) {}
 
@@ -16,7 +22,8 @@ export class BatchSettlement {
    * `anyway`: sent with its errors (the analyst's "send anyway"), the change's source.
    */
   acknowledged(localId: string, asset: Asset, carried?: Record<string, unknown>, anyway = false): void {
-    this.store.acknowledge(localId, asset, this.sent?.get(localId), carried, anyway);
+    if (this.store.acknowledge(localId, asset, this.sent?.get(localId), carried, anyway))
+      this.sameAsSent.add(localId);
   }
 
   deleted(localId: string): void {
@@ -24,14 +31,10 @@ export class BatchSettlement {
   }
 
   invalid(localId: string, verdict: ServerVerdict): void {
-    this.store.run(
-      'UPDATE assets SET server_validations = ? WHERE local_id = ?',
-      JSON.stringify(verdict),
-      localId,
-    );
+    this.store.markInvalid(localId, verdict);
   }
 
   notFound(localId: string): void {
-    this.store.run('UPDATE assets SET not_found = 1 WHERE local_id = ?', localId);
+    this.store.markNotFound(localId);
   }
 }

@@ -1,0 +1,67 @@
+/**
+ * The one pending-work plan of a Sync click (issue 35): what the review lists, the dry run asks the
+ * service about and the push sends, computed once in the sync's worker and kept while the
+ * workspace does not change. A click asks for it several times (the header's review, the delete
+ * confirmation's, the dry run); each after the first is served from here.
+ *
+ * "Does not change" is the workspace's mark (`LedgerPort.changeMark`): its assets' count and write
+ * times, its conflicts and its journal's last entry, read in one statement; the sync's own writes
+ * (a pull, a settled batch) forget the plan outright (`forgetPlan`).
+ */
+import type { AssetIdName } from '../../shared/sync/asset-id-name';
+import type { PendingReview } from '../../shared/sync/types';
+import type { LedgerPort } from '../workspace/ledger-port';
+import type { PendingWork } from '../workspace/pending-work';
+
+interface Plan {
+  mark: string;
+  idName: AssetIdName;
+  work: PendingWork;
+  /** The review made of it, by the rules' contexts it was checked with. */
+  review?: { key: string; review: PendingReview };
+}
+
+/** By workspace file; a workspace without one (':memory:') is not kept. */
+const plans = new Map<string, Plan>();
+
+/** How many plans were computed (not served from here): tests count the work of one click. */
+export const planStats = { computed: 0 };
+
+const kept = (store: LedgerPort): boolean => store.file !== '' && store.file !== ':memory:';
+
+/** The pending work for a service reading the asset id as `idName`: computed, or as last computed. */
+export function pendingPlan(store: LedgerPort, idName: AssetIdName): PendingWork {
+  return planOf(store, idName).work;
+}
+
+/**
+ * The review of the plan, made by `make` once per plan and contexts (`key`): its validation of
+ * every pending asset is the costly part a second review in the same click is spared.
+ */
+export function reviewOfPlan(
+  store: LedgerPort,
+  idName: AssetIdName,
+  key: string,
+  make: (work: PendingWork) => PendingReview,
+): PendingReview {
+  const plan = planOf(store, idName);
+  if (plan.review?.key === key) return plan.review.review;
+  const review = make(plan.work);
+  plan.review = { key, review };
+  return review;
+}
+
+/** The sync wrote the workspace (a pull, a settled batch): its plan is no longer the pending work. */
+export function forgetPlan(store: LedgerPort): void {
+  plans.delete(store.file);
+}
+
+function planOf(store: LedgerPort, idName: AssetIdName): Plan {
+  const mark = store.changeMark();
+  const known = kept(store) ? plans.get(store.file) : undefined;
+  if (known && known.mark === mark && known.idName === idName) return known;
+  planStats.computed++;
+  const plan: Plan = { mark, idName, work: store.pending(idName) };
+  if (kept(store)) plans.set(store.file, plan);
+  return plan;
+}

@@ -1,0 +1,166 @@
+import { createPayload, type AssetDoc } from '../../shared/sync/asset-doc';
+import type { AssetIdName } from '../../shared/sync/asset-id-name';
+import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
+import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
+import { WorkspaceReads } from './workspace-reads';
+
+/**
+ * What the sync's ledger reads of the workspace (see ledger-port.ts), over the store's one
+ * connection: what is pending, the outbox, what a push settled, and the reads of the sync's worker
+ * thread (its own connection to the file), which leave the documents unparsed until a batch needs
+ * them. WorkspaceStore adds the writes.
+ */
+export class LedgerReads extends WorkspaceReads {
+  /** What a sync to a service reading the asset id as `idName` would send (ours by default). */
+  pending(idName?: AssetIdName): PendingWork {
+    const conflicted = new Set(
+      (this.sql('SELECT DISTINCT local_id FROM conflicts').all() as Array<{ local_id: string }>).map(
+        (r) => r.local_id,
+      ),
+    );
+    return pendingWork(
+      this.sql(`SELECT ${assetColumns} FROM assets ORDER BY rowid`).iterate() as IterableIterator<AssetRow>,
+      conflicted,
+      idName,
+    );
+  }
+
+  createPayloadOf(record: AssetRecord): AssetDoc {
+    if (!record.current) throw new Error(`Asset ${record.localId} has no local copy`);
+    return createPayload(record.current);
+  }
+
+  /** Batches whose outcome is unknown: left by a lost answer, or by a crash while sending. */
+  unsettledBatches(): Array<{ batchId: string; localIds: string[] }> {
+    return (
+      this.sql('SELECT batch_id, local_ids FROM outbox ORDER BY created_at').all() as Array<{
+        batch_id: string;
+        local_ids: string;
+      }>
+    ).map((row) => ({ batchId: row.batch_id, localIds: JSON.parse(row.local_ids) as string[] }));
+  }
+
+  /** Every service id the workspace knows, without reading the documents. */
+  serviceIds(): number[] {
+    // The values alone (pluck): a row object for each of 20,000 ids was most of the cost.
+    return this.sql('SELECT service_asset_id FROM assets WHERE service_asset_id IS NOT NULL')
+      .pluck()
+      .all() as number[];
+  }
+
+  /** The SQLite file, for another thread's connection (':memory:' has none to share). */
+  get file(): string {
+    return this.db.name;
+  }
+
+  /** The rows not in step with the service, in order, without their documents (see pending-work). */
+  pendingCandidates(): PendingCandidate[] {
+    const rows = this.sql(
+      `SELECT local_id, service_asset_id, remote_deleted, not_found, base IS NOT NULL AS has_base, current IS NOT NULL AS has_current FROM assets WHERE NOT (${inStep} AND remote_deleted = 0) ORDER BY rowid`,
+    ).all() as Array<{
+      local_id: string;
+      service_asset_id: number | null;
+      remote_deleted: number;
+      not_found: number;
+      has_base: number;
+      has_current: number;
+    }>;
+    return rows.map((row) => ({
+      localId: row.local_id,
+      serviceAssetId: row.service_asset_id,
+      remoteDeleted: row.remote_deleted === 1,
+      notFound: row.not_found === 1,
+      hasBase: row.has_base === 1,
+      hasCurrent: row.has_current === 1,
+    }));
+  }
+
+  /**
+   * Assets with their two copies only (no verdicts, no outliers), by local id, read in one
+   * statement, with the local copy's text as stored: what a push plans a batch from.
+   */
+  assetDocs(localIds: readonly string[]): Map<string, { record: AssetRecord; currentJson: string | null }> {
+    const rows = this.sql(
+      'SELECT local_id, service_asset_id, partners_id, base, current, remote_deleted, not_found, in_flight, updated_at, NULL AS server_validations, NULL AS outliers FROM assets WHERE local_id IN (SELECT value FROM json_each(?))',
+    ).all(JSON.stringify(localIds)) as AssetRow[];
+    return new Map(rows.map((row) => [row.local_id, { record: toRecord(row), currentJson: row.current }]));
+  }
+
+  /**
+   * Assets by local id, read in one statement, as `listForViews` reads them (a copy in step with the
+   * service parsed once): those a push settled, for their views. `asSent`: the copy is in step and
+   * `sameAsSent` names it (its settlement found it the copy sent, in substance); its document is
+   * then not parsed (an empty one stands in).
+   */
+  recordsOf(
+    localIds: readonly string[],
+    sameAsSent: ReadonlySet<string> = new Set(),
+  ): Array<AssetRecord & { asSent: boolean }> {
+    const rows = this.sql(
+      `SELECT local_id, service_asset_id, partners_id, server_validations, outliers, remote_deleted, not_found, in_flight, updated_at, current, CASE WHEN ${inStep} THEN NULL ELSE base END AS base, ${inStep} AS in_step FROM assets WHERE local_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`,
+    ).all(JSON.stringify(localIds)) as Array<AssetRow & { in_step: number }>;
+    return rows.map((row) => {
+      const asSent = row.in_step === 1 && row.current !== null && sameAsSent.has(row.local_id);
+      const record = toRecord(asSent ? { ...row, current: '{}' } : row);
+      return { ...record, inStep: row.in_step === 1, asSent };
+    });
+  }
+
+  /**
+   * Of `localIds`, those in step with the service with nothing else to show (no verdict with a
+   * message, no outlier, no conflict, not missing): their service ids, read in one statement.
+   */
+  plainlyInStep(localIds: readonly string[]): Map<string, number> {
+    const rows = this.sql(
+      `SELECT local_id, service_asset_id FROM assets WHERE local_id IN (SELECT value FROM json_each(?)) AND ${inStep} AND service_asset_id IS NOT NULL AND remote_deleted = 0 AND not_found = 0 AND COALESCE(server_validations, '') = '' AND COALESCE(outliers, '[]') = '[]' AND local_id NOT IN (SELECT local_id FROM conflicts)`,
+    ).all(JSON.stringify(localIds)) as Array<{ local_id: string; service_asset_id: number }>;
+    return new Map(rows.map((row) => [row.local_id, row.service_asset_id]));
+  }
+
+  /**
+   * A mark that moves with every write of the assets, their conflicts or the journal (their count,
+   * write times, the journal's last entry), read in one statement: the sync's pending-work plan is
+   * kept while it stays (electron/sync/pending-plan.ts).
+   */
+  changeMark(): string {
+    const row = this.sql(
+      'SELECT COUNT(*) AS n, COALESCE(MAX(updated_at), 0) AS latest, COALESCE(SUM(updated_at), 0) AS times, (SELECT COUNT(*) FROM conflicts) AS conflicts, (SELECT COALESCE(MAX(seq), 0) FROM journal) AS seq FROM assets',
+    ).get() as { n: number; latest: number; times: number; conflicts: number; seq: number };
+    return `${row.n}:${row.latest}:${row.times}:${row.conflicts}:${row.seq}`;
+  }
+
+  /** The assets the journal names after its entry `seq` (edits committed since then). */
+  journalledSince(seq: number): Set<string> {
+    return new Set(
+      this.sql('SELECT DISTINCT local_id FROM journal WHERE seq > ?').pluck().all(seq) as string[],
+    );
+  }
+
+  /** For a connection that reads the whole file in bulk (the sync's worker): more cache, a map. */
+  tuneForBulk(): void {
+    this.db.pragma('cache_size = -65536');
+    this.db.pragma('mmap_size = 268435456');
+  }
+
+  /** The assets with an open conflict. */
+  conflictedIds(): Set<string> {
+    const rows = this.sql('SELECT DISTINCT local_id FROM conflicts').all() as Array<{ local_id: string }>;
+    return new Set(rows.map((row) => row.local_id));
+  }
+
+  /** The name in every local copy (SQLite reads it out of the JSON), for the duplicate-name rule. */
+  currentNames(): unknown[] {
+    const rows = this.sql(
+      "SELECT json_extract(current, '$.name') AS name FROM assets WHERE current IS NOT NULL",
+    ).all() as Array<{ name: unknown }>;
+    return rows.map((row) => row.name);
+  }
+
+  /** Pending creates that carry a partners_id: a pull adopts them if a lost answer had created them. */
+  createsByPartner(): Map<number, string> {
+    const rows = this.sql(
+      'SELECT local_id, partners_id FROM assets WHERE service_asset_id IS NULL AND current IS NOT NULL AND partners_id IS NOT NULL AND remote_deleted = 0 AND local_id NOT IN (SELECT local_id FROM conflicts)',
+    ).all() as Array<{ local_id: string; partners_id: number }>;
+    return new Map(rows.map((row) => [row.partners_id, row.local_id]));
+  }
+}
