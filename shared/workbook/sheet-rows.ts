@@ -204,26 +204,24 @@ export class SheetRows {
       switch (typeof v) {
         case 'number':
           if (!Number.isFinite(v)) continue;
-          xml.bytes(opens[c]!);
-          xml.bytes(rowNumber);
-          xml.bytes(cellMiddles[styles[c]!]!.number);
+          xml.cellStart(opens[c]!, rowNumber, cellMiddles[styles[c]!]!.number);
           xml.number(v);
           xml.bytes(valueEnd);
           break;
         case 'boolean':
-          xml.bytes(opens[c]!);
-          xml.bytes(rowNumber);
-          xml.bytes(cellMiddles[styles[c]!]!.boolean);
+          xml.cellStart(opens[c]!, rowNumber, cellMiddles[styles[c]!]!.boolean);
           xml.bytes(v ? one : zero);
           xml.bytes(valueEnd);
           break;
         case 'string':
           // Strings are written as strings, never formulas; the Text format also keeps Excel from
           // turning them into one when the analyst edits the cell.
-          xml.bytes(opens[c]!);
-          xml.bytes(rowNumber);
-          xml.bytes(cellMiddles[triggersFormula(v) ? style.text : styles[c]!]!.text);
-          xml.text(escapeXml(v));
+          xml.cellStart(
+            opens[c]!,
+            rowNumber,
+            cellMiddles[triggersFormula(v) ? style.text : styles[c]!]!.text,
+          );
+          if (!xml.plainText(v)) xml.text(escapeXml(v));
           xml.bytes(textEnd);
           break;
         default:

@@ -61,18 +61,42 @@ export class XmlBytes {
     this.at = at;
   }
 
+  /**
+   * A cell's start: its reference's letters, its row number, and its style's fixed text, behind one
+   * check for room (three calls of `bytes`, each checked, cost more: the row is too big for V8 to
+   * inline them all).
+   */
+  cellStart(open: Uint8Array, row: Uint8Array, middle: Uint8Array): void {
+    if (this.at + open.length + row.length + middle.length > CHUNK_BYTES) {
+      // A chunk's end: piece by piece, so the chunks (and the deflated pieces) end where they did.
+      this.bytes(open);
+      this.bytes(row);
+      this.bytes(middle);
+      return;
+    }
+    const chunk = this.chunk;
+    let at = this.at;
+    for (let i = 0; i < open.length; i++) chunk[at++] = open[i]!;
+    for (let i = 0; i < row.length; i++) chunk[at++] = row[i]!;
+    for (let i = 0; i < middle.length; i++) chunk[at++] = middle[i]!;
+    this.at = at;
+  }
+
   /** A non-negative integer below 2^31, digit by digit (what `String(n)` gives). */
   private smallInt(n: number): void {
     this.room(10);
     const chunk = this.chunk;
+    // `| 0` and a multiply in place of `%` keep the digits in integer arithmetic, whatever V8 holds
+    // the number as (a double's `%` is a call, not an instruction).
+    let v = n | 0;
     let digits = 1;
-    for (let p = 10; p <= n; p *= 10) digits++;
+    for (let p = 10; p <= v; p *= 10) digits++;
     let at = this.at + digits;
     this.at = at;
-    let v = n;
     do {
-      chunk[--at] = 48 + (v % 10);
-      v = (v / 10) | 0;
+      const q = (v / 10) | 0;
+      chunk[--at] = 48 + v - q * 10;
+      v = q;
     } while (v > 0);
   }
 
@@ -84,6 +108,26 @@ export class XmlBytes {
       this.chunk[this.at++] = 45; // -
       this.smallInt(-n);
     } else this.text(String(n));
+  }
+
+  /**
+   * Text that needs no escaping, written as it is if it is printable ASCII without `&<>"` (most of
+   * a book's text): false, with nothing written, otherwise. One pass over the text instead of the
+   * escaper's two regular expressions and then the copy.
+   */
+  plainText(s: string): boolean {
+    const n = s.length;
+    // No room: the caller's usual path, so the chunks end where they always did.
+    if (this.at + n > CHUNK_BYTES) return false;
+    const chunk = this.chunk;
+    let at = this.at;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 32 || c > 126 || c === 38 || c === 60 || c === 62 || c === 34) return false;
+      chunk[at++] = c;
+    }
+    this.at = at;
+    return true;
   }
 
   /** Any text, as UTF-8. */
