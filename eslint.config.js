@@ -29,12 +29,14 @@ const sandboxImportsOnlyShared = {
 const mainLayers = [
   // What knows nothing of the domains: files and SQLite, sockets and deadlines, the shell's policy,
   // worker threads, the meters' file parsers, the files the user picked.
-  [['storage'], ['net'], ['security'], ['workers'], ['meters'], ['files']],
+  [['storage'], ['net'], ['security'], ['workers'], ['files']],
   [['service-client']],
   // The service's spreadsheet export (request, callback, download) needs only the client.
   [['auth'], ['service-export']],
   [['workspace']],
   [['sync'], ['workbook'], ['responses']],
+  // Meters read readings files with the workbook's readers and write through the workspace.
+  [['meters']],
   [['app']],
   [['bridge']],
   [['browser-host']],

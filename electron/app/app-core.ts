@@ -11,6 +11,7 @@ import { SessionService } from '../auth/session-service';
 import type { BridgeHandlers } from '../bridge/handlers';
 import { BrowserTransfers } from '../files/browser-transfers';
 import { PickedFiles, type PickFile } from '../files/picked-files';
+import { MetersService } from '../meters/meters-service';
 import { ensurePrivateDir } from '../storage/private-files';
 import { ResponsesService } from '../responses/responses-service';
 import { SyncService } from '../sync/sync-service';
@@ -116,6 +117,12 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     signedIn: () => session.signedIn,
     noteFailure: (error) => session.noteFailure(error),
   });
+  const meters = new MetersService({
+    workspace: () => workspaces.require().store,
+    files,
+    idName: () => session.client.assetIds.name,
+    assessmentYear,
+  });
   const connections = connectionsService({
     registry,
     session,
@@ -168,6 +175,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     ...sync.handlers,
     ...workbook.handlers,
     ...responses.handlers,
+    ...meters.handlers,
     ...files.handlers,
     ...portfolioExport({ pickSaveFile, offerDownload }).handlers,
   });
@@ -198,6 +206,7 @@ function fromDisk(method: string): boolean {
   return (
     ['app.info', 'session.get', 'sync.review', 'portfolio.export', 'files.pick'].includes(method) ||
     method.startsWith('workspace.') ||
+    method.startsWith('meters.') ||
     method.startsWith('workbook.')
   );
 }

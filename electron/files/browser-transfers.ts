@@ -18,7 +18,8 @@ import type { PickedFiles } from './picked-files';
 
 /** An export not fetched within this is deleted. */
 const downloadTtlMs = 10 * 60 * 1000;
-const uploadExtensions = new Set(['.xlsx', '.csv']);
+/** Workbooks, and meter readings (a CSV or Portfolio Manager's XML). */
+const uploadExtensions = new Set(['.xlsx', '.csv', '.xml']);
 
 export interface OfferedDownload {
   file: string;
@@ -56,7 +57,8 @@ export class BrowserTransfers {
   /** A chosen file's bytes: stored under a random name keeping only an allowed extension. */
   async upload(name: string, bytes: Buffer): Promise<PickedFile> {
     const extension = extname(name).toLowerCase();
-    if (!uploadExtensions.has(extension)) throw badRequest('Choose an .xlsx or .csv workbook.');
+    if (!uploadExtensions.has(extension))
+      throw badRequest('Choose an .xlsx or .csv workbook (or, for meter readings, a .csv or .xml file).');
     if (bytes.length > uploadLimitBytes) throw badRequest('That file is larger than 40 MB.');
     const file = join(this.uploadsDir, `${randomUUID()}${extension}`);
     await writeFile(file, bytes, { flag: 'wx', mode: 0o600 });

@@ -12,11 +12,15 @@ import type { BridgeHandlers } from '../bridge/handlers';
 
 /** The host's open-file dialog (Electron: dialog.showOpenDialog); undefined when cancelled. */
 export type PickFile = (request: {
-  purpose: 'workbook';
+  purpose: 'workbook' | 'readings';
   extensions: string[];
 }) => Promise<string | undefined>;
 
-const extensions: Record<'workbook', string[]> = { workbook: ['xlsx', 'csv'] };
+/** Readings: a flat CSV, or Portfolio Manager's XML (electron/meters/). */
+const extensions: Record<'workbook' | 'readings', string[]> = {
+  workbook: ['xlsx', 'csv'],
+  readings: ['csv', 'txt', 'xml'],
+};
 
 export class PickedFiles {
   private readonly paths = new Map<string, string>();

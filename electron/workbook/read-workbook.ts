@@ -2,6 +2,7 @@ import type { SchemeLists } from '../../shared/workbook/cells';
 import { open, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { LISTS_MARKER } from '../../shared/workbook/write-workbook';
+import { METERS_MARKER, READINGS_MARKER } from '../../shared/meters/workbook-tabs';
 import { SheetParser, type ParsedSheet, type ParsedWorkbook, type RawOrIssue } from './sheet-parser';
 import { decodeXml, SharedStringsReader, WorksheetReader, type CellCount } from './sheet-xml';
 import { defaultLimits, mb, WorkbookError, type WorkbookLimits } from './workbook-limits';
@@ -9,6 +10,9 @@ import { ZipParts } from './zip-parts';
 
 export { DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_ROWS, WorkbookError } from './workbook-limits';
 export type { WorkbookErrorKind } from './workbook-limits';
+
+/** Our own tabs that hold no assets, known by their hidden first row. */
+const ownTabMarkers = new Set([LISTS_MARKER, METERS_MARKER, READINGS_MARKER]);
 
 export interface ReadWorkbookOptions extends Partial<WorkbookLimits> {
   /** Refused before parsing when the file is larger (default 40 MB). */
@@ -39,7 +43,7 @@ const ZIP_END_OF_DIRECTORY = 0x06054b50;
  * record. Checking both before parsing turns "not a workbook" and "cut off in transit" into clear
  * errors instead of a parser failing somewhere in the middle.
  */
-async function checkZipContainer(file: string, size: number): Promise<void> {
+export async function checkZipContainer(file: string, size: number): Promise<void> {
   const handle = await open(file, 'r');
   try {
     const head = Buffer.alloc(4);
@@ -90,7 +94,7 @@ interface BookParts {
   sharedStrings: string | undefined;
 }
 
-async function bookParts(zip: ZipParts): Promise<BookParts> {
+export async function bookParts(zip: ZipParts): Promise<BookParts> {
   const rootRels = (await zip.text('_rels/.rels')) ?? '';
   const officeDoc = /<Relationship\b[^>]*\/officeDocument"[^>]*>/.exec(rootRels)?.[0];
   const bookPart = officeDoc ? partName('', attrOf(officeDoc, 'Target') ?? '') : 'xl/workbook.xml';
@@ -127,7 +131,7 @@ async function bookParts(zip: ZipParts): Promise<BookParts> {
 }
 
 /** Streams a part's text into `push`, decoding UTF-8 across chunk edges. */
-async function feed(zip: ZipParts, part: string, push: (text: string) => void): Promise<void> {
+export async function feed(zip: ZipParts, part: string, push: (text: string) => void): Promise<void> {
   const decoder = new TextDecoder('utf-8');
   for await (const chunk of zip.chunks(part)) push(decoder.decode(chunk, { stream: true }));
   push(decoder.decode());
@@ -161,8 +165,9 @@ export async function readWorkbook(file: string, opts: ReadWorkbookOptions = {})
       const reader = new WorksheetReader(name, strings.strings, limits, count, {
         width: () => parser.width(),
         row: (number: number, cells: RawOrIssue[]) => {
-          // The lists our export puts behind its dropdowns: reference data, not assets.
-          if (number === 1 && cells[0] === LISTS_MARKER) listsTab = true;
+          // The lists our export puts behind its dropdowns: reference data, not assets; so are the
+          // meters' tabs (`asset_desk:meters`, `asset_desk:readings`), read by the readings import.
+          if (number === 1 && typeof cells[0] === 'string' && ownTabMarkers.has(cells[0])) listsTab = true;
           if (!listsTab) parser.push(number, cells);
         },
       });

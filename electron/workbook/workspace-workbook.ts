@@ -1,3 +1,4 @@
+import { meterSheets } from './meter-workbook';
 import { extname } from 'node:path';
 import { areaUnitFromName } from '../../shared/domain';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
@@ -64,6 +65,8 @@ export function exportJob(
     years,
     title: entity ? `Assets of ${entity.name}` : 'Assets',
     ...(unit ? { areaUnitLabel: unit } : {}),
+    // The meters travel with the assets (issue 32): Meters and Readings tabs, when there are meters.
+    extraSheets: meterSheets(store),
     lists: {
       property_type_code: reference.propertyTypes,
       country: reference.countries,

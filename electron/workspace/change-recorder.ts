@@ -6,7 +6,8 @@ import type { ChangeSource } from '../../shared/history/change-source';
  * `<responseId>:<variable>` for an answer, the meter's or reading's own id for those.
  */
 export interface DocumentRef {
-  kind: 'asset' | 'answer' | 'meter' | 'reading';
+  /** `derived`: what meters last wrote into an asset's annual cell (electron/workspace/meter-document.ts). */
+  kind: 'asset' | 'answer' | 'meter' | 'reading' | 'derived';
   id: string;
 }
 

@@ -1,5 +1,6 @@
 import type { HistoryState } from '../../shared/sync/types';
 import { responseOfJournalKey } from './answer-document';
+import { meterJournalPrefixes } from './meter-document';
 import type { SqlAccess } from './store-access';
 
 /**
@@ -33,6 +34,8 @@ export interface StepOutcome {
   touched: string[];
   /** Portfolio responses whose answers the step changed. */
   responses: number[];
+  /** Whether the step changed meters, readings or derived figures (the Meters tab reads them again). */
+  meters: boolean;
 }
 
 /** Puts one journal row's image back (the write path's, with the row's kind). */
@@ -145,10 +148,15 @@ function outcomeOf(rows: JournalRow[]): Omit<StepOutcome, 'label'> {
   const ids = [...new Set(rows.map((row) => row.local_id))];
   const responses = new Set<number>();
   const touched: string[] = [];
+  let meters = false;
   for (const id of ids) {
+    if (meterJournalPrefixes.some((prefix) => id.startsWith(prefix))) {
+      meters = true;
+      continue;
+    }
     const response = responseOfJournalKey(id);
     if (response === undefined) touched.push(id);
     else responses.add(response);
   }
-  return { touched, responses: [...responses] };
+  return { touched, responses: [...responses], meters };
 }

@@ -147,6 +147,37 @@ const steps: ReadonlyArray<(db: Database.Database) => void> = [
   // (with its own `responses_schema` table), now a step of this one; a file that had it is left as
   // it is (see migrations-responses.ts).
   responsesDocsShapes,
+  // Meters and their readings (issue 32, electron/meters/): local documents, never sent. json is the
+  // document (shared/meters/types.ts); the columns beside it are what lists and the roll-up look up.
+  // meter_derived: what "Apply meter figures" last wrote into an asset's annual cell, so a cell can
+  // say it was derived (and from what) and a value typed over it is known as the analyst's override.
+  (db) => {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS meters (
+        id TEXT PRIMARY KEY,
+        asset_id TEXT NOT NULL,
+        json TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS meters_asset ON meters(asset_id);
+      CREATE TABLE IF NOT EXISTS readings (
+        id TEXT PRIMARY KEY,
+        meter_id TEXT NOT NULL,
+        start TEXT NOT NULL,
+        "end" TEXT NOT NULL,
+        json TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS readings_meter ON readings(meter_id, start);
+      CREATE TABLE IF NOT EXISTS meter_derived (
+        local_id TEXT NOT NULL,
+        year INTEGER NOT NULL,
+        field TEXT NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (local_id, year, field)
+      );
+    `);
+  },
 ];
 
 export const schemaVersion = steps.length;

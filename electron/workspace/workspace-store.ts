@@ -14,7 +14,7 @@ import { WritePath } from './write-path';
 import { migrate } from './migrations';
 import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
 import { RemoteMerge, type KnownRow, type RemoteCopy } from './remote-merge';
-import type { StoreAccess } from './store-access';
+import type { SqlAccess, StoreAccess } from './store-access';
 import { WorkspaceReads } from './workspace-reads';
 
 export type { ServerVerdict };
@@ -32,6 +32,7 @@ export class WorkspaceStore extends WorkspaceReads {
   private readonly remote: RemoteMerge;
   /** The one write path of the documents (write-path.ts), with the history it journals. */
   private readonly path: WritePath;
+  private readonly access: SqlAccess;
 
   private constructor(
     db: Database.Database,
@@ -47,6 +48,7 @@ export class WorkspaceStore extends WorkspaceReads {
       mustGet: (localId) => this.mustGet(localId),
       transaction: (fn) => this.transaction(fn),
     };
+    this.access = access;
     this.path = new WritePath(access, recorder);
     this.edits = new AssetEdits(access, this.path);
     this.remote = new RemoteMerge(access, this.path);
@@ -307,6 +309,14 @@ export class WorkspaceStore extends WorkspaceReads {
 
   historyState(): HistoryState {
     return this.path.historyState();
+  }
+
+  /**
+   * For the meters (electron/meters/): reads on this connection, and the one write path their
+   * changes go through (kinds `meter`, `reading`, `derived`), in the assets' steps and transactions.
+   */
+  get meterAccess(): { access: SqlAccess; path: WritePath } {
+    return { access: this.access, path: this.path };
   }
 
   // --- internals shared with BatchSettlement, AssetEdits and RemoteMerge

@@ -3,6 +3,15 @@ import { answerDocuments, type AnswerImage, type AnswerWriter } from './answer-d
 import { assetDocuments, type AssetWriter, type RowImage } from './asset-document';
 import type { ChangeRecorder } from './change-recorder';
 import type { DocumentKind } from './document-kind';
+import {
+  derivedDocuments,
+  meterDocuments,
+  readingDocuments,
+  type DerivedRecord,
+  type MeterDocWriter,
+  type StoredReading,
+} from './meter-document';
+import type { Meter } from '../../shared/meters/types';
 import { History, type JournalRow } from './history';
 import type { SqlAccess } from './store-access';
 
@@ -20,6 +29,9 @@ import type { SqlAccess } from './store-access';
 export interface KindTypes {
   asset: { image: NonNullable<RowImage>; writer: AssetWriter };
   answer: { image: AnswerImage; writer: AnswerWriter };
+  meter: { image: Meter; writer: MeterDocWriter<Meter> };
+  reading: { image: StoredReading; writer: MeterDocWriter<StoredReading> };
+  derived: { image: DerivedRecord; writer: MeterDocWriter<DerivedRecord> };
 }
 export type KindName = keyof KindTypes;
 type Image<K extends KindName> = KindTypes[K]['image'];
@@ -27,11 +39,17 @@ type Writer<K extends KindName> = KindTypes[K]['writer'];
 type Kinds = { [K in KindName]: DocumentKind<Image<K>, Writer<K>> };
 
 function documentKinds(access: SqlAccess): Kinds {
-  return { asset: assetDocuments(access), answer: answerDocuments(access) };
+  return {
+    asset: assetDocuments(access),
+    answer: answerDocuments(access),
+    meter: meterDocuments(access),
+    reading: readingDocuments(access),
+    derived: derivedDocuments(access),
+  };
 }
 
 /** The order kinds are asked to claim a journal row: the asset claims any key (older files): last. */
-const journalClaims: readonly KindName[] = ['answer', 'asset'];
+const journalClaims: readonly KindName[] = ['answer', 'meter', 'reading', 'derived', 'asset'];
 
 /**
  * A write's work: it writes through the kind's statements and returns the document's image after

@@ -9,6 +9,7 @@ import { FirstRunGuide } from './onboarding/FirstRunGuide';
 import { OutliersView } from './outliers/OutliersView';
 import { PortfolioView } from './portfolio/PortfolioView';
 import { ResponsesView } from './responses/ResponsesView';
+import { MetersView } from './meters/MetersView';
 import { Header } from './shell/Header';
 import { Notices } from './shell/Notices';
 import { ConfirmDialog } from './shell/ConfirmDialog';
@@ -125,6 +126,7 @@ function WorkspaceView() {
   if (tab === 'outliers') return <OutliersView key={key} />;
   if (tab === 'responses') return <ResponsesView key={key} />;
   if (tab === 'portfolio') return <PortfolioView key={key} />;
+  if (tab === 'meters') return <MetersView key={key} />;
   return (
     <div className="grid-panel" id="workspace-view" role="tabpanel" aria-labelledby={`tab-${tab}`}>
       {tab === 'assets' && <AssetsGrid key={key} meta={meta} />}

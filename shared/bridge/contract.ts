@@ -42,6 +42,14 @@ import type {
   ResponseValueView,
   ResponsesSyncReport,
 } from '../responses/types';
+import { metersArgs } from '../meters/bridge-args';
+import type {
+  DerivedMark,
+  FiguresPreview,
+  MetersListing,
+  ReadingsImportPreview,
+  ReadingsImportResult,
+} from '../meters/views';
 
 export type { AppInfo, OAuthFinished, OAuthStart, SessionState, WorkspaceSnapshot } from './types';
 
@@ -314,7 +322,7 @@ export const bridgeMethods = {
     z.object({ url: z.string().url().max(4_000) }).strict(),
   ),
   /** Main's own file dialog; the chosen path stays in main, the renderer gets an id and a name. */
-  'files.pick': method<PickedFile | null>()(z.object({ purpose: z.enum(['workbook']) }).strict()),
+  'files.pick': method<PickedFile | null>()(z.object({ purpose: z.enum(['workbook', 'readings']) }).strict()),
   /**
    * Evidence for an indicator, as the service takes it: a link with its type (F: a file hosted at
    * that URL, H: a web page), never an upload. A path on this computer is refused with what to do.
@@ -332,7 +340,29 @@ export const bridgeMethods = {
       })
       .strict(),
   ),
+  // Meters and readings (issue 32, electron/meters/): local documents, undone by workspace.undo. A
+  // write answers the assets whose derived annual cells it changed (`views`).
+  'meters.list': method<MetersListing & { truncated: boolean }>()(metersArgs.list),
+  'meters.saveMeters': method<MeterWriteResult>()(metersArgs.saveMeters),
+  'meters.edit': method<MeterWriteResult>()(metersArgs.edit),
+  'meters.addReadings': method<MeterWriteResult>()(metersArgs.addReadings),
+  'meters.delete': method<MeterWriteResult>()(metersArgs.delete),
+  /** A picked readings CSV (or an earlier preview with a corrected mapping or day/month order). */
+  'meters.previewImport': method<ReadingsImportPreview>()(metersArgs.previewImport),
+  'meters.applyImport': method<ReadingsImportResult & MeterWriteResult>()(metersArgs.applyImport),
+  /** The derived annual cells of assets against their copies (the "Apply meter figures" preview). */
+  'meters.figures': method<FiguresPreview>()(metersArgs.figures),
+  'meters.applyFigures': method<MeterWriteResult>()(metersArgs.applyFigures),
+  /** What meters last wrote into assets' cells (all assets without `assetIds`): the mark and its hover. */
+  'meters.derived': method<DerivedMark[]>()(metersArgs.derived),
 } as const;
+
+/** What a meters write answers: the assets whose cells it changed, and the derived cells held back. */
+export interface MeterWriteResult {
+  views: AssetView[];
+  held: FiguresPreview['cells'];
+  history: HistoryState;
+}
 
 export const bridgeEvents = {
   'app.notice': event<{ level: 'info' | 'warning' | 'error'; message: string }>(),

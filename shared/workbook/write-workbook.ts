@@ -1,4 +1,5 @@
 import { strToU8 } from 'fflate';
+import { writePlainSheet, type PlainSheet } from './plain-sheet';
 import {
   defaultCertificationSchemes,
   defaultCountries,
@@ -43,6 +44,8 @@ export interface WriteWorkbookOptions {
   lists?: Partial<Record<ListField, readonly ListItem[]>>;
   /** Empty rows below the data that still get the dropdowns, for assets the analyst adds. */
   spareRows?: number;
+  /** Tabs after the Lists tab (the meters' Meters and Readings: shared/meters/workbook-tabs.ts). */
+  extraSheets?: readonly PlainSheet[];
 }
 
 type Doc = AssetInput;
@@ -154,6 +157,24 @@ function dropdown(
 }
 
 /** Codes beside their labels, as the service's lists give them: the dropdowns' source. */
+/** A part written as XML text in pieces (a plain tab), packed as it comes. */
+function textPart(
+  out: ZipOut,
+  name: string,
+): { push(xml: string): Promise<void>; done(xml: string): Promise<void> } {
+  const packing = out.packing();
+  return {
+    push: async (xml) => {
+      packing.push(strToU8(xml), false);
+      await packing.settled();
+    },
+    done: async (xml) => {
+      packing.push(strToU8(xml), true);
+      await out.add(name, packing);
+    },
+  };
+}
+
 async function writeListsSheet(
   out: ZipOut,
   index: number,
@@ -208,7 +229,8 @@ export async function writeAssetWorkbook(
     certification_id: opts.lists?.certification_id ?? schemeList(defaultCertificationSchemes),
     energy_rating_id: opts.lists?.energy_rating_id ?? schemeList(defaultEnergyRatingSchemes),
   };
-  const names = [...layout.map((s) => s.name), LISTS_SHEET];
+  const extra = opts.extraSheets ?? [];
+  const names = [...layout.map((s) => s.name), LISTS_SHEET, ...extra.map((s) => s.name)];
   const out = new ZipOut(sink, deflate);
   await out.small('[Content_Types].xml', strToU8(contentTypesXml(names.length)));
   await out.small('_rels/.rels', strToU8(rootRelsXml));
@@ -238,5 +260,7 @@ export async function writeAssetWorkbook(
     await out.add(`xl/worksheets/sheet${i + 1}.xml`, tab.packing);
   }
   await writeListsSheet(out, tabs.length + 1, lists);
+  for (const [i, sheet] of extra.entries())
+    await writePlainSheet(textPart(out, `xl/worksheets/sheet${tabs.length + 2 + i}.xml`), sheet);
   await out.end();
 }

@@ -31,6 +31,7 @@ import { notify } from '../store/ui';
 import { tooltipText } from '../validation/issues';
 import { fieldLabel } from '../validation/labels';
 import { useValidation, validation } from '../validation/validation-store';
+import { derivedState, derivedTooltip } from '../meters/derived-cells';
 
 export type GridColDef = ColDef<GridRow>;
 
@@ -209,6 +210,9 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       const conflict = conflictAt(row.view, path);
       if (conflict)
         lines.push(`Conflict — mine: ${formatValue(conflict.mine)}, theirs: ${formatValue(conflict.theirs)}`);
+      const derived =
+        row.kind === 'annual' ? derivedTooltip(row.localId, path, cellValue(row, field)) : undefined;
+      if (derived) lines.push(derived);
       if (row.view.keptHere?.includes(path)) lines.push('Kept here; this service no longer takes it');
       else if (changedSet(row.view).has(path)) lines.push('Changed here, not synced yet');
       // The asset's name is often longer than its column: shown whole on hover.
@@ -225,6 +229,13 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       'cell-conflict': (p) => stateOf(p, field).conflict,
       'cell-readonly': (p) => !spec.editable || !isRowEditable(p.data),
       'cell-in-range': (p) => inRange(p.api, p.node.rowIndex, p.column),
+      // Written by meters (issue 32), or the analyst's override of such a value.
+      'cell-derived': (p) =>
+        p.data?.kind === 'annual' &&
+        derivedState(p.data.localId, pathOf(p.data, field), cellValue(p.data, field)) === 'derived',
+      'cell-override': (p) =>
+        p.data?.kind === 'annual' &&
+        derivedState(p.data.localId, pathOf(p.data, field), cellValue(p.data, field)) === 'override',
       // The consumption behind an intensity or like-for-like outlier (see the Outliers tab).
       'cell-outlier': (p) =>
         p.data?.kind === 'annual' && outlierCells(p.data.view).has(pathOf(p.data, field)),

@@ -13,6 +13,7 @@ import {
 } from './import-export-store';
 import { plural, progressText, showBytes } from './format';
 import { PreviewPanel } from './PreviewPanel';
+import { ReadingsImportCard, ReadingsPreviewPanel } from '../meters/ReadingsImportCard';
 import './import-export.css';
 
 export function ImportExportDialog() {
@@ -30,9 +31,11 @@ export function ImportExportDialog() {
         <div className="import-export-cards">
           <ExportCard />
           <ImportCard />
+          <ReadingsImportCard />
           <ServiceCard />
         </div>
         <PreviewPanel />
+        <ReadingsPreviewPanel />
         <div className="dialog-actions">
           <button type="button" data-testid="exchange-close" onClick={close}>
             Close

@@ -5,6 +5,7 @@
  */
 import type { PortfolioModel } from '../../../shared/portfolio/portfolio-model';
 import { errorMessage } from '../../../shared/errors';
+import { MeterFiguresTable } from '../meters/MeterFiguresTable';
 import { bridge } from '../bridge';
 import { saveDownload } from '../bridge/browser-files';
 import { notify } from '../store/ui';
@@ -55,6 +56,7 @@ export function PortfolioView() {
         area={area}
         nameOf={nameOf}
       />
+      <MeterFiguresTable />
     </div>
   );
 }

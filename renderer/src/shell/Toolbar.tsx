@@ -26,6 +26,7 @@ const tabs: Array<{ id: Tab; label: string }> = [
   { id: 'certifications', label: 'Certifications' },
   { id: 'energy_ratings', label: 'Energy ratings' },
   { id: 'outliers', label: 'Outliers' },
+  { id: 'meters', label: 'Meters' },
   { id: 'portfolio', label: 'Portfolio' },
   { id: 'responses', label: 'Responses' },
 ];
@@ -105,7 +106,7 @@ export function Toolbar() {
         ))}
       </div>
       <div className="actions" role="toolbar" aria-label="Actions">
-        {ready && tab !== 'outliers' && tab !== 'responses' && tab !== 'portfolio' && (
+        {ready && tab !== 'outliers' && tab !== 'responses' && tab !== 'portfolio' && tab !== 'meters' && (
           <TabActions tab={tab} />
         )}
         <button

@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import type { GridKind } from '../grid-model/rows';
 
-export type Tab = GridKind | 'outliers' | 'portfolio' | 'responses';
+export type Tab = GridKind | 'outliers' | 'portfolio' | 'responses' | 'meters';
 export type SidePanel = 'problems' | 'sync' | null;
 
 export interface Notice {

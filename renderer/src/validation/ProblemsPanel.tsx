@@ -3,6 +3,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { assetName, cellOfPath } from '../grid-model/rows';
 import { filterAssets, jumpTo, useUi } from '../store/ui';
 import { useWorkspace } from '../store/workspace';
+import { MeterProblemsSummary } from '../meters/MeterProblemsSummary';
 import { fixedHereNote, type Issue } from './issues';
 import { fieldLabel, messageWithLabels } from './labels';
 import { useValidation, validation } from './validation-store';
@@ -97,6 +98,7 @@ export function ProblemsPanel() {
           Show only the {groups.size} assets with {showWarnings ? 'problems' : 'errors'} in the grid
         </button>
       )}
+      <MeterProblemsSummary showWarnings={showWarnings} />
       {issues.length === 0 && !complete ? (
         <p className="empty" role="status">
           Checking the workspace with the shared rules…

@@ -9,6 +9,7 @@
  *   The service's columns beside them (`base` alone, `server_validations`, `outliers`, `in_flight`,
  *   `sent`, `remote_deleted`, `not_found`) and the outbox are the sync ledger's.
  * - a portfolio answer: its whole `response_values` row.
+ * - a meter, a reading, a derived figure's record: their rows in `meters`, `readings`, `meter_derived`.
  * - the history itself: `journal` and `steps`.
  *
  * The schema's migrations (which create and reshape those tables) are allowed too.
@@ -24,16 +25,17 @@ const allowed = new Set([
   'electron/workspace/write-path.ts',
   'electron/workspace/asset-document.ts',
   'electron/workspace/answer-document.ts',
+  'electron/workspace/meter-document.ts',
   'electron/workspace/history.ts',
   'electron/workspace/migrations.ts',
   'electron/workspace/migrations-responses.ts',
 ]);
 
-const tables = '(?:assets|response_values|journal|steps)\\b';
+const tables = '(?:assets|response_values|journal|steps|meters|readings|meter_derived)\\b';
 const writes: RegExp[] = [
   new RegExp(`\\b(?:INSERT(?:\\s+OR\\s+\\w+)?|REPLACE)\\s+INTO\\s+${tables}`, 'i'),
   new RegExp(`\\bDELETE\\s+FROM\\s+${tables}`, 'i'),
-  /\bUPDATE\s+(?:OR\s+\w+\s+)?(?:response_values|journal|steps)\b/i,
+  /\bUPDATE\s+(?:OR\s+\w+\s+)?(?:response_values|journal|steps|meters|readings|meter_derived)\b/i,
   // An update of `assets` that sets the analyst's copy (`remote_deleted` is not `deleted`).
   /\bUPDATE\s+(?:OR\s+\w+\s+)?assets\s+SET\b[^;`'"]*?(?<![\w.])(?:local|deleted)\s*=/i,
 ];

@@ -1,0 +1,413 @@
+import { randomUUID } from 'node:crypto';
+import type { MeterWriteResult } from '../../shared/bridge/contract';
+import type { ChangeSource } from '../../shared/history/change-source';
+import type { DateOrder, ImportColumn, ReadingsImport } from '../../shared/meters/import-rows';
+import type {
+  FigureState,
+  MetersListing,
+  ReadingsImportPreview,
+  ReadingView,
+} from '../../shared/meters/views';
+import type { AssetView } from '../../shared/sync/types';
+import type { AssetIdName } from '../../shared/sync/asset-id-name';
+import { badRequest, notFound } from '../../shared/errors';
+import type { BridgeHandlers } from '../bridge/handlers';
+import type { PickedFiles } from '../files/picked-files';
+import { assetView } from '../workspace/asset-views';
+import type { WorkspaceStore } from '../workspace/workspace-store';
+import { applyMeterEdit, applyReadingEdit, newMeter, newReading } from './meter-edits';
+import { assetMeters, figuresOf, figureWrites, touchedYears } from './meter-figures';
+import { metersListing } from './meters-listing';
+import { MeterStore, type MeterDocChange, type StoredReading } from '../workspace/meter-store';
+import { loadReadings } from './readings-file';
+import {
+  assetLookups,
+  countOf,
+  createdAssets,
+  importChanges,
+  previewReadings,
+  type ReadingsContent,
+} from './readings-preview';
+import { planReadings, type ReadingsPlan } from './readings-plan';
+
+/** A recompute writes these: empty cells, and cells still holding what meters last wrote. */
+const autoStates: ReadonlySet<FigureState> = new Set(['fill', 'update', 'same']);
+
+type Handlers = Pick<
+  BridgeHandlers,
+  | 'meters.list'
+  | 'meters.saveMeters'
+  | 'meters.edit'
+  | 'meters.addReadings'
+  | 'meters.delete'
+  | 'meters.previewImport'
+  | 'meters.applyImport'
+  | 'meters.figures'
+  | 'meters.applyFigures'
+  | 'meters.derived'
+>;
+
+interface Plan {
+  id: string;
+  storeFile: string;
+  content: { text: string } | { rows: string[][] };
+  file: string;
+  asset: string | null;
+  plan: ReadingsPlan;
+  /** What the file said, to plan again once the assets it names are created. */
+  parsed: ReadingsImport;
+}
+
+/**
+ * Meters and readings of the open workspace (issue 32): the register, edits and deletes as undo
+ * steps shared with the assets' history, the readings import with its preview, and the derived
+ * annual cells (`meter-figures.ts`). Its slice of the bridge: `meters.*`.
+ */
+export class MetersService {
+  private readonly stores = new WeakMap<WorkspaceStore, MeterStore>();
+  private plan: Plan | undefined;
+
+  constructor(
+    private readonly deps: {
+      workspace: () => WorkspaceStore;
+      files: PickedFiles;
+      idName: () => AssetIdName;
+      assessmentYear: number;
+    },
+  ) {}
+
+  /** The open workspace's meters, on its store's connection (one per store). */
+  private open(): { store: WorkspaceStore; meters: MeterStore } {
+    const store = this.deps.workspace();
+    let meters = this.stores.get(store);
+    if (!meters) {
+      const { access, path } = store.meterAccess;
+      meters = new MeterStore(access, path);
+      this.stores.set(store, meters);
+    }
+    return { store, meters };
+  }
+
+  private month(store: WorkspaceStore): number {
+    return store.entity()?.reporting_preferences.reporting_period_month ?? 12;
+  }
+
+  /**
+   * Writes meter changes and, in the same step, the derived cells of the assets and years they
+   * touch (`years` null: all the asset's years). Returns what the renderer needs.
+   */
+  private writeStep(
+    label: string,
+    changes: readonly MeterDocChange[] | (() => readonly MeterDocChange[]),
+    source: ChangeSource,
+  ): MeterWriteResult {
+    const { store, meters } = this.open();
+    const result = store.step(label, () => {
+      // Made inside the step when they depend on what it did first (assets an import creates).
+      const list = typeof changes === 'function' ? changes() : changes;
+      const touched = this.affectedBy(store, list);
+      meters.write(list, source);
+      return this.recompute(store, meters, touched, autoStates);
+    });
+    return { ...result, history: store.historyState() };
+  }
+
+  /** The assets and reporting years a set of changes moves. */
+  private affectedBy(
+    store: WorkspaceStore,
+    changes: readonly MeterDocChange[],
+  ): Map<string, Set<number> | null> {
+    const month = this.month(store);
+    const out = new Map<string, Set<number> | null>();
+    for (const change of changes) {
+      if (change.kind === 'derived') continue;
+      if (change.kind === 'meter') {
+        out.set(change.assetId, null);
+        for (const m of [change.before, change.after]) if (m) out.set(m.assetId, null);
+        continue;
+      }
+      if (out.get(change.assetId) === null) continue;
+      const years = out.get(change.assetId) ?? new Set<number>();
+      for (const y of touchedYears(
+        [change.before, change.after].filter((r) => r !== null),
+        month,
+      ))
+        years.add(y);
+      out.set(change.assetId, years);
+    }
+    return out;
+  }
+
+  /** Inside a step: the derived cells of `affected` written where `states` allow; the rest held. */
+  private recompute(
+    store: WorkspaceStore,
+    meters: MeterStore,
+    affected: Map<string, Set<number> | null>,
+    states: ReadonlySet<FigureState>,
+  ): Omit<MeterWriteResult, 'history'> {
+    const month = this.month(store);
+    const written = new Set<string>();
+    const held: MeterWriteResult['held'] = [];
+    for (const [localId, years] of affected) {
+      const record = store.asset(localId);
+      if (!record?.current) continue;
+      const derived = meters.derived(localId);
+      const preview = figuresOf(
+        assetMeters(meters, localId, record.current),
+        derived,
+        month,
+        years ?? undefined,
+      );
+      held.push(...preview.cells.filter((c) => !states.has(c.state) && c.state !== 'override'));
+      // Each cell's source names the meters and readings it came from (the cell history shows it,
+      // an assurer reads it): cells made from the same ones are written together.
+      const groups = new Map<string, typeof preview.cells>();
+      for (const cell of preview.cells) {
+        if (!states.has(cell.state)) continue;
+        const key = JSON.stringify([cell.meters, cell.readings]);
+        const group = groups.get(key);
+        if (group) group.push(cell);
+        else groups.set(key, [cell]);
+      }
+      for (const cells of groups.values()) {
+        const { edits, records } = figureWrites(cells, derived, states);
+        const first = cells[0];
+        if (!first) continue;
+        const source = {
+          kind: 'meters' as const,
+          meters: first.meters.slice(0, 10_000),
+          readings: first.readings,
+        };
+        if (edits.length > 0) {
+          store.setValues(edits, source);
+          written.add(localId);
+        }
+        if (records.length > 0) meters.write(records, source);
+      }
+    }
+    const views = [...written]
+      .map((id) => assetView(store, id, this.deps.idName()))
+      .filter((v): v is AssetView => v !== null);
+    return { views, held };
+  }
+  private list(assetId: string | undefined): MetersListing & { truncated: boolean } {
+    const { meters } = this.open();
+    const period = { year: this.deps.assessmentYear - 1, month: this.month(this.open().store) };
+    return metersListing(meters, assetId, period);
+  }
+
+  private async preview(
+    args: { fileId: string } | { planId: string },
+    mapping: Partial<Record<ImportColumn, string>> | undefined,
+    dateOrder: DateOrder | undefined,
+    chosenAsset: string | undefined,
+  ): Promise<ReadingsImportPreview> {
+    const { store, meters } = this.open();
+    let content: ReadingsContent;
+    let file: string;
+    if ('planId' in args) {
+      if (this.plan?.id !== args.planId) throw notFound('That preview is gone: choose the file again.');
+      ({ content, file } = this.plan);
+      chosenAsset ??= this.plan.asset ?? undefined;
+    } else {
+      file = this.deps.files.name(args.fileId);
+      try {
+        content = await loadReadings(this.deps.files.path(args.fileId), file);
+      } finally {
+        // What was read is kept with the preview: an uploaded copy is no longer needed.
+        await this.deps.files.used(args.fileId);
+      }
+    }
+    const id = randomUUID();
+    const read = previewReadings({ store, meters, content, file, mapping, dateOrder, chosenAsset, id });
+    this.plan = {
+      id,
+      storeFile: store.file,
+      content,
+      file,
+      plan: read.plan,
+      asset: chosenAsset ?? null,
+      parsed: read.parsed,
+    };
+    return read.view;
+  }
+
+  private applyImport(planId: string, createAssets: boolean) {
+    const { store, meters } = this.open();
+    const plan = this.plan;
+    if (plan?.id !== planId || plan.storeFile !== store.file)
+      throw notFound('That preview is gone: choose the file again.');
+    const create = createAssets ? plan.plan.unknownAssets : [];
+    if (plan.plan.readings.length === 0 && create.length === 0)
+      throw badRequest(`${plan.file}: no valid reading to add.`);
+    this.plan = undefined;
+    const source = { kind: 'csv' as const, file: plan.file.slice(0, 255) };
+    let done: ReadingsPlan = plan.plan;
+    const result = this.writeStep(
+      create.length > 0
+        ? `import of readings from ${plan.file}, with ${countOf(create.length, 'new asset')}`
+        : `import of ${countOf(plan.plan.readings.length, 'reading')} from ${plan.file}`,
+      () => {
+        if (create.length > 0) {
+          // The assets the file names and the workspace lacks: made first, then the file planned again.
+          for (const asset of createdAssets(plan.parsed, new Set(create))) store.createAsset(asset, source);
+          done = planReadings(plan.parsed, assetLookups(store, meters), plan.file);
+        }
+        return importChanges(done);
+      },
+      source,
+    );
+    return {
+      ...result,
+      meters: done.meters.filter((p) => p.isNew && done.readings.some((r) => r.meterId === p.meter.id))
+        .length,
+      readings: done.readings.length,
+      figures: { written: result.views.length, held: result.held },
+    };
+  }
+
+  readonly handlers: Handlers = {
+    'meters.list': ({ assetId }) => this.list(assetId),
+    'meters.saveMeters': ({ meters: inputs }) => {
+      const { store, meters } = this.open();
+      const changes = inputs.map((input): MeterDocChange => {
+        if (!store.asset(input.assetId)?.current)
+          throw notFound(`No asset ${input.assetId} in the workspace`);
+        const before = input.id ? (meters.meter(input.id) ?? null) : null;
+        const after = newMeter(input);
+        return { kind: 'meter', id: after.id, assetId: after.assetId, before, after };
+      });
+      return this.writeStep(
+        changes.every((c) => c.before === null)
+          ? `adding ${countOf(changes.length, 'meter')}`
+          : `edit of ${countOf(changes.length, 'meter')}`,
+        changes,
+        { kind: 'typed' },
+      );
+    },
+    'meters.edit': ({ meters: meterEdits = [], readings: readingEdits = [], label }) => {
+      if (meterEdits.length + readingEdits.length === 0) throw badRequest('No cell to change.');
+      const { meters } = this.open();
+      const changes: MeterDocChange[] = [];
+      const nextMeters = new Map<string, ReturnType<typeof applyMeterEdit>>();
+      for (const edit of meterEdits) {
+        const before = meters.meter(edit.id);
+        if (!before) throw notFound(`No meter ${edit.id} in the workspace`);
+        nextMeters.set(edit.id, applyMeterEdit(nextMeters.get(edit.id) ?? before, edit.field, edit.value));
+      }
+      for (const [id, after] of nextMeters)
+        changes.push({ kind: 'meter', id, assetId: after.assetId, before: meters.meter(id) ?? null, after });
+      const nextReadings = new Map<string, StoredReading>();
+      for (const edit of readingEdits) {
+        const before = meters.reading(edit.id);
+        if (!before) throw notFound(`No reading ${edit.id} in the workspace`);
+        nextReadings.set(
+          edit.id,
+          applyReadingEdit(nextReadings.get(edit.id) ?? before, edit.field, edit.value),
+        );
+      }
+      for (const [id, after] of nextReadings) {
+        const before = meters.reading(id) ?? null;
+        const meter = meters.meter(after.meterId);
+        if (!meter) throw notFound(`No meter ${after.meterId} in the workspace`);
+        const oldAsset = before ? meters.meter(before.meterId)?.assetId : undefined;
+        if (oldAsset && oldAsset !== meter.assetId) {
+          // Moved to another asset's meter: gone from the one, added to the other.
+          changes.push({ kind: 'reading', id, assetId: oldAsset, before, after: null });
+          changes.push({ kind: 'reading', id, assetId: meter.assetId, before: null, after });
+        } else changes.push({ kind: 'reading', id, assetId: meter.assetId, before, after });
+      }
+      const cells = meterEdits.length + readingEdits.length;
+      return this.writeStep(label ?? `edit of ${countOf(cells, 'meter cell')}`, changes, { kind: 'typed' });
+    },
+    'meters.addReadings': ({ readings: inputs }) => {
+      const { meters } = this.open();
+      const changes = inputs.map((input): MeterDocChange => {
+        const meter = meters.meter(input.meterId);
+        if (!meter) throw notFound(`No meter ${input.meterId} in the workspace`);
+        const after = newReading(input);
+        return { kind: 'reading', id: after.id, assetId: meter.assetId, before: null, after };
+      });
+      return this.writeStep(`adding ${countOf(changes.length, 'reading')}`, changes, { kind: 'typed' });
+    },
+    'meters.delete': ({ meterIds = [], readingIds = [] }) => {
+      if (meterIds.length + readingIds.length === 0)
+        throw badRequest('Name the meters or readings to delete.');
+      const { meters } = this.open();
+      const changes: MeterDocChange[] = [];
+      const gone = new Set<string>();
+      for (const id of meterIds) {
+        const meter = meters.meter(id);
+        if (!meter) continue;
+        for (const r of meters.readingsOf([id])) {
+          gone.add(r.id);
+          changes.push({ kind: 'reading', id: r.id, assetId: meter.assetId, before: r, after: null });
+        }
+        changes.push({ kind: 'meter', id, assetId: meter.assetId, before: meter, after: null });
+      }
+      for (const id of readingIds) {
+        const reading = meters.reading(id);
+        if (!reading || gone.has(id)) continue;
+        const assetId = meters.meter(reading.meterId)?.assetId ?? '';
+        changes.push({ kind: 'reading', id, assetId, before: reading, after: null });
+      }
+      if (changes.length === 0) throw notFound('None of those meters or readings is in the workspace.');
+      const what =
+        meterIds.length > 0 ? countOf(meterIds.length, 'meter') : countOf(changes.length, 'reading');
+      return this.writeStep(`deleting ${what}`, changes, { kind: 'typed' });
+    },
+    'meters.previewImport': (args) =>
+      this.preview(
+        'fileId' in args ? { fileId: args.fileId } : { planId: args.planId },
+        args.mapping,
+        args.dateOrder,
+        args.asset,
+      ),
+    'meters.applyImport': ({ planId, createAssets }) => this.applyImport(planId, createAssets ?? false),
+    'meters.figures': ({ assetIds, years }) => {
+      const { store, meters } = this.open();
+      const out: ReturnType<typeof figuresOf> = { cells: [], warnings: [] };
+      for (const localId of assetIds) {
+        const record = store.asset(localId);
+        if (!record?.current) continue;
+        const preview = figuresOf(
+          assetMeters(meters, localId, record.current),
+          meters.derived(localId),
+          this.month(store),
+          years,
+        );
+        out.cells.push(...preview.cells);
+        out.warnings.push(...preview.warnings);
+      }
+      return out;
+    },
+    'meters.applyFigures': ({ assetIds, years, replaceTyped }) => {
+      const { store, meters } = this.open();
+      const states = new Set<FigureState>(autoStates);
+      if (replaceTyped) states.add('typed');
+      const affected = new Map(assetIds.map((id) => [id, years ? new Set(years) : null] as const));
+      const result = store.step('applying meter figures', () =>
+        this.recompute(store, meters, affected, states),
+      );
+      return { ...result, history: store.historyState() };
+    },
+    'meters.derived': ({ assetIds }) => {
+      const { meters } = this.open();
+      const records = assetIds
+        ? assetIds.flatMap((id) => [...meters.derived(id).values()])
+        : meters.allDerived();
+      return records.map(({ localId, year, field, value, text, meters: ids, readings, estimatedShare }) => ({
+        localId,
+        year,
+        field,
+        value,
+        text,
+        meters: ids,
+        readings,
+        estimatedShare: estimatedShare ?? null,
+      }));
+    },
+  };
+}
+
+export type { ReadingView };

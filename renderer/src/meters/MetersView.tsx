@@ -1,0 +1,172 @@
+/**
+ * The Meters tab (issue 32): the workspace's meters and their readings, edited in place (typed or
+ * pasted from Excel, one undo step each; Ctrl+Z undoes), the reading rules' problems in the cells
+ * and listed below, and new meters and readings. Readings in bulk come from the Import dialog.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ColDef, GridApi } from 'ag-grid-community';
+import type { MeterView, ReadingView } from '../../../shared/meters/views';
+import { GridHost } from '../grids/GridHost';
+import { plural } from '../import-export/format';
+import { useWorkspace } from '../store/workspace';
+import { AddMeterForm } from './AddMeterForm';
+import { issuesByCell, meterColumns, readingColumns } from './meters-columns';
+import { addReading, deleteMeterRows, pasteIntoMeterGrid } from './meters-edits';
+import { loadListing, showMetersOf, useMeters } from './meters-store';
+import './meters.css';
+
+function MeterGrid<T extends { id: string }>(props: {
+  kind: 'meters' | 'readings';
+  rows: T[];
+  columns: ColDef<T>[];
+  testId: string;
+  onApi: (api: GridApi<T> | null) => void;
+}) {
+  const api = useRef<GridApi<T> | null>(null);
+  const options = useMemo(
+    () => ({
+      rowData: props.rows,
+      columnDefs: props.columns,
+      getRowId: (p: { data: T }) => p.data.id,
+      rowSelection: 'multiple' as const,
+      suppressRowClickSelection: true,
+      tooltipShowDelay: 300,
+      singleClickEdit: false,
+    }),
+    // The grid is made once; rows follow below.
+    [],
+  );
+  useEffect(() => {
+    api.current?.setGridOption('rowData', props.rows);
+  }, [props.rows]);
+  return (
+    <div
+      className="meters-grid ag-theme-quartz"
+      data-testid={props.testId}
+      onPaste={(e) => {
+        if (!api.current || (e.target as HTMLElement).tagName === 'INPUT') return;
+        e.preventDefault();
+        pasteIntoMeterGrid(api.current, props.kind, e.clipboardData.getData('text/plain'));
+      }}
+    >
+      <GridHost<T>
+        options={options}
+        onApi={(a) => {
+          api.current = a;
+          props.onApi(a);
+        }}
+      />
+    </div>
+  );
+}
+
+export function MetersView() {
+  const listing = useMeters((s) => s.listing);
+  const assets = useWorkspace((s) => s.assets);
+  const [meterApi, setMeterApi] = useState<GridApi<MeterView> | null>(null);
+  const [readingApi, setReadingApi] = useState<GridApi<ReadingView> | null>(null);
+  const problems = useRef(new Map<string, NonNullable<typeof listing>['issues']>());
+  useEffect(() => {
+    void loadListing();
+  }, []);
+  problems.current = issuesByCell(listing?.issues ?? []);
+  useEffect(() => {
+    readingApi?.refreshCells({ force: true });
+  }, [listing, readingApi]);
+  const assetName = (localId: string) => String(assets.get(localId)?.doc['name'] ?? localId);
+  const meterCols = useMemo(() => meterColumns(assetName), []);
+  const readingCols = useMemo(() => readingColumns(() => problems.current), []);
+  const deleteSelected = () => {
+    const meterIds = meterApi?.getSelectedRows().map((m) => m.id) ?? [];
+    const readingIds = readingApi?.getSelectedRows().map((r) => r.id) ?? [];
+    if (meterIds.length + readingIds.length > 0) void deleteMeterRows(meterIds, readingIds);
+  };
+  const addReadingToSelected = () => {
+    const meter = meterApi?.getSelectedRows()[0];
+    if (meter) void addReading(meter.id, meter.unit);
+  };
+  return (
+    <div
+      className="meters-view"
+      id="workspace-view"
+      role="tabpanel"
+      aria-labelledby="tab-meters"
+      data-testid="meters-view"
+    >
+      <div className="toolbar-row">
+        <AddMeterForm />
+        <button type="button" data-testid="meters-add-reading" onClick={addReadingToSelected}>
+          Add reading to ticked meter
+        </button>
+        <button type="button" data-testid="meters-delete" onClick={deleteSelected}>
+          Delete ticked
+        </button>
+        <AssetFilter />
+        {listing?.truncated && (
+          <span className="hint">Showing the first 50,000 readings; the rules are checked on those.</span>
+        )}
+      </div>
+      <h3>Meters</h3>
+      <MeterGrid
+        kind="meters"
+        rows={listing?.meters ?? []}
+        columns={meterCols}
+        testId="meters-grid"
+        onApi={setMeterApi}
+      />
+      <h3>Readings</h3>
+      <MeterGrid
+        kind="readings"
+        rows={listing?.readings ?? []}
+        columns={readingCols}
+        testId="readings-grid"
+        onApi={setReadingApi}
+      />
+      <MeterProblems />
+    </div>
+  );
+}
+
+function AssetFilter() {
+  const assetId = useMeters((s) => s.listingAsset);
+  const order = useWorkspace((s) => s.order);
+  const assets = useWorkspace((s) => s.assets);
+  return (
+    <label>
+      Asset{' '}
+      <select
+        data-testid="meters-asset"
+        value={assetId ?? ''}
+        onChange={(e) => void showMetersOf(e.target.value || null)}
+      >
+        <option value="">All assets</option>
+        {order.map((id) => (
+          <option key={id} value={id}>
+            {String(assets.get(id)?.doc['name'] ?? id)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function MeterProblems() {
+  const listing = useMeters((s) => s.listing);
+  const issues = listing?.issues ?? [];
+  if (issues.length === 0) return null;
+  return (
+    <details className="meters-problems" data-testid="meters-problems">
+      <summary>
+        {plural(issues.filter((i) => i.severity === 'error').length, 'error')} ·{' '}
+        {plural(issues.filter((i) => i.severity === 'warning').length, 'warning')} in the readings
+      </summary>
+      <ul>
+        {issues.slice(0, 200).map((i, n) => (
+          <li key={n} className={i.severity}>
+            Meter {i.meterId}: {i.message}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,156 @@
+/**
+ * Meters in Chromium through the browser host (issue 32): a utility portal's readings CSV imported
+ * from the Import dialog (preview with its duplicate flagged, "Apply valid rows"), the derived
+ * annual cell drawn as derived with how it was made on hover, and Undo taking it all back.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../support/test-app';
+import { gridCell, screenshot, useUiPage, workspaceProbe } from '../support/ui-page';
+
+/** Energy fields by space, electricity: the first one empty in the asset's row is the test's. */
+const candidates = [
+  ['tenant_tenant', 'en_abs_tc_te'],
+  ['tenant_landlord', 'en_abs_lc_te'],
+  ['common_areas', 'en_abs_lc_bce'],
+  ['shared_services', 'en_abs_lc_bse'],
+  ['whole_building', 'en_abs_we'],
+] as const;
+
+describe('meter readings, in Chromium', () => {
+  let app: TestApp;
+  let page: Page;
+  let pageErrors: string[] = [];
+  const folder = mkdtempSync(join(tmpdir(), 'asset-desk-ui-meters-'));
+
+  useUiPage(
+    'ui-meters',
+    (ui) => {
+      ({ app, page, pageErrors } = ui);
+    },
+    { app: { browserFiles: true } },
+  );
+
+  const setup = async () => {
+    const probe = workspaceProbe(app);
+    const asset = (await probe.snapshot()).assets.find(
+      (a) => a.partnersId !== null && Array.isArray(a.doc['annual_data']),
+    )!;
+    const row = (asset.doc['annual_data'] as Array<Record<string, unknown>>)[0]!;
+    const year = Number(row['year']);
+    const [space, field] =
+      candidates.find(([, f]) => row[f] === undefined || row[f] === null) ?? candidates[0];
+    const path = `annual_data/${year}/${field}`;
+    // Two bills straddling the year's ends and one estimated in between, and the first bill again.
+    // Hand-computed: 6,100 x 31/61 = 3,100 (Jan), 33,500 (Feb..Nov: 304 or 305 days, all inside),
+    // 3,100 x 31/62 = 1,550 (Dec): 38,150 kWh.
+    const febToNov = `${year}-02-01,${year}-11-30`;
+    const csv = [
+      'meter_id,meter_name,asset_partners_id,utility,space,area_served,start_date,end_date,quantity,unit,estimated',
+      `UI-E1,Tenant power,${asset.partnersId},electricity,${space},500,${year - 1}-12-02,${year}-01-31,6100,kWh,no`,
+      `UI-E1,Tenant power,${asset.partnersId},electricity,${space},500,${febToNov},33.5,MWh,yes`,
+      `UI-E1,Tenant power,${asset.partnersId},electricity,${space},500,${year}-12-01,${year + 1}-01-31,3100,kWh,no`,
+      `UI-E1,Tenant power,${asset.partnersId},electricity,${space},500,${year - 1}-12-02,${year}-01-31,6100,kWh,no`,
+    ].join('\n');
+    const file = join(folder, 'portal-readings.csv');
+    writeFileSync(file, csv);
+    return { probe, asset, row, year, field, path, file };
+  };
+
+  const importReadings = async (file: string) => {
+    await page.getByTestId('exchange-button').click();
+    await page.getByTestId('exchange-dialog').waitFor({ state: 'visible' });
+    await page.setInputFiles('[data-testid="readings-file-input"]', file);
+    await page.getByTestId('readings-preview').waitFor();
+  };
+
+  it('imports a readings CSV, shows the derived cell and its hover, and undoes', async () => {
+    const { probe, asset, row, year, field, path, file } = await setup();
+    await page.goto(app.host.launchUrl);
+    const guide = page.getByTestId('guide-dismiss');
+    if (await guide.isVisible()) await guide.click();
+    await page.getByTestId('tab-annual').click();
+    await importReadings(file);
+    expect(await page.getByTestId('readings-counts').textContent()).toBe(
+      '3 readings to add from 1 meter; 1 duplicate flagged, not added; 1 problem',
+    );
+    expect(await page.getByTestId('readings-problems').textContent()).toContain('Row 5: The same reading');
+    await screenshot(page, 'ui-meters-preview.png');
+    await page.getByTestId('readings-apply').click();
+    await page.getByTestId('readings-applied').waitFor();
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
+    await page.getByTestId('exchange-close').click();
+
+    // The derived cell in the annual grid, marked and explained on hover.
+    const cell = gridCell(page, 'annual-grid', `${asset.localId}:${year}`, field);
+    const strip = page.locator('[data-testid="annual-grid"] .ag-body-horizontal-scroll-viewport');
+    for (let i = 0; i < 100 && !(await cell.isVisible()); i++)
+      await strip.evaluate((el) => el.scrollBy({ left: 600 }));
+    await cell.scrollIntoViewIfNeeded();
+    await expect.poll(() => cell.getAttribute('class')).toContain('cell-derived');
+    await cell.hover();
+    await expect
+      .poll(() => page.locator('.ag-tooltip').textContent(), { timeout: 5_000 })
+      .toMatch(/From meters: 3 readings from 1 meter.*estimated.*\(meters UI-E1\)/);
+    await screenshot(page, 'ui-meters-derived.png');
+
+    // Undo: the readings, the meter and the derived figure go in one step.
+    await page.getByTestId('undo').click();
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(row[field] ?? undefined);
+    await expect.poll(() => cell.getAttribute('class')).not.toContain('cell-derived');
+    expect((await app.core.handlers['meters.list']({})).readings).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('lists the readings in the Meters tab, where an edited reading moves the derived cell, undone by Ctrl+Z', async () => {
+    const { probe, asset, path, file } = await setup();
+    await page.goto(app.host.launchUrl);
+    const guide = page.getByTestId('guide-dismiss');
+    if (await guide.isVisible()) await guide.click();
+    await importReadings(file);
+    await page.getByTestId('readings-apply').click();
+    await page.getByTestId('readings-applied').waitFor();
+    await page.getByTestId('exchange-close').click();
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
+
+    await page.getByTestId('tab-meters').click();
+    const readings = page.locator('[data-testid="readings-grid"] .ag-row[row-id]');
+    await expect.poll(() => readings.count()).toBe(3);
+    const meterRow = page.locator('[data-testid="meters-grid"] .ag-row[row-id]');
+    await expect.poll(() => meterRow.count()).toBe(1);
+    const listing = await app.core.handlers['meters.list']({});
+    const estimated = listing.readings.find((r) => r.estimated)!;
+    const quantity = page.locator(
+      `[data-testid="readings-grid"] .ag-row[row-id="${estimated.id}"] [col-id="quantity"]`,
+    );
+    await quantity.dblclick();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('34');
+    await page.keyboard.press('Enter');
+    // 34 MWh now: 3,100 + 34,000 + 1,550
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_650);
+    await expect.poll(async () => (await quantity.textContent())?.trim()).toBe('34');
+    await screenshot(page, 'ui-meters-tab.png');
+    // The readings' rules in the Problems panel too: the meter has no reading in the assessed year.
+    await page.getByLabel('Show warnings').check();
+    await expect
+      .poll(() => page.getByTestId('meter-problems').textContent())
+      .toContain('No reading of meter "Tenant power" covers');
+    await page.getByLabel('Show warnings').uncheck();
+
+    await page.locator('[data-testid="meters-view"] h3').first().click();
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
+    await expect.poll(async () => (await quantity.textContent())?.trim()).toBe('33.5');
+
+    // The Portfolio view's figures from meters: 38,150 kWh, of which 33,500 estimated (87.8 %).
+    await page.getByTestId('tab-portfolio').click();
+    const table = page.getByTestId('portfolio-meters');
+    await expect.poll(() => table.textContent()).toContain('38,150 kWh');
+    expect(await table.textContent()).toContain('87.8 % ⚠');
+    expect(pageErrors).toEqual([]);
+  });
+});

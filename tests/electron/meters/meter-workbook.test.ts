@@ -1,0 +1,86 @@
+/**
+ * Meters travel in the workbook (issue 32): the export writes Meters and Readings tabs, the asset
+ * import leaves them alone, and the readings import reads the Readings tab back, into another
+ * workspace with the same asset, to the same meters and readings (and in the same one, as duplicates).
+ */
+import { open } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PickedFiles } from '../../../electron/files/picked-files';
+import { MetersService } from '../../../electron/meters/meters-service';
+import { readWorkbook } from '../../../electron/workbook/read-workbook';
+import { exportJob } from '../../../electron/workbook/workspace-workbook';
+import { writeAssetWorkbook } from '../../../shared/workbook/write-workbook';
+import type { AssetDoc } from '../../../shared/sync/asset-doc';
+import { tempWorkspace } from '../../../support/sync-harness';
+
+const csv = [
+  'meter_id,meter_name,asset_partners_id,utility,space,area_served,start_date,end_date,quantity,unit,estimated',
+  'W1,Water main,123456789,water,whole_building,900,2024-01-01,2024-06-30,120.5,m3,no',
+  'W1,Water main,123456789,water,whole_building,900,2024-07-01,2024-12-31,130,m3,yes',
+].join('\n');
+
+const asset: AssetDoc = { name: 'Depot', partners_id: 123456789, annual_data: [{ year: 2024 }] };
+
+function workspace(name: string) {
+  const { store, file } = tempWorkspace(name);
+  const created = store.step('adding an asset', () => store.createAsset(asset));
+  const files = new PickedFiles(undefined);
+  const service = new MetersService({
+    workspace: () => store,
+    files,
+    idName: () => 'service_asset_id',
+    assessmentYear: 2025,
+  });
+  const pick = (path: string, fileName: string) => files.add(path, fileName, 0, async () => undefined).fileId;
+  return { store, file, localId: created.localId, service, pick };
+}
+
+describe('meters in the workbook', () => {
+  it('exports Meters and Readings tabs and reads the Readings tab back', async () => {
+    const one = workspace('one');
+    const source = join(dirname(one.file), 'water.csv');
+    writeFileSync(source, csv);
+    const preview = await one.service.handlers['meters.previewImport']({
+      fileId: one.pick(source, 'water.csv'),
+    });
+    await one.service.handlers['meters.applyImport']({ planId: preview.planId });
+
+    const book = join(dirname(one.file), 'assets.xlsx');
+    const { job } = exportJob(one.store, book, { years: [2024] });
+    if (job.job !== 'write-xlsx') throw new Error('an xlsx job');
+    expect(job.opts.extraSheets?.map((s) => [s.name, s.rows.length])).toEqual([
+      ['Meters', 1],
+      ['Readings', 2],
+    ]);
+    const handle = await open(book, 'w');
+    await writeAssetWorkbook(handle, job.docs, job.opts);
+    await handle.close();
+
+    // The asset import reads the asset tabs and says nothing of the meters' tabs.
+    const parsed = await readWorkbook(book);
+    expect(parsed.issues.filter((i) => /Meters|Readings/.test(i.reason))).toEqual([]);
+
+    // Read back into another workspace with the same asset: the same meter and readings.
+    const two = workspace('two');
+    const back = await two.service.handlers['meters.previewImport']({
+      fileId: two.pick(book, 'assets.xlsx'),
+    });
+    expect(back).toMatchObject({ valid: 2, duplicates: 0, problems: [] });
+    await two.service.handlers['meters.applyImport']({ planId: back.planId });
+    const listing = await two.service.handlers['meters.list']({});
+    expect(listing.meters).toMatchObject([
+      { id: 'W1', name: 'Water main', utility: 'water', areaServed: 900 },
+    ]);
+    expect(listing.readings.map((r) => [r.start, r.end, r.quantity, r.unit, r.estimated])).toEqual([
+      ['2024-01-01', '2024-06-30', 120.5, 'm3', false],
+      ['2024-07-01', '2024-12-31', 130, 'm3', true],
+    ]);
+    // Into the workspace that wrote it: every reading is already there.
+    const again = await one.service.handlers['meters.previewImport']({
+      fileId: one.pick(book, 'assets.xlsx'),
+    });
+    expect(again).toMatchObject({ valid: 0, duplicates: 2 });
+  });
+});
