@@ -18,15 +18,14 @@
 import { goal } from './support/goal';
 import { floorGoal } from './support/floor';
 import { measureGridFloors } from './support/grid-floors';
-import { createRequire } from 'node:module';
+import { measureHover, measurePeer, percentile, scrollFrames } from './support/grid-measures';
+import type { PageGlobals } from './support/page-globals';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { AssetDoc } from '../shared/sync/asset-doc';
 import { localSandboxId } from '../electron/auth/connections';
 import { connectionFolder } from '../electron/storage/paths';
 import { WorkspaceStore } from '../electron/workspace/workspace-store';
-import { annualFieldCatalog } from '../shared/domain';
-import { annualColumns } from '../renderer/src/grid-model/columns';
 import { launchChromium } from '../support/chromium';
 import { startTestApp, testAssessmentYear } from '../support/test-app';
 
@@ -49,22 +48,10 @@ const FLING_STEP_PX = 600;
 const FLING_MS = 3_000;
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
-interface PageElement {
-  querySelector(selector: string): PageElement | null;
-  scrollTop: number;
-  scrollHeight: number;
-  clientHeight: number;
-  click(): void;
-}
-declare const document: { querySelector(selector: string): PageElement | null };
-declare const performance: {
-  now(): number;
-  getEntriesByName(name: string): Array<{ startTime: number }>;
-};
-declare function requestAnimationFrame(callback: (time: number) => void): number;
-declare const window: {
-  addEventListener(type: string, fn: (e: { key: string }) => void, capture: boolean): void;
-};
+declare const document: PageGlobals['document'];
+declare const performance: PageGlobals['performance'];
+declare const requestAnimationFrame: PageGlobals['requestAnimationFrame'];
+declare const window: PageGlobals['window'];
 
 function seedDoc(i: number): AssetDoc {
   const size = 2_000 + (i % 9_000);
@@ -94,10 +81,6 @@ function seedDoc(i: number): AssetDoc {
   };
 }
 
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
 const ms = (n: number): string => `${n.toFixed(1)} ms`;
 
 export default async function run(): Promise<void> {
@@ -244,7 +227,12 @@ export default async function run(): Promise<void> {
     await page.waitForTimeout(500);
     const fling = await scrollFrames(page, viewport, FLING_STEP_PX, FLING_MS);
     await page.close();
-    const peer = await measurePeer(browser);
+    const peer = await measurePeer(browser, {
+      assets: ASSETS,
+      years: YEARS,
+      flingStepPx: FLING_STEP_PX,
+      flingMs: FLING_MS,
+    });
     console.log(
       `peer, bare AG Grid with the same rows and columns: first render ${ms(peer.render)} (ours x${(firstRender.render / peer.render).toFixed(2)})`,
     );
@@ -278,138 +266,6 @@ export default async function run(): Promise<void> {
     await browser.close();
     await app.close();
   }
-}
-
-/**
- * Frame times while scrolling the grid's viewport: by default for 5 s at 40 px a frame (about 3
- * screens a second); a fling moves `step` px a frame.
- */
-function scrollFrames(page: Page, selector: string, step = 40, duration = 5_000): Promise<number[]> {
-  return page.evaluate(
-    ([sel, px, span]) =>
-      new Promise<number[]>((resolve) => {
-        const viewport = document.querySelector(sel)!;
-        const times: number[] = [];
-        const start = performance.now();
-        let direction = 1;
-        const frame = (t: number): void => {
-          times.push(t);
-          if (t - start > span) {
-            resolve(times.slice(1).map((v, i) => v - times[i]!));
-            return;
-          }
-          viewport.scrollTop += direction * px;
-          if (
-            viewport.scrollTop + viewport.clientHeight >= viewport.scrollHeight - 1 ||
-            viewport.scrollTop <= 0
-          )
-            direction = -direction;
-          requestAnimationFrame(frame);
-        };
-        requestAnimationFrame(frame);
-      }),
-    [selector, step, duration] as const,
-  );
-}
-
-/** The same 100k rows and columns in a bare AG Grid: first render and scroll frames. */
-async function measurePeer(
-  browser: Awaited<ReturnType<typeof launchChromium>>,
-): Promise<{ render: number; free: number[]; focused: number[]; fling: number[]; hover: number }> {
-  const groups = annualColumns(annualFieldCatalog, { area_units_name: 'square_metres', currency: 'EUR' });
-  const columnDefs = [
-    { field: 'status', headerName: '', width: 56, pinned: 'left' },
-    { field: 'name', headerName: 'Asset', width: 220, pinned: 'left' },
-    { field: 'year', headerName: 'Year', width: 80, pinned: 'left' },
-    ...groups.map((g) => ({
-      headerName: g.headerName,
-      children: g.children.map((c) => ({
-        field: c.field,
-        headerName: c.headerName,
-        headerTooltip: c.headerTooltip,
-        width: c.width,
-      })),
-    })),
-  ];
-  const page = await browser.context.newPage();
-  try {
-    await page.setContent('<div id="grid" style="height:700px;width:1366px"></div>');
-    await page.evaluate('globalThis.__name = (f) => f;');
-    // The package's exports hide dist/ and its manifest; the folder is found from its main entry.
-    const main = createRequire(import.meta.url).resolve('ag-grid-community');
-    const bundle = join(main.slice(0, main.lastIndexOf('/dist/')), 'dist', 'ag-grid-community.min.js');
-    await page.addScriptTag({ path: bundle });
-    const render = await page.evaluate(
-      ([cols, assets, years]) =>
-        new Promise<number>((resolve) => {
-          const rows: Record<string, unknown>[] = [];
-          for (let i = 0; i < assets; i++) {
-            const size = 2_000 + (i % 9_000);
-            for (let k = 0; k < years; k++)
-              rows.push({
-                name: `Bench asset ${i}`,
-                year: 2020 + k,
-                owned_entire_period: true,
-                en_abs_wf: 40_000 + ((i * 7 + k * 13) % 20_000),
-                en_cov_wf: size,
-                en_tot_wf: size,
-                en_abs_we: 90_000 + ((i * 11 + k * 17) % 30_000),
-                wat_abs_w: 500 + (i % 400),
-              });
-          }
-          const ag = (globalThis as unknown as { agGrid: { createGrid(el: unknown, o: unknown): void } })
-            .agGrid;
-          const start = performance.now();
-          ag.createGrid(document.querySelector('#grid'), {
-            columnDefs: cols,
-            rowData: rows,
-            // The app grid's geometry, so both draw as many cells per frame.
-            rowSelection: { mode: 'multiRow', checkboxes: true, headerCheckbox: true },
-            rowHeight: 28,
-            headerHeight: 30,
-            groupHeaderHeight: 26,
-            rowBuffer: 10,
-            animateRows: false,
-          });
-          const check = (): void => {
-            if (document.querySelector('#grid .ag-row'))
-              requestAnimationFrame(() => resolve(performance.now() - start));
-            else requestAnimationFrame(check);
-          };
-          requestAnimationFrame(check);
-        }),
-      [columnDefs, ASSETS, YEARS] as const,
-    );
-    await page.waitForTimeout(500);
-    const free = await scrollFrames(page, '#grid .ag-grid-viewport');
-    await page.waitForTimeout(500);
-    const fling = await scrollFrames(page, '#grid .ag-grid-viewport', FLING_STEP_PX, FLING_MS);
-    await page.evaluate("document.querySelector('#grid .ag-grid-viewport').scrollTop = 0");
-    await page.locator('#grid .ag-row[row-index="2"] [col-id="en_abs_wf"]').first().click();
-    await page.waitForTimeout(500);
-    const focused = await scrollFrames(page, '#grid .ag-grid-viewport');
-    const hover = await measureHover(page, '#grid .ag-header-cell[col-id^="en_"]');
-    return { render, free, focused, fling, hover };
-  } finally {
-    await page.close();
-  }
-}
-
-/** The pointer moved onto a header to its tooltip shown, median of three (the label in full). */
-async function measureHover(page: Page, selector: string): Promise<number> {
-  const times: number[] = [];
-  const target = page.locator(selector).first();
-  const tooltip = page.locator('.ag-tooltip');
-  for (let i = 0; i < 3; i++) {
-    await page.mouse.move(1, 1);
-    await tooltip.waitFor({ state: 'detached' });
-    const box = (await target.boundingBox())!;
-    const start = Date.now();
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await tooltip.waitFor();
-    times.push(Date.now() - start);
-  }
-  return percentile(times, 50);
 }
 
 /**

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 
-export const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-export const artifactsDir = join(process.cwd(), 'test-results');
+const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const artifactsDir = join(process.cwd(), 'test-results');
 
 /**
  * Debian's Chromium with a fresh profile per test file; the flags keep it off the (closed) network

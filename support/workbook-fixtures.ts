@@ -9,7 +9,7 @@ import { newAsset, tempWorkspace } from './sync-harness';
 export const tmpDir = (): string => mkdtempSync(join(tmpdir(), 'asset-desk-wb-'));
 
 /** An asset as the service returns it, with typed values of every kind the workbook carries. */
-export function remoteAsset(i: number, id: number): Asset {
+function remoteAsset(i: number, id: number): Asset {
   const doc = newAsset(i, 2);
   return {
     service_asset_id: id,

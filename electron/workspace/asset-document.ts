@@ -4,6 +4,20 @@ import type { DocumentKind } from './document-kind';
 import type { SqlAccess } from './store-access';
 
 /**
+ * A listed asset made ready to write: its row's texts, the parsed answer let go. A pull prepares
+ * each page as it arrives, so what is left once the last page is in is the writing alone, and the
+ * pages' object trees do not outlive their page.
+ */
+export interface RemoteCopy {
+  id: number;
+  /** Our creates carry integer partners ids; a string one (older answers) is someone else's. */
+  partnersId: number | null;
+  theirsJson: string;
+  outliers: string;
+  verdict: string | null;
+}
+
+/**
  * The asset as a document of the write path: its analyst's copy (the `assets` row's `local` and
  * `deleted`, and the row itself: created, gone). Every statement that writes those is here; the
  * service's columns beside them (`outliers`, verdicts, `in_flight`, `sent`, `remote_deleted`,
@@ -72,16 +86,7 @@ function assetWriter(access: SqlAccess) {
     },
 
     /** An asset the service lists and the workspace did not know: its copy is the base, stored once. */
-    insertFromService(
-      localId: string,
-      row: {
-        id: number;
-        partnersId: number | null;
-        theirsJson: string;
-        outliers: string;
-        verdict: string | null;
-      },
-    ): void {
+    insertFromService(localId: string, row: RemoteCopy): void {
       sql(
         'INSERT INTO assets (local_id, service_asset_id, partners_id, base, outliers, server_validations, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ).run(localId, row.id, row.partnersId, row.theirsJson, row.outliers, row.verdict, now());

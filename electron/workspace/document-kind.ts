@@ -1,5 +1,4 @@
 import type { DocumentRef } from './change-recorder';
-import type { SqlAccess } from './store-access';
 
 /**
  * One kind of document the write path writes (an asset, a portfolio answer; meters and readings
@@ -27,6 +26,3 @@ export interface DocumentKind<Image, Writer> {
   /** Puts an image back (undo, redo); `journal`: the row's kind and payload, to restore only what it changed. */
   restore(id: string, image: Image | null, journal: { kind: string; payload: string }): void;
 }
-
-/** Makes a kind over a store's connection (the workspace store's, or the responses store's own). */
-export type DocumentKindFactory<Image, Writer> = (access: SqlAccess) => DocumentKind<Image, Writer>;

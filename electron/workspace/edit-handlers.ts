@@ -39,7 +39,7 @@ const verbs: Record<HandSourceKind, string> = {
 };
 
 /** "paste of 9 cells", "edit of 1 cell". */
-export function cellsLabel(source: HandSourceKind, count: number): string {
+function cellsLabel(source: HandSourceKind, count: number): string {
   return `${verbs[source]} of ${count} ${count === 1 ? 'cell' : 'cells'}`;
 }
 

@@ -4,6 +4,7 @@ import { changedPaths, mergeThreeWay, type AssetDoc } from '../../shared/sync/as
 import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
 import { verdictOf } from '../../shared/sync/server-verdict';
 import { mergeAnswer } from './answer-merge';
+import type { RemoteCopy } from './asset-document';
 import { parseDoc, type AssetRecord } from './asset-record';
 import { localColumns, type StoreAccess } from './store-access';
 import { WorkspaceEditError } from './workspace-edit-error';
@@ -45,19 +46,8 @@ function rowTexts(listed: ListedAsset): Omit<ServiceCopy, 'theirs'> {
   };
 }
 
-/**
- * A listed asset made ready to write: its row's texts, the parsed answer let go. A pull prepares
- * each page as it arrives, so what is left once the last page is in is the writing alone, and the
- * pages' object trees do not outlive their page.
- */
-export interface RemoteCopy {
-  id: number;
-  /** Our creates carry integer partners ids; a string one (older answers) is someone else's. */
-  partnersId: number | null;
-  theirsJson: string;
-  outliers: string;
-  verdict: string | null;
-}
+// The row a listed asset writes, defined beside the statement that inserts it.
+export type { RemoteCopy };
 
 /** The listed asset's copy to write, or null for one without an id (nothing can hold it). */
 export function remoteCopy(listed: ListedAsset): RemoteCopy | null {
@@ -106,7 +96,7 @@ export class RemoteMerge {
       const localId = timeOrderedId();
       this.path.service('asset', localId, { source: pulled, before: null }, (w) => {
         // The local copy is the base: stored once (see localColumns).
-        w.insertFromService(localId, { id, partnersId: copy.partnersId, theirsJson, outliers, verdict });
+        w.insertFromService(localId, copy);
         return undefined;
       });
       return 'added';

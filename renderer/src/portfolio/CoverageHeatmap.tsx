@@ -19,8 +19,19 @@ export interface HeatCell {
   year: number;
 }
 
-const colour = (v: number | null): string =>
-  v === null ? '#eef0f3' : v >= 0.999 ? '#5cb270' : v >= 0.5 ? '#f2c14e' : '#e06c5a';
+export type CoverageLevel = 'none' | 'full' | 'part' | 'low';
+
+/** A share's band, for the chart's colour and the table's class (`heat-<level>` in styles.css). */
+export const coverageLevel = (v: number | null): CoverageLevel =>
+  v === null ? 'none' : v >= 0.999 ? 'full' : v >= 0.5 ? 'part' : 'low';
+
+const colours: Record<CoverageLevel, string> = {
+  none: '#eef0f3',
+  full: '#5cb270',
+  part: '#f2c14e',
+  low: '#e06c5a',
+};
+const colour = (v: number | null): string => colours[coverageLevel(v)];
 
 export function CoverageHeatmap(props: {
   cells: HeatCell[];

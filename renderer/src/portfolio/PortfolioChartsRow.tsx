@@ -1,6 +1,6 @@
 /** The portfolio's three charts; a bar shows its assets in the grid. */
 import { useCallback, useMemo } from 'react';
-import { utilities } from '../../../shared/portfolio/asset-figures';
+import { utilities, type AssetFigures, type PortfolioUtility } from '../../../shared/portfolio/asset-figures';
 import { lflQualifies, type PortfolioModel } from '../../../shared/portfolio/portfolio-model';
 import { areaLabel } from '../grid-model/columns';
 import { filterAssets } from '../store/ui';
@@ -10,6 +10,28 @@ import { num } from './portfolio-format';
 import type { NameOf, PortfolioCharts } from './usePortfolioFigures';
 
 const percent = (v: number): string => `${v.toFixed(0)} %`;
+
+/**
+ * A bar of a chart by year (its category) and utility (its series): shows the assets `match` picks
+ * in the annual grid, under the filter's `label`.
+ */
+function yearUtilityBar(
+  years: readonly number[],
+  model: PortfolioModel,
+  label: (utility: PortfolioUtility, year: number) => string,
+  match: (figures: AssetFigures, utility: PortfolioUtility, year: number) => boolean,
+): (i: number, s: number) => void {
+  return (i, s) => {
+    const year = years[i];
+    const utility = utilities[s];
+    if (year === undefined || !utility) return;
+    filterAssets(
+      label(utility, year),
+      model.assetKeys((f) => match(f, utility, year)),
+      'annual',
+    );
+  };
+}
 
 export function PortfolioChartsRow(props: {
   model: PortfolioModel;
@@ -34,33 +56,28 @@ export function PortfolioChartsRow(props: {
     },
     [charts, model],
   );
-  const onCoverageBar = useCallback(
-    (i: number, s: number) => {
-      const year = charts.years[i];
-      const utility = utilities[s];
-      if (year === undefined || !utility) return;
-      filterAssets(
-        `${utilityLabels[utility]} coverage below 100 % in ${year}`,
-        model.assetKeys((f) => {
+  const onCoverageBar = useMemo(
+    () =>
+      yearUtilityBar(
+        charts.years,
+        model,
+        (utility, year) => `${utilityLabels[utility]} coverage below 100 % in ${year}`,
+        (f, utility, year) => {
           const u = f.years.get(year)?.utilities[utility];
           return u !== undefined && u.total > 0 && u.covered < u.total - 1e-9;
-        }),
-        'annual',
-      );
-    },
+        },
+      ),
     [charts, model],
   );
-  const onLflBar = useCallback(
-    (i: number, s: number) => {
-      const fromYear = charts.lflYears[i];
-      const utility = utilities[s];
-      if (fromYear === undefined || !utility) return;
-      filterAssets(
-        `counted in the ${utilityLabels[utility]} like-for-like ${fromYear} → ${fromYear + 1}`,
-        model.assetKeys((f) => lflQualifies(f, utility, fromYear)),
-        'annual',
-      );
-    },
+  const onLflBar = useMemo(
+    () =>
+      yearUtilityBar(
+        charts.lflYears,
+        model,
+        (utility, fromYear) =>
+          `counted in the ${utilityLabels[utility]} like-for-like ${fromYear} → ${fromYear + 1}`,
+        lflQualifies,
+      ),
     [charts, model],
   );
   const yearNames = useMemo(() => charts.years.map(String), [charts]);

@@ -5,7 +5,7 @@ import type { CoverageRow } from '../../../shared/portfolio/portfolio-model';
 import type { AssetTable } from '../store/asset-table';
 import { jumpTo } from '../store/ui';
 import { utilityLabels, type heatData } from './chart-data';
-import { CoverageHeatmap, type HeatCell } from './CoverageHeatmap';
+import { CoverageHeatmap, coverageLevel, type HeatCell } from './CoverageHeatmap';
 import { pct } from './portfolio-format';
 
 const utilityKeys = Object.keys(utilityLabels) as PortfolioUtility[];
@@ -90,10 +90,8 @@ function CoverageByAsset(props: {
               {years.flatMap((year) =>
                 utilityKeys.map((u) => {
                   const share = row.get(`${u}|${year}`) ?? null;
-                  const level =
-                    share === null ? 'none' : share >= 0.999 ? 'full' : share >= 0.5 ? 'part' : 'low';
                   return (
-                    <td key={`${u}|${year}`} className={`heat-${level}`}>
+                    <td key={`${u}|${year}`} className={`heat-${coverageLevel(share)}`}>
                       <button
                         type="button"
                         onClick={() => jumpTo(localId, `annual_data/${year}/year`, 'annual')}

@@ -48,5 +48,4 @@ export function usePortfolioFigures() {
   return { assets, meta, area, figures, charts, heat, nameOf, assetName };
 }
 
-export type PortfolioFigures = NonNullable<ReturnType<typeof usePortfolioFigures>['figures']>;
 export type PortfolioCharts = NonNullable<ReturnType<typeof usePortfolioFigures>['charts']>;
