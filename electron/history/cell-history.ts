@@ -1,0 +1,244 @@
+import type Database from 'better-sqlite3';
+import {
+  changeSourceSchema,
+  type CellHistoryEntry,
+  type ChangeSource,
+} from '../../shared/history/change-source';
+import { marksCell } from '../../shared/history/source-words';
+import type { Scalar } from '../../shared/sync/asset-doc';
+import type { ChangeRecorder, DocumentChange, DocumentRef } from '../workspace/change-recorder';
+import { changedCells, cellsOf, decodeValue, encodeValue } from './cell-values';
+
+/** What the cell history needs of its connection to the workspace file (the store's statement cache). */
+export interface HistoryAccess {
+  sql(text: string): Database.Statement;
+}
+
+const beforeHistory: ChangeSource = { kind: 'before-history' };
+/** An origin that marks its document's cells (an import's or the meters' new document). */
+const originMarks = (source: ChangeSource) =>
+  source.kind === 'workbook' || source.kind === 'csv' || source.kind === 'meters';
+
+/**
+ * The cell history of one workspace file (issue 31): the recorder the one write path calls with
+ * every change, in the same transaction, and the reads of a cell's history and the grid's markers.
+ * Tables in electron/history/history-schema.ts.
+ *
+ * Documents, paths and sources are small integers cached per connection. A cache that learnt an id
+ * inside a transaction that then rolled back would point at nothing (or at a later row given the
+ * same id), so each `record` stamps a TEMP table of this connection, which a rollback undoes too:
+ * a stamp gone missing clears the caches (a read and a write of a one-row table per `record`).
+ */
+export class CellHistory implements ChangeRecorder {
+  private readonly docs = new Map<string, number>();
+  private readonly paths = new Map<string, number>();
+  private readonly sourceIds = new Map<string, number>();
+  private readonly sourcesById = new Map<number, ChangeSource>();
+  private stamp = 0;
+  private startedAt: number | undefined;
+
+  constructor(private readonly db: HistoryAccess) {
+    db.sql('CREATE TEMP TABLE IF NOT EXISTS history_cache_stamp (n INTEGER NOT NULL)').run();
+    db.sql('DELETE FROM temp.history_cache_stamp').run();
+    db.sql('INSERT INTO temp.history_cache_stamp (n) VALUES (0)').run();
+  }
+
+  record(changes: readonly DocumentChange[], source: ChangeSource, at: number): void {
+    if (changes.length === 0) return;
+    this.checkCaches();
+    // Stamped before anything is learnt: a rollback of this transaction takes the stamp back too.
+    this.db.sql('UPDATE temp.history_cache_stamp SET n = ?').run(++this.stamp);
+    const sourceId = this.sourceId(source);
+    const insert = this.db.sql(
+      'INSERT INTO cell_history (doc, path, at, value, previous, source) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    const marks = marksCell(source);
+    for (const change of changes) {
+      if (change.before === null || change.before === undefined) {
+        // A new document: one row says where it came from, unless it existed before (a delete undone).
+        const created = this.db
+          .sql(
+            'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING RETURNING id',
+          )
+          .get(change.doc.kind, change.doc.id, at, sourceId) as { id: number } | undefined;
+        if (created) {
+          if (originMarks(source)) this.markAll(created.id, change.doc.kind, change.after);
+          continue;
+        }
+      }
+      const cells = changedCells(change.doc.kind, change.before, change.after);
+      if (cells.length === 0) continue;
+      const doc = this.docId(change.doc);
+      for (const cell of cells) {
+        const path = this.pathId(cell.path);
+        const value = encodeValue(cell.value);
+        const mark = cell.value === null ? false : (marks ?? this.earlierMark(doc, path, value));
+        insert.run(doc, path, at, value, encodeValue(cell.previous), sourceId);
+        if (mark) this.db.sql('INSERT OR IGNORE INTO cell_marks (doc, path) VALUES (?, ?)').run(doc, path);
+        else this.db.sql('DELETE FROM cell_marks WHERE doc = ? AND path = ?').run(doc, path);
+      }
+    }
+  }
+
+  /**
+   * A cell's history, newest first. `current`: the cell's value now, which is its first value when
+   * nothing changed it since its document arrived. The last entry is that arrival (or "before
+   * history" for what an older workspace held), when the cell had a value then.
+   */
+  entries(ref: DocumentRef, path: string, current: Scalar): CellHistoryEntry[] {
+    this.checkCaches();
+    const doc = this.db
+      .sql('SELECT id, origin_at, origin_source FROM cell_docs WHERE kind = ? AND ref = ?')
+      .get(ref.kind, ref.id) as { id: number; origin_at: number; origin_source: number } | undefined;
+    const out: CellHistoryEntry[] = [];
+    let first: Scalar = current;
+    if (doc) {
+      const rows = this.db
+        .sql(
+          'SELECT h.at, h.value, h.previous, h.source FROM cell_history h JOIN cell_paths p ON p.id = h.path WHERE h.doc = ? AND p.path = ? ORDER BY h.id DESC',
+        )
+        .all(doc.id, path) as Array<{ at: number; value: unknown; previous: unknown; source: number }>;
+      for (const row of rows) {
+        out.push({
+          at: row.at,
+          value: decodeValue(row.value),
+          previous: decodeValue(row.previous),
+          source: this.sourceOf(row.source),
+        });
+      }
+      if (out.length > 0) first = out[out.length - 1]?.previous as Scalar;
+    }
+    if (first !== null) {
+      out.push({
+        at: doc?.origin_at ?? this.historyStartedAt(),
+        value: first,
+        previous: null,
+        source: doc ? this.sourceOf(doc.origin_source) : beforeHistory,
+      });
+    }
+    return out;
+  }
+
+  /** The cells of a kind's documents marked as not from the analyst's hand, by document id. */
+  marked(kind: DocumentRef['kind']): Map<string, string[]> {
+    const rows = this.db
+      .sql(
+        'SELECT d.ref, p.path FROM cell_marks m JOIN cell_docs d ON d.id = m.doc JOIN cell_paths p ON p.id = m.path WHERE d.kind = ? ORDER BY d.ref',
+      )
+      .all(kind) as Array<{ ref: string; path: string }>;
+    const out = new Map<string, string[]>();
+    for (const { ref, path } of rows) {
+      const list = out.get(ref);
+      if (list) list.push(path);
+      else out.set(ref, [path]);
+    }
+    return out;
+  }
+
+  /** When this file began keeping history (the date of "before history"). */
+  historyStartedAt(): number {
+    if (this.startedAt === undefined) {
+      const row = this.db.sql("SELECT value FROM meta WHERE key = 'history_started_at'").get() as
+        { value: string } | undefined;
+      this.startedAt = Number(row?.value ?? 0);
+    }
+    return this.startedAt;
+  }
+
+  sourceOf(id: number): ChangeSource {
+    let source = this.sourcesById.get(id);
+    if (!source) {
+      const row = this.db.sql('SELECT json FROM change_sources WHERE id = ?').get(id) as
+        { json: string } | undefined;
+      const parsed = changeSourceSchema.safeParse(row ? JSON.parse(row.json) : null);
+      source = parsed.success ? parsed.data : beforeHistory;
+      this.sourcesById.set(id, source);
+    }
+    return source;
+  }
+
+  private checkCaches(): void {
+    const row = this.db.sql('SELECT n FROM temp.history_cache_stamp').get() as { n: number } | undefined;
+    if (row?.n === this.stamp) return;
+    this.docs.clear();
+    this.paths.clear();
+    this.sourceIds.clear();
+    this.sourcesById.clear();
+    this.stamp = row?.n ?? 0;
+  }
+
+  private sourceId(source: ChangeSource): number {
+    const json = JSON.stringify(source);
+    let id = this.sourceIds.get(json);
+    if (id === undefined) {
+      id = (
+        this.db
+          .sql(
+            'INSERT INTO change_sources (json) VALUES (?) ON CONFLICT (json) DO UPDATE SET json = excluded.json RETURNING id',
+          )
+          .get(json) as { id: number }
+      ).id;
+      // A pull's sources differ by asset (each its updated_at): the cache keeps the recent ones.
+      if (this.sourceIds.size > 1_000) this.sourceIds.clear();
+      this.sourceIds.set(json, id);
+    }
+    return id;
+  }
+
+  /** A document's id; one first seen by a change of its existing copy was there before history. */
+  private docId(ref: DocumentRef): number {
+    const key = `${ref.kind}\u0000${ref.id}`;
+    let id = this.docs.get(key);
+    if (id === undefined) {
+      const row = this.db.sql('SELECT id FROM cell_docs WHERE kind = ? AND ref = ?').get(ref.kind, ref.id) as
+        { id: number } | undefined;
+      id =
+        row?.id ??
+        (
+          this.db
+            .sql(
+              'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) RETURNING id',
+            )
+            .get(ref.kind, ref.id, this.historyStartedAt(), this.sourceId(beforeHistory)) as { id: number }
+        ).id;
+      if (this.docs.size > 200_000) this.docs.clear();
+      this.docs.set(key, id);
+    }
+    return id;
+  }
+
+  private pathId(path: string): number {
+    let id = this.paths.get(path);
+    if (id === undefined) {
+      id = (
+        this.db
+          .sql(
+            'INSERT INTO cell_paths (path) VALUES (?) ON CONFLICT (path) DO UPDATE SET path = excluded.path RETURNING id',
+          )
+          .get(path) as { id: number }
+      ).id;
+      this.paths.set(path, id);
+    }
+    return id;
+  }
+
+  /** Undo and redo put back an earlier value: marked as the change that first set it was. */
+  private earlierMark(doc: number, path: number, value: string | number | null): boolean {
+    const rows = this.db
+      .sql('SELECT value, source FROM cell_history WHERE doc = ? AND path = ? ORDER BY id DESC LIMIT 200')
+      .all(doc, path) as Array<{ value: unknown; source: number }>;
+    for (const row of rows) {
+      if (row.value !== value) continue;
+      const mark = marksCell(this.sourceOf(row.source));
+      if (mark !== null) return mark;
+    }
+    const origin = this.db.sql('SELECT origin_source FROM cell_docs WHERE id = ?').get(doc) as
+      { origin_source: number } | undefined;
+    return origin ? originMarks(this.sourceOf(origin.origin_source)) : false;
+  }
+
+  private markAll(doc: number, kind: DocumentRef['kind'], image: unknown): void {
+    const mark = this.db.sql('INSERT OR IGNORE INTO cell_marks (doc, path) VALUES (?, ?)');
+    for (const [path, value] of cellsOf(kind, image)) if (value !== null) mark.run(doc, this.pathId(path));
+  }
+}
