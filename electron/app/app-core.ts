@@ -11,6 +11,7 @@ import { SessionService } from '../auth/session-service';
 import type { BridgeHandlers } from '../bridge/handlers';
 import { BrowserTransfers } from '../files/browser-transfers';
 import { PickedFiles, type PickFile } from '../files/picked-files';
+import { historyService } from '../history/history-service';
 import { ensurePrivateDir } from '../storage/private-files';
 import { ResponsesService } from '../responses/responses-service';
 import { SyncService } from '../sync/sync-service';
@@ -170,6 +171,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     ...responses.handlers,
     ...files.handlers,
     ...portfolioExport({ pickSaveFile, offerDownload }).handlers,
+    ...historyService({ store: () => workspaces.require().store, pickSaveFile, offerDownload }).handlers,
   });
 
   return {

@@ -135,6 +135,19 @@ export class CellHistory implements ChangeRecorder {
     return out;
   }
 
+  /** The connection, for the audit log's reads. */
+  get access(): HistoryAccess {
+    return this.db;
+  }
+
+  /** A portfolio answer's value now (undefined: the entity has no such answer). */
+  answerValue(responseId: number, variable: string): unknown {
+    const row = this.db
+      .sql('SELECT current_value FROM response_values WHERE response_id = ? AND variable = ?')
+      .get(responseId, variable) as { current_value: string } | undefined;
+    return row === undefined ? undefined : (JSON.parse(row.current_value) as unknown);
+  }
+
   /** When this file began keeping history (the date of "before history"). */
   historyStartedAt(): number {
     if (this.startedAt === undefined) {

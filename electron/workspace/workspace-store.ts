@@ -7,6 +7,7 @@ import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { AssetEdits, type Edit } from './asset-edits';
 import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
 import { BatchSettlement } from './batch-settlement';
+import { CellHistory } from '../history/cell-history';
 import { History, type StepOutcome } from './history';
 import { migrate } from './migrations';
 import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
@@ -30,6 +31,8 @@ export class WorkspaceStore {
   private readonly edits: AssetEdits;
   private readonly remote: RemoteMerge;
   private readonly history: History;
+  /** Every change's source and time per cell (issue 31): the write path's recorder, and its reads. */
+  readonly cells: CellHistory;
 
   private constructor(db: Database.Database, now: () => number) {
     this.db = db;
@@ -43,6 +46,7 @@ export class WorkspaceStore {
     this.history = new History(access);
     this.edits = new AssetEdits(access, this.history);
     this.remote = new RemoteMerge(access);
+    this.cells = new CellHistory(access);
   }
 
   static open(file: string, opts: { now?: () => number } = {}): WorkspaceStore {
