@@ -30,6 +30,7 @@ import { dateProblem, formatValue, parseInput } from '../grid-model/values';
 import { notify } from '../store/ui';
 import { tooltipText } from '../validation/issues';
 import { fieldLabel } from '../validation/labels';
+import { isMarked } from '../history/cell-marks';
 import { useValidation, validation } from '../validation/validation-store';
 
 export type GridColDef = ColDef<GridRow>;
@@ -226,6 +227,8 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       'cell-readonly': (p) => !spec.editable || !isRowEditable(p.data),
       'cell-in-range': (p) => inRange(p.api, p.node.rowIndex, p.column),
       // The consumption behind an intensity or like-for-like outlier (see the Outliers tab).
+      // A value from an import, meters or the service, not the analyst's hand (its history says which).
+      'cell-sourced': (p) => p.data !== undefined && isMarked(p.data.localId, pathOf(p.data, field)),
       'cell-outlier': (p) =>
         p.data?.kind === 'annual' && outlierCells(p.data.view).has(pathOf(p.data, field)),
     },
