@@ -140,12 +140,12 @@ export class CellHistory implements ChangeRecorder {
     return this.db;
   }
 
-  /** A portfolio answer's value now (undefined: the entity has no such answer). */
-  answerValue(responseId: number, variable: string): unknown {
+  /** A portfolio answer's value now, as its row keeps it (JSON text; null: no such answer). */
+  answerValue(responseId: number, variable: string): string | null {
     const row = this.db
       .sql('SELECT current_value FROM response_values WHERE response_id = ? AND variable = ?')
       .get(responseId, variable) as { current_value: string } | undefined;
-    return row === undefined ? undefined : (JSON.parse(row.current_value) as unknown);
+    return row?.current_value ?? null;
   }
 
   /** When this file began keeping history (the date of "before history"). */

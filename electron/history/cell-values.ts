@@ -28,13 +28,14 @@ export function cellsOf(kind: DocumentRef['kind'], image: unknown): Map<string, 
   return out;
 }
 
-/** An answer's image: its value, or a row carrying it (`value`, `current_value`). */
+/** An answer's image: its value as the `response_values` row keeps it, JSON text. */
 function answerValue(image: unknown): unknown {
-  if (typeof image !== 'object' || image === null || Array.isArray(image)) return image;
-  const row = image as Record<string, unknown>;
-  if ('value' in row) return row['value'];
-  if ('current_value' in row) return row['current_value'];
-  return image;
+  if (typeof image !== 'string') return image;
+  try {
+    return JSON.parse(image) as unknown;
+  } catch {
+    return image;
+  }
 }
 
 function asScalar(value: unknown): Scalar {

@@ -12,8 +12,12 @@ import {
   type ResponseSummary,
   type ResponseValueView,
 } from '../../shared/responses/types';
+import type { ChangeSource } from '../../shared/history/change-source';
 import { migrate } from '../workspace/migrations';
-import { answerColumns, journalAnswerStep, type AnswerImage } from '../workspace/history';
+import { answerColumns, answerId, type AnswerColumn, type AnswerWriter } from '../workspace/answer-document';
+import type { ChangeRecorder } from '../workspace/change-recorder';
+import { WritePath } from '../workspace/write-path';
+import { CellHistory } from '../history/cell-history';
 import type { ServiceValue } from './responses-client';
 import { migrateResponses, type StoredResponse } from './store-schema';
 import { EvidenceTable } from './evidence-table';
@@ -58,25 +62,44 @@ interface ResponseRow {
  * The entity's portfolio responses in its workspace file, on a connection of their own (the
  * workspace store keeps its handle private; SQLite in WAL serves both). Answers follow the assets'
  * model: the service's copy with its lock_version, the analyst's copy, and a conflict kept for the
- * analyst when both changed. Every edit is journalled in the workspace's journal.
+ * analyst when both changed. Every change of an answer goes through the workspace's write path
+ * (over this connection): the analyst's as a labelled step of the workspace's history, so one Undo
+ * undoes it whichever tab made it; the service's as its copy changing.
  */
 export class ResponsesStore {
   private readonly values: ValueTable;
   private readonly evidenceItems: EvidenceTable;
+  private readonly path: WritePath;
+  private readonly statements = new Map<string, Database.Statement>();
 
   private constructor(
     private readonly db: Database.Database,
     private readonly now: () => number,
+    recorder?: ChangeRecorder | null,
   ) {
-    this.values = new ValueTable(db, now);
+    const sql = (text: string): Database.Statement => {
+      let statement = this.statements.get(text);
+      if (!statement) this.statements.set(text, (statement = db.prepare(text)));
+      return statement;
+    };
+    // By default the file's cell history over this connection (issue 31): answers get one too.
+    this.path = new WritePath(
+      { sql, now, transaction: (fn) => db.transaction(fn).immediate() },
+      recorder === null ? undefined : (recorder ?? new CellHistory({ sql })),
+    );
+    this.values = new ValueTable(db, now, this.path);
     this.evidenceItems = new EvidenceTable(db);
   }
 
-  static open(file: string, opts: { now?: () => number } = {}): ResponsesStore {
+  /** `recorder`: told of every change of an answer; the file's cell history by default, null for none. */
+  static open(
+    file: string,
+    opts: { now?: () => number; recorder?: ChangeRecorder | null } = {},
+  ): ResponsesStore {
     const db = openSqlite(file);
     migrate(db);
     migrateResponses(db);
-    return new ResponsesStore(db, opts.now ?? Date.now);
+    return new ResponsesStore(db, opts.now ?? Date.now, opts.recorder);
   }
 
   close(): void {
@@ -171,7 +194,10 @@ export class ResponsesStore {
       for (const row of this.db.prepare('SELECT id FROM responses').all() as Array<{ id: number }>) {
         if (seen.has(row.id)) continue;
         if (this.hasUnsent(row.id)) this.markUnavailable(row.id, 'No longer listed by the service');
-        else this.db.prepare('DELETE FROM responses WHERE id = ?').run(row.id);
+        else {
+          this.values.removeAll(row.id);
+          this.db.prepare('DELETE FROM responses WHERE id = ?').run(row.id);
+        }
       }
     })();
   }
@@ -223,23 +249,21 @@ export class ResponsesStore {
         );
       const problems = checkIndicatorValue(def, value);
       if (problems.length > 0) throw new ResponseEditError('invalid', `${def.label} ${problems.join('; ')}`);
-      const before = this.answerImage(responseId, variable, ['current_value', 'server_errors']);
-      if (existing) {
-        this.db
-          .prepare(
-            'UPDATE response_values SET current_value = ?, server_errors = NULL, updated_at = ? WHERE response_id = ? AND variable = ?',
-          )
-          .run(valueText(value), this.now(), responseId, variable);
-      } else {
-        // Never read from the service: "0" is the version a first write sends.
-        this.db
-          .prepare(
-            `INSERT INTO response_values (response_id, variable, base_value, base_lock_version, current_value, updated_at)
-             VALUES (?, ?, 'null', '0', ?, ?)`,
-          )
-          .run(responseId, variable, valueText(value), this.now());
-      }
-      this.step(`answer to ${def.label}`, 'response-set', { variable, value }, before);
+      const change = { variable, value, columns: ['current_value', 'server_errors'] as const };
+      this.change(
+        `answer to ${def.label}`,
+        responseId,
+        variable,
+        'response-set',
+        change,
+        { kind: 'typed' },
+        (w) => {
+          const current = { current_value: valueText(value), server_errors: null, updated_at: this.now() };
+          if (existing) w.update(responseId, variable, current);
+          // Never read from the service: "0" is the version a first write sends.
+          else w.insert(responseId, variable, { base_value: 'null', base_lock_version: '0', ...current });
+        },
+      );
       return this.mustValue(responseId, variable);
     })();
   }
@@ -253,19 +277,23 @@ export class ResponsesStore {
       const row = this.valueRow(responseId, variable);
       if (!row) throw new ResponseEditError('not_found', `No answer ${variable} in response ${responseId}`);
       if (row.conflict_lock_version !== null && row.conflict_value !== null) {
-        const before = this.answerImage(responseId, variable, answerColumns);
         const current = choice === 'theirs' ? row.conflict_value : row.current_value;
-        this.db
-          .prepare(
-            `UPDATE response_values SET base_value = ?, base_lock_version = ?, current_value = ?,
-             conflict_value = NULL, conflict_lock_version = NULL, updated_at = ? WHERE response_id = ? AND variable = ?`,
-          )
-          .run(row.conflict_value, row.conflict_lock_version, current, this.now(), responseId, variable);
-        this.step(
+        this.change(
           `conflict on ${labelOf(variable)}: ${choice === 'mine' ? 'mine kept' : 'theirs taken'}`,
+          responseId,
+          variable,
           'response-resolve',
-          { variable, choice },
-          before,
+          { variable, choice, columns: answerColumns },
+          { kind: 'conflict', choice },
+          (w) =>
+            w.update(responseId, variable, {
+              base_value: row.conflict_value,
+              base_lock_version: row.conflict_lock_version,
+              current_value: current,
+              conflict_value: null,
+              conflict_lock_version: null,
+              updated_at: this.now(),
+            }),
         );
       }
       return this.mustValue(responseId, variable);
@@ -277,17 +305,27 @@ export class ResponsesStore {
     return this.db.transaction((): ResponseValueView => {
       const row = this.valueRow(responseId, variable);
       if (!row) throw new ResponseEditError('not_found', `No answer ${variable} in response ${responseId}`);
-      const before = this.answerImage(responseId, variable, answerColumns);
       const inConflict = row.conflict_lock_version !== null && row.conflict_value !== null;
       const base = inConflict ? (row.conflict_value ?? row.base_value) : row.base_value;
       const lock = inConflict ? (row.conflict_lock_version ?? row.base_lock_version) : row.base_lock_version;
-      this.db
-        .prepare(
-          `UPDATE response_values SET base_value = ?, base_lock_version = ?, current_value = ?, conflict_value = NULL,
-           conflict_lock_version = NULL, server_errors = NULL, updated_at = ? WHERE response_id = ? AND variable = ?`,
-        )
-        .run(base, lock, base, this.now(), responseId, variable);
-      this.step(`revert of the answer to ${labelOf(variable)}`, 'response-revert', { variable }, before);
+      this.change(
+        `revert of the answer to ${labelOf(variable)}`,
+        responseId,
+        variable,
+        'response-revert',
+        { variable, columns: answerColumns },
+        { kind: 'typed' },
+        (w) =>
+          w.update(responseId, variable, {
+            base_value: base,
+            base_lock_version: lock,
+            current_value: base,
+            conflict_value: null,
+            conflict_lock_version: null,
+            server_errors: null,
+            updated_at: this.now(),
+          }),
+      );
       return this.mustValue(responseId, variable);
     })();
   }
@@ -380,23 +418,26 @@ export class ResponsesStore {
     return valueView(row);
   }
 
-  /** An answer's row as a step found it, with the columns the step changes. */
-  private answerImage(responseId: number, variable: string, columns: AnswerImage['columns']): AnswerImage {
-    const row = this.db
-      .prepare(
-        `SELECT ${answerColumns.join(', ')} FROM response_values WHERE response_id = ? AND variable = ?`,
-      )
-      .get(responseId, variable) as AnswerImage['row'] | undefined;
-    return { responseId, variable, row: row ?? null, columns };
-  }
-
   /**
-   * Journals one change of an answer as a labelled step of the workspace's history ("answer to
-   * <indicator>"), so Undo, on any tab, undoes what its label says. Inside the change's transaction.
+   * One change of an answer by the analyst, as a labelled step of the workspace's history ("answer
+   * to <indicator>"), so Undo, on any tab, undoes what its label says. `payload.columns`: what the
+   * change touches, so undo leaves the rest (a base a sync moved since) alone.
    */
-  private step(label: string, kind: string, payload: unknown, before: AnswerImage): void {
-    const after = this.answerImage(before.responseId, before.variable, before.columns);
-    journalAnswerStep((text) => this.db.prepare(text), this.now(), label, kind, payload, before, after);
+  private change(
+    label: string,
+    responseId: number,
+    variable: string,
+    kind: string,
+    payload: { columns: readonly AnswerColumn[] } & Record<string, unknown>,
+    source: ChangeSource,
+    write: (writer: AnswerWriter) => void,
+  ): void {
+    this.path.step(label, () =>
+      this.path.analyst('answer', answerId(responseId, variable), { kind, payload, source }, (w) => {
+        write(w);
+        return undefined;
+      }),
+    );
   }
 }
 

@@ -4,6 +4,8 @@ import {
   type IndicatorValue,
   type ResponseValueView,
 } from '../../shared/responses/types';
+import { answerId, type AnswerValues } from '../workspace/answer-document';
+import type { WritePath } from '../workspace/write-path';
 import type { ServiceValue } from './responses-client';
 
 /** A row of `response_values`: the service's copy (base) and the analyst's (current) of one answer. */
@@ -49,14 +51,19 @@ export function valueView(row: ValueRow): ResponseValueView {
   };
 }
 
+/** What the service said of an answer, as a change's source. */
+const told = (updatedAt: string | null = null) => ({ kind: 'service', updatedAt }) as const;
+
 /**
  * The answers of the workspace's responses and what the service tells about them: a pulled value
- * merged per answer, a write acknowledged or refused, a variable the service does not have.
+ * merged per answer, a write acknowledged or refused, a variable the service does not have. Each is
+ * written through the write path (as the service's copy changing), which owns the table's statements.
  */
 export class ValueTable {
   constructor(
     private readonly db: Database.Database,
     private readonly now: () => number,
+    private readonly path: WritePath,
   ) {}
 
   rows(responseId: number): ValueRow[] {
@@ -79,50 +86,53 @@ export class ValueTable {
   merge(responseId: number, remote: ServiceValue): void {
     const row = this.row(responseId, remote.variable);
     const remoteText = valueText(remote.value);
+    const change = { source: told(remote.updated_at) };
+    const id = answerId(responseId, remote.variable);
     if (!row) {
-      this.db
-        .prepare(
-          `INSERT INTO response_values (response_id, variable, base_value, base_lock_version, current_value,
-           remote_updated_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          responseId,
-          remote.variable,
-          remoteText,
-          remote.lock_version,
-          remoteText,
-          remote.updated_at,
-          this.now(),
-        );
+      this.path.service('answer', id, { ...change, before: null }, (w) => {
+        w.insert(responseId, remote.variable, {
+          base_value: remoteText,
+          base_lock_version: remote.lock_version,
+          current_value: remoteText,
+          remote_updated_at: remote.updated_at,
+          updated_at: this.now(),
+        });
+        return undefined;
+      });
       return;
     }
     const base = parseValue(row.base_value);
     const current = parseValue(row.current_value);
-    const set = (fields: string, ...params: unknown[]): void => {
-      this.db
-        .prepare(
-          `UPDATE response_values SET ${fields}, unavailable = NULL, remote_updated_at = ?, updated_at = ?
-           WHERE response_id = ? AND variable = ?`,
-        )
-        .run(...params, remote.updated_at, this.now(), responseId, remote.variable);
+    const set = (values: AnswerValues): void => {
+      this.path.service('answer', id, change, (w) => {
+        w.update(responseId, remote.variable, {
+          ...values,
+          unavailable: null,
+          remote_updated_at: remote.updated_at,
+          updated_at: this.now(),
+        });
+        return undefined;
+      });
     };
     if (remote.lock_version === String(row.base_lock_version)) {
-      if (row.unavailable !== null) set('base_lock_version = base_lock_version');
+      if (row.unavailable !== null) set({});
       return;
     }
+    const noConflict = { conflict_value: null, conflict_lock_version: null };
     if (sameIndicatorValue(base, current) || sameIndicatorValue(remote.value, current)) {
       // Nothing pending here, or both sides wrote the same answer.
-      set(
-        'base_value = ?, base_lock_version = ?, current_value = ?, conflict_value = NULL, conflict_lock_version = NULL, server_errors = NULL',
-        remoteText,
-        remote.lock_version,
-        remoteText,
-      );
+      set({
+        base_value: remoteText,
+        base_lock_version: remote.lock_version,
+        current_value: remoteText,
+        ...noConflict,
+        server_errors: null,
+      });
     } else if (sameIndicatorValue(remote.value, base)) {
       // Rewritten with the same value: nothing to merge, the pending edit goes over the new version.
-      set('base_lock_version = ?, conflict_value = NULL, conflict_lock_version = NULL', remote.lock_version);
+      set({ base_lock_version: remote.lock_version, ...noConflict });
     } else {
-      set('conflict_value = ?, conflict_lock_version = ?', remoteText, remote.lock_version);
+      set({ conflict_value: remoteText, conflict_lock_version: remote.lock_version });
     }
   }
 
@@ -131,42 +141,54 @@ export class ValueTable {
     const row = this.row(responseId, variable);
     if (!row) return;
     const unchangedSince = sameIndicatorValue(parseValue(row.current_value), sent);
-    this.db
-      .prepare(
-        `UPDATE response_values SET base_value = ?, base_lock_version = ?, current_value = ?, server_errors = NULL,
-         conflict_value = NULL, conflict_lock_version = NULL, unavailable = NULL, remote_updated_at = ?, updated_at = ?
-         WHERE response_id = ? AND variable = ?`,
-      )
-      .run(
-        valueText(remote.value),
-        remote.lock_version,
-        unchangedSince ? valueText(remote.value) : row.current_value,
-        remote.updated_at,
-        this.now(),
-        responseId,
-        variable,
-      );
+    const source = told(remote.updated_at);
+    this.path.service('answer', answerId(responseId, variable), { source }, (w) => {
+      w.update(responseId, variable, {
+        base_value: valueText(remote.value),
+        base_lock_version: remote.lock_version,
+        current_value: unchangedSince ? valueText(remote.value) : row.current_value,
+        server_errors: null,
+        conflict_value: null,
+        conflict_lock_version: null,
+        unavailable: null,
+        remote_updated_at: remote.updated_at,
+        updated_at: this.now(),
+      });
+      return undefined;
+    });
   }
 
   reject(responseId: number, variable: string, errors: readonly string[]): void {
-    this.db
-      .prepare('UPDATE response_values SET server_errors = ? WHERE response_id = ? AND variable = ?')
-      .run(JSON.stringify(errors), responseId, variable);
+    this.path.service('answer', answerId(responseId, variable), { source: told() }, (w) => {
+      w.update(responseId, variable, { server_errors: JSON.stringify(errors) });
+      return undefined;
+    });
   }
 
   /** The service has no such variable in this response: shown as not available, never sent. */
   markUnavailable(responseId: number, variable: string, message: string): void {
-    if (this.row(responseId, variable)) {
-      this.db
-        .prepare('UPDATE response_values SET unavailable = ? WHERE response_id = ? AND variable = ?')
-        .run(message, responseId, variable);
-      return;
+    const exists = this.row(responseId, variable) !== undefined;
+    this.path.service('answer', answerId(responseId, variable), { source: told() }, (w) => {
+      if (exists) w.update(responseId, variable, { unavailable: message });
+      else
+        w.insert(responseId, variable, {
+          base_value: 'null',
+          base_lock_version: '0',
+          current_value: 'null',
+          unavailable: message,
+          updated_at: this.now(),
+        });
+      return undefined;
+    });
+  }
+
+  /** A response the service no longer lists, with nothing unsent: its answers go with it. */
+  removeAll(responseId: number): void {
+    for (const row of this.rows(responseId)) {
+      this.path.service('answer', answerId(responseId, row.variable), { source: told() }, (w) => {
+        w.remove(responseId, row.variable);
+        return null;
+      });
     }
-    this.db
-      .prepare(
-        `INSERT INTO response_values (response_id, variable, base_value, base_lock_version, current_value,
-         unavailable, updated_at) VALUES (?, ?, 'null', '0', 'null', ?, ?)`,
-      )
-      .run(responseId, variable, message, this.now());
   }
 }

@@ -1,9 +1,13 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import type { ChangeSource } from '../../shared/history/change-source';
 import { setPathFrom, setPathValue, type AssetDoc, type Scalar } from '../../shared/sync/asset-doc';
+import { newPartnersId, type RowImage } from './asset-document';
 import type { AssetRecord } from './asset-record';
-import type { History, RowImage } from './history';
-import { writeCurrent, type StoreAccess } from './store-access';
+import type { StoreAccess } from './store-access';
 import { WorkspaceEditError } from './workspace-edit-error';
+import type { WritePath } from './write-path';
+
+export { newPartnersId };
 
 export interface Edit {
   localId: string;
@@ -11,110 +15,141 @@ export interface Edit {
   value: Scalar;
 }
 
-/**
- * A random 9-digit id (100000000–999999999): short enough for an analyst to read and type, and in
- * a space of 900 million, so two laptops rarely give the same one; a reconcile adopts an asset by
- * it only among the entity's assets the workspace does not know yet.
- */
-export function newPartnersId(): number {
-  return 100_000_000 + randomInt(900_000_000);
-}
+const typed: ChangeSource = { kind: 'typed' };
+
+/** An asset's image for history, from its record as read (no second read). */
+const imageOf = (record: AssetRecord): NonNullable<RowImage> => ({
+  current: record.current,
+  serviceAssetId: record.serviceAssetId,
+  partnersId: record.partnersId,
+});
 
 /**
- * The analyst's edits of the workspace's assets: each is journalled and committed (one
- * transaction) before it returns, and an edit of an asset whose batch is out keeps the copy that
- * was sent.
+ * The analyst's edits of the workspace's assets, each through the write path (write-path.ts), which
+ * journals it and tells the change recorder; committed (one transaction) before it returns. An edit
+ * of an asset whose batch is out keeps the copy that was sent.
  */
 export class AssetEdits {
   constructor(
     private readonly store: StoreAccess,
-    private readonly history: History,
+    private readonly path: WritePath,
   ) {}
 
-  createAsset(doc: AssetDoc): AssetRecord {
+  createAsset(doc: AssetDoc, source: ChangeSource = typed): AssetRecord {
     const localId = randomUUID();
     const partnersId = typeof doc.partners_id === 'number' ? doc.partners_id : newPartnersId();
     const current = { ...doc, partners_id: partnersId };
     this.store.transaction(() => {
-      this.store
-        .sql('INSERT INTO assets (local_id, partners_id, base, local, updated_at) VALUES (?, ?, NULL, ?, ?)')
-        .run(localId, partnersId, JSON.stringify(current), this.store.now());
-      this.journal(localId, 'create', current, null);
+      this.path.analyst('asset', localId, { kind: 'create', payload: current, source, before: null }, (w) => {
+        w.insertLocal(localId, partnersId, current);
+        return { current, serviceAssetId: null, partnersId };
+      });
     });
     return this.store.mustGet(localId);
   }
 
   /**
-   * Applies many cell edits at once (a paste, a fill-down) as one transaction: one write and one
-   * journal row per asset, with the paths it touched.
+   * Applies many cell edits at once (a paste, a fill-down) as one transaction: one read, one write
+   * and one journal row per asset, with the paths it touched. Returns each asset's record as left
+   * (read once, before the edit: the views are made from it without reading the row again).
    */
-  setValues(edits: readonly Edit[]): void {
+  setValues(edits: readonly Edit[], source: ChangeSource = typed): AssetRecord[] {
     const byAsset = new Map<string, Edit[]>();
     for (const edit of edits) {
       const list = byAsset.get(edit.localId);
       if (list) list.push(edit);
       else byAsset.set(edit.localId, [edit]);
     }
-    this.store.transaction(() => {
+    return this.store.transaction(() => {
+      const records: AssetRecord[] = [];
       for (const [localId, list] of byAsset) {
         const record = this.store.mustGet(localId);
         if (!record.current)
           throw new WorkspaceEditError(`Asset ${localId} is deleted; restore it before editing`);
-        const before = this.before(localId);
         let next = record.current;
         for (const edit of list) next = setPathValue(next, edit.path, edit.value);
-        writeCurrent(this.store, localId, next);
         const cells = list.map(({ path, value }) => ({ path, value }));
-        this.journal(localId, 'set', { edits: cells }, before);
+        const before = imageOf(record);
+        this.path.analyst(
+          'asset',
+          localId,
+          { kind: 'set', payload: { edits: cells }, source, before },
+          (w) => {
+            w.setCurrent(localId, next);
+            return { ...before, current: next };
+          },
+        );
+        // The base is the service's copy: the view compares it with the new copy.
+        records.push({ ...record, current: next, inStep: undefined });
       }
+      return records;
     });
   }
 
   /** Replaces the whole local copy (entry edits, imports); the journal keeps the new document. */
-  replaceDoc(localId: string, doc: AssetDoc, kind = 'replace'): void {
+  replaceDoc(localId: string, doc: AssetDoc, kind = 'replace', source: ChangeSource = typed): void {
     this.store.transaction(() => {
-      this.store.mustGet(localId);
-      const before = this.before(localId);
-      writeCurrent(this.store, localId, doc);
-      this.journal(localId, kind, {}, before);
+      const record = this.store.mustGet(localId);
+      const before = imageOf(record);
+      this.path.analyst('asset', localId, { kind, source, before }, (w) => {
+        w.setCurrent(localId, doc);
+        return { ...before, current: doc };
+      });
     });
   }
 
-  deleteAsset(localId: string): void {
+  deleteAsset(localId: string, source: ChangeSource = typed): void {
     this.store.transaction(() => {
       const record = this.store.mustGet(localId);
-      const before = this.before(localId);
-      // Never sent: nothing on the service to delete, so the row simply goes.
-      if (record.serviceAssetId === null && record.inFlight === null) {
-        this.store.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
-      } else {
-        writeCurrent(this.store, localId, null);
-      }
-      this.journal(localId, 'delete', {}, before);
+      const before = imageOf(record);
+      this.path.analyst('asset', localId, { kind: 'delete', source, before }, (w) => {
+        // Never sent: nothing on the service to delete, so the row simply goes.
+        if (record.serviceAssetId === null && record.inFlight === null) {
+          w.remove(localId);
+          return null;
+        }
+        w.setCurrent(localId, null);
+        return { ...before, current: null };
+      });
     });
   }
 
   /** Drops local changes of an asset: back to what the service has. */
-  revertAsset(localId: string): void {
+  revertAsset(localId: string, source: ChangeSource = typed): void {
     this.store.transaction(() => {
       const record = this.store.mustGet(localId);
-      const before = this.before(localId);
-      if (record.base === null) this.store.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
-      else writeCurrent(this.store, localId, record.base);
+      const before = imageOf(record);
+      this.path.analyst('asset', localId, { kind: 'revert', source, before }, (w) => {
+        if (record.base === null) {
+          w.remove(localId);
+          return null;
+        }
+        w.setCurrent(localId, record.base);
+        return { ...before, current: record.base };
+      });
       this.store.sql('DELETE FROM conflicts WHERE local_id = ?').run(localId);
-      this.journal(localId, 'revert', {}, before);
     });
   }
 
   resolveConflict(localId: string, path: string, choice: 'mine' | 'theirs'): void {
     this.store.transaction(() => {
       const record = this.store.mustGet(localId);
-      const before = this.before(localId);
-      if (choice === 'theirs' && record.current && record.base) {
-        writeCurrent(this.store, localId, setPathFrom(record.current, record.base, path));
-      }
+      const before = imageOf(record);
+      const source: ChangeSource = { kind: 'conflict', choice };
+      this.path.analyst(
+        'asset',
+        localId,
+        { kind: 'resolve', payload: { path, choice }, source, before },
+        (w) => {
+          if (choice === 'theirs' && record.current && record.base) {
+            const next = setPathFrom(record.current, record.base, path);
+            w.setCurrent(localId, next);
+            return { ...before, current: next };
+          }
+          return before;
+        },
+      );
       this.store.sql('DELETE FROM conflicts WHERE local_id = ? AND path = ?').run(localId, path);
-      this.journal(localId, 'resolve', { path, choice }, before);
     });
   }
 
@@ -123,27 +158,18 @@ export class AssetEdits {
     this.store.transaction(() => {
       const record = this.store.mustGet(localId);
       if (!record.remoteDeleted) return;
-      const before = this.before(localId);
-      if (choice === 'theirs' || record.current === null) {
-        this.store.sql('DELETE FROM assets WHERE local_id = ?').run(localId);
-      } else {
+      const before = imageOf(record);
+      const source: ChangeSource = { kind: 'conflict', choice };
+      const change = { kind: 'resolve-deletion', payload: { choice }, source, before };
+      this.path.analyst('asset', localId, change, (w) => {
+        if (choice === 'theirs' || record.current === null) {
+          w.remove(localId);
+          return null;
+        }
         const { service_asset_id: _id, ...doc } = record.current;
-        this.store
-          .sql(
-            'UPDATE assets SET service_asset_id = NULL, base = NULL, local = ?, deleted = 0, remote_deleted = 0, updated_at = ? WHERE local_id = ?',
-          )
-          .run(JSON.stringify(doc), this.store.now(), localId);
-      }
-      this.journal(localId, 'resolve-deletion', { choice }, before);
+        w.detachFromService(localId, doc);
+        return { current: doc, serviceAssetId: null, partnersId: record.partnersId };
+      });
     });
-  }
-
-  /** The row as it was, for undo; only inside a step (imports and merges outside one skip the read). */
-  private before(localId: string): RowImage {
-    return this.history.recording ? this.history.image(localId) : null;
-  }
-
-  private journal(localId: string, kind: string, payload: unknown, before: RowImage): void {
-    this.history.journal(localId, kind, payload, before);
   }
 }

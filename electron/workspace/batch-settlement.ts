@@ -19,7 +19,7 @@ export class BatchSettlement {
   }
 
   deleted(localId: string): void {
-    this.store.run('DELETE FROM assets WHERE local_id = ?', localId);
+    this.store.removeGone(localId);
   }
 
   invalid(localId: string, verdict: ServerVerdict): void {

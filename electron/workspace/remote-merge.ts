@@ -7,6 +7,10 @@ import { mergeAnswer } from './answer-merge';
 import { parseDoc, type AssetRecord } from './asset-record';
 import { localColumns, type StoreAccess } from './store-access';
 import { WorkspaceEditError } from './workspace-edit-error';
+import type { WritePath } from './write-path';
+
+/** A pull's copy: the service's `updated_at` is not kept on a prepared copy. */
+const pulled = { kind: 'service', updatedAt: null } as const;
 
 /**
  * The service's verdict as a row stores it: null when the asset gives none (the stored one stays),
@@ -79,7 +83,10 @@ const knownColumns = 'local_id, base, outliers, server_validations, remote_delet
  * service no longer has marked. Runs inside the store's transactions.
  */
 export class RemoteMerge {
-  constructor(private readonly store: StoreAccess) {}
+  constructor(
+    private readonly store: StoreAccess,
+    private readonly path: WritePath,
+  ) {}
 
   /**
    * Brings one remote asset in: a new asset is added; a known one is merged three ways, with
@@ -96,20 +103,12 @@ export class RemoteMerge {
     const { id, theirsJson, outliers, verdict } = copy;
     if (known === undefined) known = this.knownRow(id);
     if (!known) {
-      this.store
-        .sql(
-          'INSERT INTO assets (local_id, service_asset_id, partners_id, base, outliers, server_validations, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        )
-        .run(
-          timeOrderedId(),
-          id,
-          copy.partnersId,
-          // The local copy is the base: stored once (see localColumns).
-          theirsJson,
-          outliers,
-          verdict,
-          this.store.now(),
-        );
+      const localId = timeOrderedId();
+      this.path.service('asset', localId, { source: pulled, before: null }, (w) => {
+        // The local copy is the base: stored once (see localColumns).
+        w.insertFromService(localId, { id, partnersId: copy.partnersId, theirsJson, outliers, verdict });
+        return undefined;
+      });
       return 'added';
     }
     // Exactly the copy already taken in (most assets of most pulls): nothing to merge or write.
@@ -161,27 +160,19 @@ export class RemoteMerge {
       theirsJson = JSON.stringify(theirs);
       keepOutliers = !Object.hasOwn(carried, '_outliers');
     }
-    const write = (currentJson: string | null, where: string, ...params: unknown[]) => {
-      const { local, deleted } = localColumns(currentJson, theirsJson);
-      return this.store
-        .sql(
-          `UPDATE assets SET service_asset_id = ?, base = ?, local = ?, deleted = ?, outliers = ${keepOutliers ? 'COALESCE(outliers, ?)' : '?'}, server_validations = ?, not_found = 0, in_flight = NULL, sent = NULL, updated_at = ? WHERE local_id = ?${where}`,
-        )
-        .run(
-          asset.service_asset_id,
-          theirsJson,
-          local,
-          deleted,
-          outliers,
-          verdict,
-          this.store.now(),
-          localId,
-          ...params,
-        ).changes;
+    const source = { kind: 'service', updatedAt: asset.updated_at } as const;
+    const write = (currentJson: string | null, where: string, ...params: unknown[]): boolean => {
+      let written = false;
+      this.path.service('asset', localId, { source }, (w) => {
+        const columns = { base: theirsJson, ...localColumns(currentJson, theirsJson), outliers, verdict };
+        written = w.acknowledge(localId, asset.service_asset_id, columns, keepOutliers, where, ...params);
+        return undefined;
+      });
+      return written;
     };
     // The local copy is still the one sent (nothing edited while the batch was out): the service's
     // copy is the new local copy too, written without reading the row (the common case: a batch).
-    if (sent !== undefined && write(theirsJson, ' AND sent IS NULL AND current = ?', sent) > 0) return;
+    if (sent !== undefined && write(theirsJson, ' AND sent IS NULL AND current = ?', sent)) return;
     const row = this.store.sql('SELECT current, sent FROM assets WHERE local_id = ?').get(localId) as
       { current: string | null; sent: string | null } | undefined;
     if (!row) throw new WorkspaceEditError(`No asset ${localId} in the workspace`);
@@ -222,11 +213,19 @@ export class RemoteMerge {
         this.store.sql('UPDATE assets SET remote_deleted = 1 WHERE local_id = ?').run(record.localId);
         conflicts++;
       } else {
-        this.store.sql('DELETE FROM assets WHERE local_id = ?').run(record.localId);
+        this.removeGone(record.localId);
         removed++;
       }
     }
     return { removed, conflicts };
+  }
+
+  /** An asset the service no longer has (its delete acknowledged, or confirmed gone): its row goes. */
+  removeGone(localId: string): void {
+    this.path.service('asset', localId, { source: pulled }, (w) => {
+      w.remove(localId);
+      return null;
+    });
   }
 
   private mergeInto(
@@ -255,11 +254,15 @@ export class RemoteMerge {
       if (conflicts.length > 0) result = 'conflict';
     }
     const { local, deleted } = localColumns(current === null ? null : JSON.stringify(current), theirsJson);
-    this.store
-      .sql(
-        'UPDATE assets SET base = ?, local = ?, deleted = ?, outliers = ?, server_validations = COALESCE(?, server_validations), remote_deleted = 0, not_found = 0, updated_at = ? WHERE local_id = ?',
-      )
-      .run(theirsJson, local, deleted, outliers, verdict, this.store.now(), existing.localId);
+    const before = {
+      current: existing.current,
+      serviceAssetId: existing.serviceAssetId,
+      partnersId: existing.partnersId,
+    };
+    this.path.service('asset', existing.localId, { source: pulled, before }, (w) => {
+      w.mergeFromService(existing.localId, { base: theirsJson, local, deleted, outliers, verdict });
+      return { ...before, current };
+    });
     return result;
   }
 }

@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type { AssetRecord } from './asset-record';
 
 /**
@@ -13,20 +12,8 @@ export interface StoreAccess {
   transaction<T>(fn: () => T): T;
 }
 
-/**
- * Writes the analyst's copy, as edits and undo both do. The first write to an asset whose batch is
- * out keeps the copy that was sent (copy on write), so the answer can be merged under the edits;
- * SET expressions read the row as it was. A copy that is the base again is stored as no copy (see
- * `localColumns`).
- */
-export function writeCurrent(store: StoreAccess, localId: string, doc: AssetDoc | null): void {
-  store
-    .sql(
-      `UPDATE assets SET sent = CASE WHEN in_flight IS NOT NULL AND sent IS NULL THEN current ELSE sent END,
-       local = NULLIF(?, base), deleted = ?, updated_at = ? WHERE local_id = ?`,
-    )
-    .run(doc === null ? null : JSON.stringify(doc), doc === null ? 1 : 0, store.now(), localId);
-}
+/** What the write path and its document kinds need of a connection: statements, the clock, transactions. */
+export type SqlAccess = Pick<StoreAccess, 'sql' | 'now' | 'transaction'>;
 
 /**
  * The analyst's copy as the `assets` row stores it beside a new base: `local` only where it differs

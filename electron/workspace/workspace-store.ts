@@ -8,7 +8,10 @@ import { AssetEdits, type Edit } from './asset-edits';
 import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
 import { BatchSettlement } from './batch-settlement';
 import { CellHistory } from '../history/cell-history';
-import { History, type StepOutcome } from './history';
+import type { StepOutcome } from './history';
+import type { ChangeRecorder } from './change-recorder';
+import type { ChangeSource } from '../../shared/history/change-source';
+import { WritePath } from './write-path';
 import { migrate } from './migrations';
 import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
 import { RemoteMerge, type KnownRow, type RemoteCopy } from './remote-merge';
@@ -30,11 +33,12 @@ export class WorkspaceStore {
   /** The analyst's edits and the service's copy taken in, each its own part sharing this store. */
   private readonly edits: AssetEdits;
   private readonly remote: RemoteMerge;
-  private readonly history: History;
+  /** The one write path of the documents (write-path.ts), with the history it journals. */
+  private readonly path: WritePath;
   /** Every change's source and time per cell (issue 31): the write path's recorder, and its reads. */
   readonly cells: CellHistory;
 
-  private constructor(db: Database.Database, now: () => number) {
+  private constructor(db: Database.Database, now: () => number, recorder?: ChangeRecorder | null) {
     this.db = db;
     this.now = now;
     const access: StoreAccess = {
@@ -43,16 +47,23 @@ export class WorkspaceStore {
       mustGet: (localId) => this.mustGet(localId),
       transaction: (fn) => this.transaction(fn),
     };
-    this.history = new History(access);
-    this.edits = new AssetEdits(access, this.history);
-    this.remote = new RemoteMerge(access);
     this.cells = new CellHistory(access);
+    this.path = new WritePath(access, recorder === null ? undefined : (recorder ?? this.cells));
+    this.edits = new AssetEdits(access, this.path);
+    this.remote = new RemoteMerge(access, this.path);
   }
 
-  static open(file: string, opts: { now?: () => number } = {}): WorkspaceStore {
+  /**
+   * `recorder`: told of every change the write path makes; by default the file's own cell history
+   * (`cells`), null for none (the benches' "without history").
+   */
+  static open(
+    file: string,
+    opts: { now?: () => number; recorder?: ChangeRecorder | null } = {},
+  ): WorkspaceStore {
     const db = openSqlite(file);
     migrate(db);
-    return new WorkspaceStore(db, opts.now ?? Date.now);
+    return new WorkspaceStore(db, opts.now ?? Date.now, opts.recorder);
   }
 
   close(): void {
@@ -170,31 +181,34 @@ export class WorkspaceStore {
 
   // --- the analyst's edits: each is journalled and committed before it returns (see AssetEdits)
 
-  createAsset(doc: AssetDoc): AssetRecord {
-    return this.edits.createAsset(doc);
+  createAsset(doc: AssetDoc, source?: ChangeSource): AssetRecord {
+    return this.edits.createAsset(doc, source);
   }
 
-  /** Applies many cell edits at once (a paste, a fill-down) as one transaction. */
-  setValues(edits: readonly Edit[]): void {
-    this.edits.setValues(edits);
+  /**
+   * Applies many cell edits at once (a paste, a fill-down) as one transaction; the records as left
+   * (each row read once).
+   */
+  setValues(edits: readonly Edit[], source?: ChangeSource): AssetRecord[] {
+    return this.edits.setValues(edits, source);
   }
 
-  setValue(localId: string, path: string, value: Scalar): void {
-    this.setValues([{ localId, path, value }]);
+  setValue(localId: string, path: string, value: Scalar, source?: ChangeSource): void {
+    this.setValues([{ localId, path, value }], source);
   }
 
   /** Replaces the whole local copy (entry edits, imports); the journal keeps the new document. */
-  replaceDoc(localId: string, doc: AssetDoc, kind = 'replace'): void {
-    this.edits.replaceDoc(localId, doc, kind);
+  replaceDoc(localId: string, doc: AssetDoc, kind = 'replace', source?: ChangeSource): void {
+    this.edits.replaceDoc(localId, doc, kind, source);
   }
 
-  deleteAsset(localId: string): void {
-    this.edits.deleteAsset(localId);
+  deleteAsset(localId: string, source?: ChangeSource): void {
+    this.edits.deleteAsset(localId, source);
   }
 
   /** Drops local changes of an asset: back to what the service has. */
-  revertAsset(localId: string): void {
-    this.edits.revertAsset(localId);
+  revertAsset(localId: string, source?: ChangeSource): void {
+    this.edits.revertAsset(localId, source);
   }
 
   resolveConflict(localId: string, path: string, choice: 'mine' | 'theirs'): void {
@@ -316,6 +330,11 @@ export class WorkspaceStore {
     this.remote.acknowledge(localId, asset, sent, carried);
   }
 
+  /** An asset whose delete the service acknowledged: its row goes (through the write path). */
+  removeGone(localId: string): void {
+    this.remote.removeGone(localId);
+  }
+
   /** Marks the assets the service confirmed gone (by a 404 on each, see `confirmGone`). */
   markMissingRemote(confirmedGone: ReadonlySet<number>): { removed: number; conflicts: number } {
     if (confirmedGone.size === 0) return { removed: 0, conflicts: 0 };
@@ -343,19 +362,19 @@ export class WorkspaceStore {
 
   /** Runs one user action as one labelled undo step. */
   step<T>(label: string, fn: () => T): T {
-    return this.history.step(label, fn);
+    return this.path.step(label, fn);
   }
 
   undo(): StepOutcome | null {
-    return this.history.undo();
+    return this.path.undo();
   }
 
   redo(): StepOutcome | null {
-    return this.history.redo();
+    return this.path.redo();
   }
 
   historyState(): HistoryState {
-    return this.history.state();
+    return this.path.historyState();
   }
 
   // --- internals shared with BatchSettlement, AssetEdits and RemoteMerge

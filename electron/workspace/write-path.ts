@@ -1,0 +1,154 @@
+import type { ChangeSource } from '../../shared/history/change-source';
+import { answerDocuments, type AnswerImage, type AnswerWriter } from './answer-document';
+import { assetDocuments, type AssetWriter, type RowImage } from './asset-document';
+import type { ChangeRecorder } from './change-recorder';
+import type { DocumentKind } from './document-kind';
+import { History, type JournalRow } from './history';
+import type { SqlAccess } from './store-access';
+
+/**
+ * The one write path of the workspace's documents: every change to an asset (its analyst's copy,
+ * with its annual rows, certifications and ratings) or a portfolio answer, by the analyst, by undo,
+ * or by the service's copy arriving, goes through `analyst` or `service` here. Each reads the image
+ * before (unless the caller read it already), writes through the kind's statements, keeps the image
+ * after, journals the change (inside a step, with both images, for undo) and tells the injected
+ * `ChangeRecorder` (cell history) with the change's source and time, all in the caller's
+ * transaction. Without a step or a recorder nothing extra is read: a pull writes as fast as before.
+ *
+ * A kind is registered in `KindTypes` and `documentKinds` below (the meters add theirs).
+ */
+export interface KindTypes {
+  asset: { image: NonNullable<RowImage>; writer: AssetWriter };
+  answer: { image: AnswerImage; writer: AnswerWriter };
+}
+export type KindName = keyof KindTypes;
+type Image<K extends KindName> = KindTypes[K]['image'];
+type Writer<K extends KindName> = KindTypes[K]['writer'];
+type Kinds = { [K in KindName]: DocumentKind<Image<K>, Writer<K>> };
+
+function documentKinds(access: SqlAccess): Kinds {
+  return { asset: assetDocuments(access), answer: answerDocuments(access) };
+}
+
+/**
+ * A write's work: it writes through the kind's statements and returns the document's image after
+ * (null: gone), or undefined when it does not know it (read after it, if anyone needs it).
+ */
+export type Write<K extends KindName> = (writer: Writer<K>) => Image<K> | null | undefined;
+
+/** The analyst's copy changed: `kind` and `payload` are the journal row's. */
+export interface AnalystChange<K extends KindName> {
+  kind: string;
+  payload?: unknown;
+  source: ChangeSource;
+  /** The image before, when the caller read the row already (spares a read). */
+  before?: Image<K> | null;
+}
+
+/** The service's copy changed (a pull, a batch answer), and maybe the analyst's with it. */
+export interface ServiceChange<K extends KindName> {
+  source: Extract<ChangeSource, { kind: 'service' }>;
+  before?: Image<K> | null;
+}
+
+export class WritePath {
+  private readonly kinds: Kinds;
+  private readonly history: History;
+
+  constructor(
+    private readonly access: SqlAccess,
+    private readonly recorder?: ChangeRecorder,
+  ) {
+    this.kinds = documentKinds(access);
+    this.history = new History(access, (row, side) => this.restore(row, side));
+  }
+
+  /**
+   * The analyst's copy of a document changed (an edit, an import, a conflict resolved): journalled,
+   * with its images inside a step (so undo can put it back), and recorded. Inside a transaction.
+   */
+  analyst<K extends KindName>(kind: K, id: string, change: AnalystChange<K>, write: Write<K>): void {
+    const doc = this.kinds[kind] as DocumentKind<Image<K>, Writer<K>>;
+    const inStep = this.history.recording;
+    const images = inStep || this.recorder !== undefined;
+    const before = change.before !== undefined ? change.before : images ? doc.read(id) : null;
+    let after = write(doc.writer);
+    if (after === undefined && images) after = doc.read(id);
+    this.history.journal(
+      doc.journalKey(id),
+      change.kind,
+      change.payload ?? {},
+      inStep ? before : undefined,
+      inStep ? (after ?? null) : undefined,
+    );
+    this.tell(doc, id, before, after ?? null, change.source);
+  }
+
+  /**
+   * The service's copy of a document changed (its base), and maybe the analyst's copy with it (a
+   * three-way merge, an answer taken under edits made meanwhile): never journalled nor undone (undo
+   * restores only the analyst's copy), recorded with the service as its source. Nothing extra is
+   * read without a recorder.
+   */
+  service<K extends KindName>(kind: K, id: string, change: ServiceChange<K>, write: Write<K>): void {
+    const doc = this.kinds[kind] as DocumentKind<Image<K>, Writer<K>>;
+    if (this.recorder === undefined) {
+      write(doc.writer);
+      return;
+    }
+    const before = change.before !== undefined ? change.before : doc.read(id);
+    const after = write(doc.writer);
+    this.tell(doc, id, before, after === undefined ? doc.read(id) : after, change.source);
+  }
+
+  // --- history (history.ts): one labelled step per user action, undone in one transaction
+
+  /** Runs `fn` as one labelled undo step (one transaction); a step that wrote nothing is dropped. */
+  step<T>(label: string, fn: () => T): T {
+    return this.history.step(label, fn);
+  }
+
+  undo(): ReturnType<History['undo']> {
+    return this.history.undo();
+  }
+
+  redo(): ReturnType<History['redo']> {
+    return this.history.redo();
+  }
+
+  historyState(): ReturnType<History['state']> {
+    return this.history.state();
+  }
+
+  /** Undo or redo puts one journal row's image back, through the same path (source undo/redo). */
+  private restore(row: JournalRow, side: 'before' | 'after'): void {
+    const text = side === 'before' ? row.before : row.after;
+    const source: ChangeSource = { kind: side === 'before' ? 'undo' : 'redo' };
+    // The answer's kind claims its prefixed keys; every other key is an asset's local id.
+    for (const name of ['answer', 'asset'] as const) {
+      const doc = this.kinds[name] as DocumentKind<unknown, unknown>;
+      const image = text === null ? null : (JSON.parse(text) as unknown);
+      const id = doc.idOfJournalKey(row.local_id, image);
+      if (id === undefined) continue;
+      if (id === null) return;
+      const before = this.recorder ? doc.read(id) : null;
+      doc.restore(id, image, row);
+      if (this.recorder) this.tell(doc, id, before, doc.read(id), source);
+      return;
+    }
+  }
+
+  private tell<I>(
+    doc: DocumentKind<I, unknown>,
+    id: string,
+    before: I | null,
+    after: I | null,
+    source: ChangeSource,
+  ): void {
+    this.recorder?.record(
+      [{ doc: { kind: doc.kind, id }, before: doc.document(before), after: doc.document(after) }],
+      source,
+      this.access.now(),
+    );
+  }
+}
