@@ -3,7 +3,7 @@ import type { ChangeSource } from '../../shared/history/change-source';
 import { sourceInWords } from '../../shared/history/source-words';
 import { catalogIndicator } from '../../shared/responses/catalog';
 import type { Scalar } from '../../shared/sync/asset-doc';
-import type { CellHistory, HistoryAccess } from './cell-history';
+import { placed, type CellHistory, type HistoryAccess } from './cell-history';
 import { decodeValue } from './cell-values';
 
 /** Which changes an audit log holds: a period (epoch ms, `to` exclusive) and/or some assets. */
@@ -35,6 +35,7 @@ interface HistoryRow {
   value: unknown;
   previous: unknown;
   source: number;
+  place: string | null;
   kind: string;
   ref: string;
   path: string;
@@ -53,10 +54,10 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
   const docFilter = ids === null ? '' : "AND d.kind = 'asset' AND d.ref IN (SELECT value FROM json_each(?))";
   const names = assetNames(db);
   const sources = new Map<number, ChangeSource>();
-  const words = (id: number): string => {
+  const words = (id: number, place: string | null): string => {
     let source = sources.get(id);
     if (!source) sources.set(id, (source = history.sourceOf(id)));
-    return sourceInWords(source);
+    return sourceInWords(placed(source, place));
   };
   const arrivals = (
     db
@@ -70,9 +71,9 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
       kind: string;
       ref: string;
     }>
-  ).map((row) => ({ ...row, id: 0, value: null, previous: null, path: '' }));
+  ).map((row) => ({ ...row, id: 0, value: null, previous: null, path: '', place: null }));
   const page = db.sql(
-    `SELECT h.id, h.at, h.value, h.previous, h.source, d.kind, d.ref, p.path FROM cell_history h
+    `SELECT h.id, h.at, h.value, h.previous, h.source, h.place, d.kind, d.ref, p.path FROM cell_history h
      JOIN cell_docs d ON d.id = h.doc JOIN cell_paths p ON p.id = h.path
      WHERE h.id > ? AND h.at >= ? AND h.at < ? ${docFilter} ORDER BY h.id LIMIT ${PAGE}`,
   );
@@ -85,7 +86,7 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
       path: row.path,
       previous: decodeValue(row.previous),
       value: decodeValue(row.value),
-      source: words(row.source),
+      source: words(row.source, row.place),
     };
   };
   let after = 0;

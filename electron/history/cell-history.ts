@@ -19,6 +19,20 @@ const beforeHistory: ChangeSource = { kind: 'before-history' };
 const originMarks = (source: ChangeSource) =>
   source.kind === 'workbook' || source.kind === 'csv' || source.kind === 'meters';
 
+/** Where a document's cells sit in the source of a write, by path (undefined: nowhere known). */
+export type PlacesOf = (docId: string) => ReadonlyMap<string, string> | undefined;
+
+/** A source with the place of one cell in it: a workbook's sheet and cell, a CSV's row. */
+export function placed(source: ChangeSource, place: string | null): ChangeSource {
+  if (place === null) return source;
+  const bang = place.lastIndexOf('!');
+  if (source.kind === 'workbook' && bang > 0)
+    return { ...source, sheet: place.slice(0, bang).slice(0, 64), cell: place.slice(bang + 1).slice(0, 16) };
+  const row = /(\d+)$/.exec(place);
+  if (source.kind === 'csv' && row) return { ...source, row: Number(row[1]) };
+  return source;
+}
+
 /**
  * The cell history of one workspace file (issue 31): the recorder the one write path calls with
  * every change, in the same transaction, and the reads of a cell's history and the grid's markers.
@@ -36,11 +50,27 @@ export class CellHistory implements ChangeRecorder {
   private readonly sourcesById = new Map<number, ChangeSource>();
   private stamp = 0;
   private startedAt: number | undefined;
+  /** Where each cell of a document came from in its source, for the writes `placing` wraps. */
+  private places: PlacesOf | undefined;
 
   constructor(private readonly db: HistoryAccess) {
     db.sql('CREATE TEMP TABLE IF NOT EXISTS history_cache_stamp (n INTEGER NOT NULL)').run();
     db.sql('DELETE FROM temp.history_cache_stamp').run();
     db.sql('INSERT INTO temp.history_cache_stamp (n) VALUES (0)').run();
+  }
+
+  /**
+   * Runs `fn` (writes through the write path) knowing where each cell's new value sits in its
+   * source: for a document's id, by path, a workbook's "Energy!F12" (an import's cells).
+   */
+  placing<T>(places: PlacesOf, fn: () => T): T {
+    const before = this.places;
+    this.places = places;
+    try {
+      return fn();
+    } finally {
+      this.places = before;
+    }
   }
 
   record(changes: readonly DocumentChange[], source: ChangeSource, at: number): void {
@@ -50,10 +80,11 @@ export class CellHistory implements ChangeRecorder {
     this.db.sql('UPDATE temp.history_cache_stamp SET n = ?').run(++this.stamp);
     const sourceId = this.sourceId(source);
     const insert = this.db.sql(
-      'INSERT INTO cell_history (doc, path, at, value, previous, source) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO cell_history (doc, path, at, value, previous, source, place) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     const marks = marksCell(source);
     for (const change of changes) {
+      const places = this.places?.(change.doc.id);
       if (change.before === null || change.before === undefined) {
         // A new document: one row says where it came from, unless it existed before (a delete undone).
         const created = this.db
@@ -63,6 +94,13 @@ export class CellHistory implements ChangeRecorder {
           .get(change.doc.kind, change.doc.id, at, sourceId) as { id: number } | undefined;
         if (created) {
           if (originMarks(source)) this.markAll(created.id, change.doc.kind, change.after);
+          // An import's new document: where each cell was is worth a row per cell.
+          if (places)
+            for (const [path, value] of cellsOf(change.doc.kind, change.after)) {
+              const place = places.get(path);
+              if (place !== undefined && value !== null)
+                insert.run(created.id, this.pathId(path), at, encodeValue(value), null, sourceId, place);
+            }
           continue;
         }
       }
@@ -73,7 +111,15 @@ export class CellHistory implements ChangeRecorder {
         const path = this.pathId(cell.path);
         const value = encodeValue(cell.value);
         const mark = cell.value === null ? false : (marks ?? this.earlierMark(doc, path, value));
-        insert.run(doc, path, at, value, encodeValue(cell.previous), sourceId);
+        insert.run(
+          doc,
+          path,
+          at,
+          value,
+          encodeValue(cell.previous),
+          sourceId,
+          places?.get(cell.path) ?? null,
+        );
         if (mark) this.db.sql('INSERT OR IGNORE INTO cell_marks (doc, path) VALUES (?, ?)').run(doc, path);
         else this.db.sql('DELETE FROM cell_marks WHERE doc = ? AND path = ?').run(doc, path);
       }
@@ -95,15 +141,21 @@ export class CellHistory implements ChangeRecorder {
     if (doc) {
       const rows = this.db
         .sql(
-          'SELECT h.at, h.value, h.previous, h.source FROM cell_history h JOIN cell_paths p ON p.id = h.path WHERE h.doc = ? AND p.path = ? ORDER BY h.id DESC',
+          'SELECT h.at, h.value, h.previous, h.source, h.place FROM cell_history h JOIN cell_paths p ON p.id = h.path WHERE h.doc = ? AND p.path = ? ORDER BY h.id DESC',
         )
-        .all(doc.id, path) as Array<{ at: number; value: unknown; previous: unknown; source: number }>;
+        .all(doc.id, path) as Array<{
+        at: number;
+        value: unknown;
+        previous: unknown;
+        source: number;
+        place: string | null;
+      }>;
       for (const row of rows) {
         out.push({
           at: row.at,
           value: decodeValue(row.value),
           previous: decodeValue(row.previous),
-          source: this.sourceOf(row.source),
+          source: placed(this.sourceOf(row.source), row.place),
         });
       }
       if (out.length > 0) first = out[out.length - 1]?.previous as Scalar;

@@ -27,7 +27,9 @@ export function createHistoryTables(db: Database.Database, now: number): void {
     );
     CREATE TABLE IF NOT EXISTS cell_paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
     -- One row per changed cell. value, previous: a number as itself, anything else as JSON text
-    -- (NULL: no value). Newest first for a cell is the index's order backwards.
+    -- (NULL: no value). place: where in its source the value was (a workbook's "Energy!F12", a
+    -- CSV's "CSV!D7"), the source row holding the file once. Newest first for a cell is the
+    -- index's order backwards.
     CREATE TABLE IF NOT EXISTS cell_history (
       id INTEGER PRIMARY KEY,
       doc INTEGER NOT NULL,
@@ -35,7 +37,8 @@ export function createHistoryTables(db: Database.Database, now: number): void {
       at INTEGER NOT NULL,
       value,
       previous,
-      source INTEGER NOT NULL
+      source INTEGER NOT NULL,
+      place TEXT
     );
     CREATE INDEX IF NOT EXISTS cell_history_cell ON cell_history (doc, path, id);
     -- Cells whose current value did not come from the analyst's hand (the grid's marker).
