@@ -4,7 +4,7 @@ import {
   type CellHistoryEntry,
   type ChangeSource,
 } from '../../shared/history/change-source';
-import { marksCell } from '../../shared/history/source-words';
+import { fromHand } from '../../shared/history/source-words';
 import type { Scalar } from '../../shared/sync/asset-doc';
 import type { ChangeRecorder, DocumentChange, DocumentRef } from '../workspace/change-recorder';
 import { changedCells, cellsOf, decodeValue, encodeValue } from './cell-values';
@@ -15,9 +15,6 @@ export interface HistoryAccess {
 }
 
 const beforeHistory: ChangeSource = { kind: 'before-history' };
-/** An origin that marks its document's cells (an import's or the meters' new document). */
-const originMarks = (source: ChangeSource) =>
-  source.kind === 'workbook' || source.kind === 'csv' || source.kind === 'meters';
 
 /** Where a document's cells sit in the source of a write, by path (undefined: nowhere known). */
 export type PlacesOf = (docId: string) => ReadonlyMap<string, string> | undefined;
@@ -40,8 +37,9 @@ export function placed(source: ChangeSource, place: string | null): ChangeSource
  *
  * Documents, paths and sources are small integers cached per connection. A cache that learnt an id
  * inside a transaction that then rolled back would point at nothing (or at a later row given the
- * same id), so each `record` stamps a TEMP table of this connection, which a rollback undoes too:
- * a stamp gone missing clears the caches (a read and a write of a one-row table per `record`).
+ * same id), so a `record` that learns an id first stamps a TEMP table of this connection, which a
+ * rollback undoes too: a stamp gone missing clears the caches (each `record` reads the one-row
+ * table; only the rare one that learns writes it).
  */
 export class CellHistory implements ChangeRecorder {
   private readonly docs = new Map<string, number>();
@@ -49,6 +47,8 @@ export class CellHistory implements ChangeRecorder {
   private readonly sourceIds = new Map<string, number>();
   private readonly sourcesById = new Map<number, ChangeSource>();
   private stamp = 0;
+  /** Whether this `record` stamped already (see the class's comment). */
+  private stamped = false;
   private startedAt: number | undefined;
   /** Where each cell of a document came from in its source, for the writes `placing` wraps. */
   private places: PlacesOf | undefined;
@@ -76,13 +76,12 @@ export class CellHistory implements ChangeRecorder {
   record(changes: readonly DocumentChange[], source: ChangeSource, at: number): void {
     if (changes.length === 0) return;
     this.checkCaches();
-    // Stamped before anything is learnt: a rollback of this transaction takes the stamp back too.
-    this.db.sql('UPDATE temp.history_cache_stamp SET n = ?').run(++this.stamp);
+    this.stamped = false;
     const sourceId = this.sourceId(source);
     const insert = this.db.sql(
       'INSERT INTO cell_history (doc, path, at, value, previous, source, place) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    const marks = marksCell(source);
+    const hand = fromHand(source);
     for (const change of changes) {
       const places = this.places?.(change.doc.id);
       if (change.before === null || change.before === undefined) {
@@ -93,7 +92,7 @@ export class CellHistory implements ChangeRecorder {
           )
           .get(change.doc.kind, change.doc.id, at, sourceId) as { id: number } | undefined;
         if (created) {
-          if (originMarks(source)) this.markAll(created.id, change.doc.kind, change.after);
+          if (hand === true) this.handAll(created.id, change.doc.kind, change.after);
           // An import's new document: where each cell was is worth a row per cell.
           if (places)
             for (const [path, value] of cellsOf(change.doc.kind, change.after)) {
@@ -107,10 +106,12 @@ export class CellHistory implements ChangeRecorder {
       const cells = changedCells(change.doc.kind, change.before, change.after);
       if (cells.length === 0) continue;
       const doc = this.docId(change.doc);
+      /** The document's cells from the analyst's hand, read once, when a change may end one. */
+      let handPaths: Set<number> | undefined;
       for (const cell of cells) {
         const path = this.pathId(cell.path);
         const value = encodeValue(cell.value);
-        const mark = cell.value === null ? false : (marks ?? this.earlierMark(doc, path, value));
+        const mine = cell.value !== null && (hand ?? this.earlierHand(doc, path, value));
         insert.run(
           doc,
           path,
@@ -120,8 +121,9 @@ export class CellHistory implements ChangeRecorder {
           sourceId,
           places?.get(cell.path) ?? null,
         );
-        if (mark) this.db.sql('INSERT OR IGNORE INTO cell_marks (doc, path) VALUES (?, ?)').run(doc, path);
-        else this.db.sql('DELETE FROM cell_marks WHERE doc = ? AND path = ?').run(doc, path);
+        if (mine) this.db.sql('INSERT OR IGNORE INTO cell_hand (doc, path) VALUES (?, ?)').run(doc, path);
+        else if ((handPaths ??= this.handOf(doc)).has(path))
+          this.db.sql('DELETE FROM cell_hand WHERE doc = ? AND path = ?').run(doc, path);
       }
     }
   }
@@ -171,11 +173,11 @@ export class CellHistory implements ChangeRecorder {
     return out;
   }
 
-  /** The cells of a kind's documents marked as not from the analyst's hand, by document id. */
-  marked(kind: DocumentRef['kind']): Map<string, string[]> {
+  /** The cells of a kind's documents whose value came from the analyst's hand, by document id. */
+  handCells(kind: DocumentRef['kind']): Map<string, string[]> {
     const rows = this.db
       .sql(
-        'SELECT d.ref, p.path FROM cell_marks m JOIN cell_docs d ON d.id = m.doc JOIN cell_paths p ON p.id = m.path WHERE d.kind = ? ORDER BY d.ref',
+        'SELECT d.ref, p.path FROM cell_hand m JOIN cell_docs d ON d.id = m.doc JOIN cell_paths p ON p.id = m.path WHERE d.kind = ? ORDER BY d.ref, p.path',
       )
       .all(kind) as Array<{ ref: string; path: string }>;
     const out = new Map<string, string[]>();
@@ -217,9 +219,17 @@ export class CellHistory implements ChangeRecorder {
         { json: string } | undefined;
       const parsed = changeSourceSchema.safeParse(row ? JSON.parse(row.json) : null);
       source = parsed.success ? parsed.data : beforeHistory;
+      this.learn();
       this.sourcesById.set(id, source);
     }
     return source;
+  }
+
+  /** Before a cache learns an id inside a transaction: the stamp a rollback would take back. */
+  private learn(): void {
+    if (this.stamped) return;
+    this.stamped = true;
+    this.db.sql('UPDATE temp.history_cache_stamp SET n = ?').run(++this.stamp);
   }
 
   private checkCaches(): void {
@@ -245,6 +255,7 @@ export class CellHistory implements ChangeRecorder {
       ).id;
       // A pull's sources differ by asset (each its updated_at): the cache keeps the recent ones.
       if (this.sourceIds.size > 1_000) this.sourceIds.clear();
+      this.learn();
       this.sourceIds.set(json, id);
     }
     return id;
@@ -267,6 +278,7 @@ export class CellHistory implements ChangeRecorder {
             .get(ref.kind, ref.id, this.historyStartedAt(), this.sourceId(beforeHistory)) as { id: number }
         ).id;
       if (this.docs.size > 200_000) this.docs.clear();
+      this.learn();
       this.docs.set(key, id);
     }
     return id;
@@ -282,28 +294,33 @@ export class CellHistory implements ChangeRecorder {
           )
           .get(path) as { id: number }
       ).id;
+      this.learn();
       this.paths.set(path, id);
     }
     return id;
   }
 
-  /** Undo and redo put back an earlier value: marked as the change that first set it was. */
-  private earlierMark(doc: number, path: number, value: string | number | null): boolean {
+  /** Undo and redo put back an earlier value: the analyst's if the change that set it was. */
+  private earlierHand(doc: number, path: number, value: string | number | null): boolean {
     const rows = this.db
       .sql('SELECT value, source FROM cell_history WHERE doc = ? AND path = ? ORDER BY id DESC LIMIT 200')
       .all(doc, path) as Array<{ value: unknown; source: number }>;
     for (const row of rows) {
       if (row.value !== value) continue;
-      const mark = marksCell(this.sourceOf(row.source));
-      if (mark !== null) return mark;
+      const mine = fromHand(this.sourceOf(row.source));
+      if (mine !== null) return mine;
     }
     const origin = this.db.sql('SELECT origin_source FROM cell_docs WHERE id = ?').get(doc) as
       { origin_source: number } | undefined;
-    return origin ? originMarks(this.sourceOf(origin.origin_source)) : false;
+    return origin ? fromHand(this.sourceOf(origin.origin_source)) === true : false;
   }
 
-  private markAll(doc: number, kind: DocumentRef['kind'], image: unknown): void {
-    const mark = this.db.sql('INSERT OR IGNORE INTO cell_marks (doc, path) VALUES (?, ?)');
-    for (const [path, value] of cellsOf(kind, image)) if (value !== null) mark.run(doc, this.pathId(path));
+  private handOf(doc: number): Set<number> {
+    return new Set(this.db.sql('SELECT path FROM cell_hand WHERE doc = ?').pluck().all(doc) as number[]);
+  }
+
+  private handAll(doc: number, kind: DocumentRef['kind'], image: unknown): void {
+    const mine = this.db.sql('INSERT OR IGNORE INTO cell_hand (doc, path) VALUES (?, ?)');
+    for (const [path, value] of cellsOf(kind, image)) if (value !== null) mine.run(doc, this.pathId(path));
   }
 }

@@ -41,8 +41,9 @@ export function createHistoryTables(db: Database.Database, now: number): void {
       place TEXT
     );
     CREATE INDEX IF NOT EXISTS cell_history_cell ON cell_history (doc, path, id);
-    -- Cells whose current value did not come from the analyst's hand (the grid's marker).
-    CREATE TABLE IF NOT EXISTS cell_marks (
+    -- Cells whose current value came from the analyst's hand: the grid marks every other value
+    -- (a pull's, an import's...), so a pulled workspace writes nothing here.
+    CREATE TABLE IF NOT EXISTS cell_hand (
       doc INTEGER NOT NULL,
       path INTEGER NOT NULL,
       PRIMARY KEY (doc, path)

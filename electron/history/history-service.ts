@@ -1,7 +1,7 @@
 /**
  * Cell history and the audit log over the open workspace (issue 31): a cell's or an answer's
  * history, the grid's markers, and the audit log's export. Its slice of the bridge:
- * `workspace.cellHistory`, `workspace.answerHistory`, `workspace.cellMarks`,
+ * `workspace.cellHistory`, `workspace.answerHistory`, `workspace.handCells`,
  * `workspace.exportAuditLog`. What is recorded is recorded by the write path (CellHistory is its
  * ChangeRecorder), never here.
  */
@@ -17,7 +17,7 @@ import { cellsOf } from './cell-values';
 
 export type HistoryHandlers = Pick<
   BridgeHandlers,
-  'workspace.cellHistory' | 'workspace.answerHistory' | 'workspace.cellMarks' | 'workspace.exportAuditLog'
+  'workspace.cellHistory' | 'workspace.answerHistory' | 'workspace.handCells' | 'workspace.exportAuditLog'
 >;
 
 export interface HistoryDeps {
@@ -52,7 +52,7 @@ export function historyService(deps: HistoryDeps): { handlers: HistoryHandlers }
         const current = cellsOf('answer', store.cells.answerValue(responseId, variable)).get('value') ?? null;
         return store.cells.entries({ kind: 'answer', id: `${responseId}:${variable}` }, 'value', current);
       },
-      'workspace.cellMarks': () => Object.fromEntries(deps.store().cells.marked('asset')),
+      'workspace.handCells': () => Object.fromEntries(deps.store().cells.handCells('asset')),
       'workspace.exportAuditLog': async ({ format, from, to, localIds }) => {
         const store = deps.store();
         if (!deps.pickSaveFile) throw badRequest('This host has no save dialog.');

@@ -221,8 +221,11 @@ export const bridgeMethods = {
   'workspace.answerHistory': method<CellHistoryEntry[]>()(
     z.object({ responseId, variable: indicatorVariable }).strict(),
   ),
-  /** The cells whose value did not come from the analyst's hand (imports, meters, the service), by asset. */
-  'workspace.cellMarks': method<Record<string, string[]>>()(noArgs),
+  /**
+   * The cells whose value came from the analyst's hand (typed, pasted, filled...), by asset: the grid
+   * marks every other cell with a value (the service's, an import's, the meters', before history).
+   */
+  'workspace.handCells': method<Record<string, string[]>>()(noArgs),
   /**
    * Every change of a period (epoch ms, `from` inclusive, `to` exclusive) or of the given assets, as
    * an audit log (CSV or XLSX) in main's save dialog; null when cancelled.

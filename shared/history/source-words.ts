@@ -50,19 +50,21 @@ export function sourceInWords(source: ChangeSource): string {
 }
 
 /**
- * Whether a value from this source is marked in the grid as not from the analyst's hand: imports,
- * meters, and the service's values that changed what was here (a pull, a conflict settled theirs).
- * Undo and redo put back an earlier value, whose own source decides (null: inherit).
+ * Whether a value from this source came from the analyst's hand: typed, pasted, filled, replaced,
+ * or kept as theirs against the service's in a conflict. The grid marks every other value (the
+ * service's, an import's, the meters', one from before history, whose source is unknown). Undo
+ * and redo put back an earlier value, whose own source decides (null: inherit).
  */
-export function marksCell(source: ChangeSource): boolean | null {
+export function fromHand(source: ChangeSource): boolean | null {
   switch (source.kind) {
-    case 'workbook':
-    case 'csv':
-    case 'meters':
-    case 'service':
+    case 'typed':
+    case 'paste':
+    case 'fill':
+    case 'replace':
+    case 'clear':
       return true;
     case 'conflict':
-      return source.choice === 'theirs';
+      return source.choice === 'mine';
     case 'undo':
     case 'redo':
       return null;

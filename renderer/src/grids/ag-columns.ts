@@ -227,8 +227,9 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       'cell-readonly': (p) => !spec.editable || !isRowEditable(p.data),
       'cell-in-range': (p) => inRange(p.api, p.node.rowIndex, p.column),
       // The consumption behind an intensity or like-for-like outlier (see the Outliers tab).
-      // A value from an import, meters or the service, not the analyst's hand (its history says which).
-      'cell-sourced': (p) => p.data !== undefined && isMarked(p.data.localId, pathOf(p.data, field)),
+      // A value not from the analyst's hand (the service's, an import's...): its history says whose.
+      'cell-sourced': (p) =>
+        p.data !== undefined && isMarked(p.data.localId, pathOf(p.data, field), cellValue(p.data, field)),
       'cell-outlier': (p) =>
         p.data?.kind === 'annual' && outlierCells(p.data.view).has(pathOf(p.data, field)),
     },

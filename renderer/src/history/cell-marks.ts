@@ -1,27 +1,32 @@
 /**
- * The cells whose value did not come from the analyst's hand (an import, meters, the service), as
- * main keeps them (`workspace.cellMarks`): read again a moment after the workspace changes, never
- * in a keypress's path; the grids ask `isMarked` per cell draw (a map and a set lookup).
+ * The grids' mark on a value that did not come from the analyst's hand (the service's, an import's,
+ * the meters', one from before history): main keeps the cells that did (`workspace.handCells`, few
+ * beside a pulled workspace's), read again a moment after the workspace changes, never in a
+ * keypress's path; the grids ask `isMarked` per cell draw (a map and a set lookup).
  */
 import { bridge } from '../bridge';
 import { gridApi } from '../grids/registry';
 import { useWorkspace } from '../store/workspace';
 
-let marks = new Map<string, Set<string>>();
+let hand = new Map<string, Set<string>>();
+/** Until main has answered, nothing is marked (a cell typed a moment ago is not flashed as another's). */
+let known = false;
 
-export function isMarked(localId: string, path: string): boolean {
-  return marks.size > 0 && (marks.get(localId)?.has(path) ?? false);
+export function isMarked(localId: string, path: string, value: unknown): boolean {
+  if (!known || value === null || value === undefined || value === '') return false;
+  return !(hand.get(localId)?.has(path) ?? false);
 }
 
 const READ_AFTER_MS = 400;
 
 async function readMarks(): Promise<void> {
   if (useWorkspace.getState().status !== 'ready') return;
-  const next = await bridge.methods['workspace.cellMarks']({});
+  const next = await bridge.methods['workspace.handCells']({});
   const text = JSON.stringify(next);
-  if (text === lastText) return;
+  if (known && text === lastText) return;
   lastText = text;
-  marks = new Map(Object.entries(next).map(([id, paths]) => [id, new Set(paths)]));
+  known = true;
+  hand = new Map(Object.entries(next).map(([id, paths]) => [id, new Set(paths)]));
   for (const kind of ['assets', 'annual', 'certifications', 'energy_ratings'] as const)
     gridApi(kind)?.refreshCells();
 }

@@ -74,21 +74,22 @@ describe('cell history', () => {
     expect(other.entries(doc, 'name', 'Spire').map((e) => e.source.kind)).toEqual(['before-history']);
   });
 
-  it('marks values from imports and the service, and an undo back to one of them', () => {
+  it("knows the cells from the analyst's hand: typed, not imported, and an undo back to an import", () => {
     const { history } = open(':memory:');
     history.record([{ doc, before: null, after: asset }], { kind: 'typed' }, 1);
+    expect(history.handCells('asset').get('a1')).toEqual([path, 'name', 'size']);
     const imported = setPathValue(asset, path, 20);
-    history.record(
-      [{ doc, before: asset, after: imported }],
-      { kind: 'workbook', file: 'a.xlsx', sheet: 'Energy', cell: 'F12' },
-      2,
-    );
-    expect(history.marked('asset').get('a1')).toEqual([path]);
+    history.record([{ doc, before: asset, after: imported }], { kind: 'workbook', file: 'a.xlsx' }, 2);
+    expect(history.handCells('asset').get('a1')).toEqual(['name', 'size']);
     const typed = setPathValue(imported, path, 21);
     history.record([{ doc, before: imported, after: typed }], { kind: 'typed' }, 3);
-    expect(history.marked('asset').get('a1')).toBeUndefined();
+    expect(history.handCells('asset').get('a1')).toEqual([path, 'name', 'size']);
     history.record([{ doc, before: typed, after: imported }], { kind: 'undo' }, 4);
-    expect(history.marked('asset').get('a1')).toEqual([path]);
+    expect(history.handCells('asset').get('a1')).toEqual(['name', 'size']);
+    // A pull's new asset: nothing from the hand, nothing written for it there.
+    const pulled = { kind: 'asset' as const, id: 'a2' };
+    history.record([{ doc: pulled, before: null, after: asset }], { kind: 'service', updatedAt: null }, 5);
+    expect(history.handCells('asset').get('a2')).toBeUndefined();
   });
 
   it('forgets ids learnt in a transaction that rolled back', () => {
