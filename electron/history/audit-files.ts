@@ -86,11 +86,12 @@ function xlsxCell(ref: string, value: Scalar | string): string {
   return cellXml(ref, value, style.plain);
 }
 
+const letters = auditColumns.map((_, i) => columnName(i + 1));
+
 function xlsxRow(index: number, row: AuditRow): string {
   const values = [timeText(row.at), row.asset, row.field, row.path, row.previous, row.value, row.source];
   let cells = '';
-  for (let i = 0; i < values.length; i++)
-    cells += xlsxCell(`${columnName(i + 1)}${index}`, values[i] ?? null);
+  for (let i = 0; i < values.length; i++) cells += xlsxCell(`${letters[i]}${index}`, values[i] ?? null);
   return `<row r="${index}">${cells}</row>`;
 }
 
@@ -150,7 +151,7 @@ export async function writeAuditXlsx(file: string, pages: AsyncIterable<AuditRow
         xml += xlsxRow(++index, row);
       }
       count += rows.length;
-      sheet.push(strToU8(xml));
+      sheet.push(Buffer.from(xml, 'utf8'));
       await flush();
     }
     sheet.push(strToU8(sheetTailXml([])), true);

@@ -1,5 +1,4 @@
 import { pathLabel } from '../../shared/domain/path-labels';
-import type { ChangeSource } from '../../shared/history/change-source';
 import { sourceInWords } from '../../shared/history/source-words';
 import { catalogIndicator } from '../../shared/responses/catalog';
 import type { Scalar } from '../../shared/sync/asset-doc';
@@ -29,81 +28,96 @@ export const auditColumns = ['Time (UTC)', 'Asset', 'Field', 'Path', 'Old value'
 /** Rows read per statement: each page is read whole, so nothing holds the connection between pages. */
 const PAGE = 5_000;
 
-interface HistoryRow {
-  id: number;
-  at: number;
-  value: unknown;
-  previous: unknown;
-  source: number;
-  place: string | null;
-  kind: string;
-  ref: string;
-  path: string;
+/** A `cell_history` row as read for the log: id, at, value, previous, source, place, doc, path. */
+type RawRow = [number, number, unknown, unknown, number, string | null, number, number];
+
+/** What a document and a path read as, worked out once each (a log repeats them many times). */
+interface Described {
+  asset: string;
+  fields: Map<number, string>;
 }
 
 /**
  * The audit log's rows in time order, a page at a time (every change recorded, with the
  * documents' arrivals among them), worded as the analyst reads them. Pages are read by id, each in
- * one statement, so the export can yield between them while main answers other calls.
+ * one statement of the history table alone (documents, paths and sources are small tables, read
+ * into maps first), so the export yields between them while main answers other calls.
  */
 export async function* auditPages(history: CellHistory, filter: AuditFilter): AsyncGenerator<AuditRow[]> {
   const db = history.access;
   const from = filter.from ?? 0;
   const to = filter.to ?? Number.MAX_SAFE_INTEGER;
-  const ids = filter.localIds ? JSON.stringify(filter.localIds) : null;
-  const docFilter = ids === null ? '' : "AND d.kind = 'asset' AND d.ref IN (SELECT value FROM json_each(?))";
   const names = assetNames(db);
-  const sources = new Map<number, ChangeSource>();
+  const wanted = filter.localIds ? new Set(filter.localIds) : null;
+  const docs = new Map<number, { kind: string; ref: string; described?: Described }>();
+  for (const [id, kind, ref] of db.sql('SELECT id, kind, ref FROM cell_docs').raw().all() as Array<
+    [number, string, string]
+  >) {
+    if (wanted && !(kind === 'asset' && wanted.has(ref))) continue;
+    docs.set(id, { kind, ref });
+  }
+  const paths = new Map(db.sql('SELECT id, path FROM cell_paths').raw().all() as Array<[number, string]>);
+  const sourceWords = new Map<number, string>();
   const words = (id: number, place: string | null): string => {
-    let source = sources.get(id);
-    if (!source) sources.set(id, (source = history.sourceOf(id)));
-    return sourceInWords(placed(source, place));
+    if (place !== null) return sourceInWords(placed(history.sourceOf(id), place));
+    let text = sourceWords.get(id);
+    if (text === undefined) sourceWords.set(id, (text = sourceInWords(history.sourceOf(id))));
+    return text;
   };
-  const arrivals = (
-    db
-      .sql(
-        `SELECT d.origin_at AS at, d.origin_source AS source, d.kind, d.ref FROM cell_docs d JOIN change_sources s ON s.id = d.origin_source
-         WHERE s.json <> '{"kind":"before-history"}' AND d.origin_at >= ? AND d.origin_at < ? ${docFilter} ORDER BY d.origin_at, d.id`,
-      )
-      .all(...[from, to, ...(ids === null ? [] : [ids])]) as Array<{
-      at: number;
-      source: number;
-      kind: string;
-      ref: string;
-    }>
-  ).map((row) => ({ ...row, id: 0, value: null, previous: null, path: '', place: null }));
-  const page = db.sql(
-    `SELECT h.id, h.at, h.value, h.previous, h.source, h.place, d.kind, d.ref, p.path FROM cell_history h
-     JOIN cell_docs d ON d.id = h.doc JOIN cell_paths p ON p.id = h.path
-     WHERE h.id > ? AND h.at >= ? AND h.at < ? ${docFilter} ORDER BY h.id LIMIT ${PAGE}`,
-  );
-  const toRow = (row: HistoryRow): AuditRow => {
-    const { asset, field } = describe(row.kind, row.ref, row.path, names);
-    return {
-      at: row.at,
-      asset,
-      field,
-      path: row.path,
-      previous: decodeValue(row.previous),
-      value: decodeValue(row.value),
-      source: words(row.source, row.place),
-    };
+  const describeDoc = (doc: { kind: string; ref: string; described?: Described }): Described =>
+    (doc.described ??= { asset: describe(doc.kind, doc.ref, '', names).asset, fields: new Map() });
+  const fieldOf = (doc: { kind: string; ref: string; described?: Described }, pathId: number): string => {
+    const described = describeDoc(doc);
+    let field = described.fields.get(pathId);
+    if (field === undefined) {
+      field = describe(doc.kind, doc.ref, paths.get(pathId) ?? '', names).field;
+      described.fields.set(pathId, field);
+    }
+    return field;
   };
+  const arrivals: AuditRow[] = [];
+  for (const [id, at, source] of db
+    .sql(
+      `SELECT d.id, d.origin_at, d.origin_source FROM cell_docs d JOIN change_sources s ON s.id = d.origin_source
+       WHERE s.json <> '{"kind":"before-history"}' AND d.origin_at >= ? AND d.origin_at < ? ORDER BY d.origin_at, d.id`,
+    )
+    .raw()
+    .all(from, to) as Array<[number, number, number]>) {
+    const doc = docs.get(id);
+    if (!doc) continue;
+    const { asset, field } = describe(doc.kind, doc.ref, '', names);
+    arrivals.push({ at, asset, field, path: '', previous: null, value: null, source: words(source, null) });
+  }
+  const page = db
+    .sql(
+      `SELECT id, at, value, previous, source, place, doc, path FROM cell_history
+       WHERE id > ? AND at >= ? AND at < ? ORDER BY id LIMIT ${PAGE}`,
+    )
+    .raw();
   let after = 0;
   let next = 0;
   for (;;) {
-    const rows = page.all(...[after, from, to, ...(ids === null ? [] : [ids])]) as HistoryRow[];
+    const rows = page.all(after, from, to) as RawRow[];
     const out: AuditRow[] = [];
-    for (const row of rows) {
-      for (let arrival = arrivals[next]; arrival && arrival.at <= row.at; arrival = arrivals[++next])
-        out.push(toRow(arrival));
-      out.push(toRow(row));
+    for (const [, at, value, previous, source, place, docId, pathId] of rows) {
+      const doc = docs.get(docId);
+      if (!doc) continue;
+      for (let arrival = arrivals[next]; arrival && arrival.at <= at; arrival = arrivals[++next])
+        out.push(arrival);
+      out.push({
+        at,
+        asset: describeDoc(doc).asset,
+        field: fieldOf(doc, pathId),
+        path: paths.get(pathId) ?? '',
+        previous: decodeValue(previous),
+        value: decodeValue(value),
+        source: words(source, place),
+      });
     }
-    if (rows.length < PAGE)
-      for (; next < arrivals.length; next++) out.push(toRow(arrivals[next] as HistoryRow));
+    if (rows.length < PAGE) for (; next < arrivals.length; next++) out.push(arrivals[next] as AuditRow);
     if (out.length > 0) yield out;
     if (rows.length < PAGE) return;
-    after = rows[rows.length - 1]?.id ?? after;
+    after = rows[rows.length - 1]?.[0] ?? after;
   }
 }
 

@@ -1,4 +1,4 @@
-import { flattenDoc, type AssetDoc, type Scalar } from '../../shared/sync/asset-doc';
+import { changedPaths, entryKey, flattenDoc, type AssetDoc, type Scalar } from '../../shared/sync/asset-doc';
 import type { DocumentRef } from '../workspace/change-recorder';
 
 const collectionHeads = new Set(['annual_data', 'certifications', 'energy_ratings']);
@@ -67,6 +67,7 @@ export function changedCells(
   before: unknown,
   after: unknown,
 ): Array<{ path: string; previous: Scalar; value: Scalar }> {
+  if (kind === 'asset') return changedAssetCells(before as AssetDoc | null, after as AssetDoc | null);
   const a = cellsOf(kind, before);
   const b = cellsOf(kind, after);
   const out: Array<{ path: string; previous: Scalar; value: Scalar }> = [];
@@ -77,4 +78,38 @@ export function changedCells(
   for (const [path, value] of b)
     if (!a.has(path) && value !== null) out.push({ path, previous: null, value });
   return out;
+}
+
+/**
+ * An asset's changed cells: the sync's own walk of both documents side by side (`changedPaths`),
+ * then the two values of just those paths, so a keypress does not flatten the asset twice.
+ */
+function changedAssetCells(
+  before: AssetDoc | null,
+  after: AssetDoc | null,
+): Array<{ path: string; previous: Scalar; value: Scalar }> {
+  const out: Array<{ path: string; previous: Scalar; value: Scalar }> = [];
+  for (const path of changedPaths(before, after)) {
+    const parts = path.split('/');
+    if (parts.length === 2) continue;
+    out.push({ path, previous: assetValueAt(before, parts), value: assetValueAt(after, parts) });
+  }
+  return out;
+}
+
+/** The value at a split path, as `flattenDoc` holds it (an entry's values merged as it merges them). */
+function assetValueAt(doc: AssetDoc | null, parts: string[]): Scalar {
+  if (!doc) return null;
+  const [head, key, field] = parts;
+  if (head === undefined) return null;
+  if (key === undefined || field === undefined) return asScalar(doc[head]);
+  const entries = doc[head];
+  if (!Array.isArray(entries)) return null;
+  let value: Scalar = null;
+  for (const entry of entries as Record<string, unknown>[]) {
+    if (entryKey(head as Parameters<typeof entryKey>[0], entry) !== key) continue;
+    const found = asScalar(entry[field]);
+    if (found !== null) value = found;
+  }
+  return value;
 }

@@ -1,4 +1,4 @@
-/** Workbook export and import through a preview table; the service's own export. */
+/** Workbook export and import through a preview table; the service's own export; the audit log's. */
 import { useRef, useState, type FormEvent } from 'react';
 import { useFileDialogs } from '../bridge/browser-files';
 import { useModalDialog } from '../shell/use-modal-dialog';
@@ -13,6 +13,7 @@ import {
 } from './import-export-store';
 import { plural, progressText, showBytes } from './format';
 import { PreviewPanel } from './PreviewPanel';
+import { AuditLogCard } from '../history/AuditLogCard';
 import './import-export.css';
 
 export function ImportExportDialog() {
@@ -31,6 +32,7 @@ export function ImportExportDialog() {
           <ExportCard />
           <ImportCard />
           <ServiceCard />
+          <AuditLogCard />
         </div>
         <PreviewPanel />
         <div className="dialog-actions">
