@@ -11,7 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyImport } from '../../../electron/workbook/apply-import';
 import { exportWorkspace, previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
-import { exportAuditLog } from '../../../electron/history/history-service';
+import { exportAuditLog, historyService } from '../../../electron/history/history-service';
+import { ResponsesStore } from '../../../electron/responses/responses-store';
+import { syncResponses } from '../../../electron/responses/responses-sync';
+import { seedResponses } from '../../../sandbox/seed-responses';
 import { sourceInWords } from '../../../shared/history/source-words';
 import { assessmentYear, startHarness, type Harness } from '../../sandbox/helpers';
 import { makeClient, makeEngine, newAsset, tempWorkspace } from '../sync/harness';
@@ -21,6 +24,7 @@ describe("a cell's history", () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness();
+    seedResponses(h.server.store, h.entityId, assessmentYear);
   });
   afterAll(() => h?.close());
 
@@ -111,5 +115,27 @@ describe("a cell's history", () => {
     expect(text).toContain('undone');
     reopened.close();
     theirs.close();
+  });
+
+  it("a portfolio answer's history: the service's value, the analyst's two, one undone", async () => {
+    const { store: workspace, file } = tempWorkspace('answers');
+    const responses = ResponsesStore.open(file);
+    const client = makeClient(h.baseUrl, h.token);
+    await syncResponses({ store: responses, client, entityId: h.entityId });
+    const open = responses.list().find((r) => !r.readOnly);
+    if (!open) throw new Error('no open response');
+    const variable = 'LE3_governance';
+    responses.setValue(open.id, variable, 'A sustainability committee');
+    responses.setValue(open.id, variable, 'The board');
+    expect(workspace.undo()?.label).toMatch(/^answer to/);
+    const { handlers } = historyService({ store: () => workspace });
+    const entries = await handlers['workspace.answerHistory']({ responseId: open.id, variable });
+    expect(entries.map((e) => [e.value, e.source.kind])).toEqual([
+      ['A sustainability committee', 'undo'],
+      ['The board', 'typed'],
+      ['A sustainability committee', 'typed'],
+    ]);
+    responses.close();
+    workspace.close();
   });
 });
