@@ -2,7 +2,6 @@ import type Database from 'better-sqlite3';
 import { openSqlite } from '../storage/sqlite';
 import { catalogIndicator, indicatorCatalog } from '../../shared/responses/catalog';
 import {
-  checkIndicatorValue,
   isReadOnlyResponse,
   type EvidenceItemView,
   type IndicatorDefinition,
@@ -12,27 +11,17 @@ import {
   type ResponseSummary,
   type ResponseValueView,
 } from '../../shared/responses/types';
-import type { ChangeSource } from '../../shared/history/change-source';
 import { migrate } from '../workspace/migrations';
-import { answerColumns, answerId, type AnswerColumn, type AnswerWriter } from '../workspace/answer-document';
+import type { StoredResponse } from '../workspace/migrations-responses';
 import type { ChangeRecorder } from '../workspace/change-recorder';
 import { WritePath } from '../workspace/write-path';
 import { CellHistory } from '../history/cell-history';
 import type { ServiceValue } from './responses-client';
-import { migrateResponses, type StoredResponse } from './store-schema';
+import { AnswerEdits } from './answer-edits';
 import { EvidenceTable } from './evidence-table';
-import { ValueTable, valueText, valueView, type ValueRow } from './value-table';
+import { ValueTable, valueView, type ValueRow } from './value-table';
 
-/** Refused edits: the message is for the analyst. */
-export class ResponseEditError extends Error {
-  constructor(
-    readonly code: 'not_found' | 'read_only' | 'invalid',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ResponseEditError';
-  }
-}
+export { ResponseEditError } from './answer-edits';
 
 export interface PendingValue {
   responseId: number;
@@ -69,6 +58,7 @@ interface ResponseRow {
 export class ResponsesStore {
   private readonly values: ValueTable;
   private readonly evidenceItems: EvidenceTable;
+  private readonly edits: AnswerEdits;
   private readonly path: WritePath;
   private readonly statements = new Map<string, Database.Statement>();
 
@@ -89,6 +79,7 @@ export class ResponsesStore {
     );
     this.values = new ValueTable(db, now, this.path);
     this.evidenceItems = new EvidenceTable(db);
+    this.edits = new AnswerEdits(db, now, this.path, this.values, (id) => this.summary(id));
   }
 
   /** `recorder`: told of every change of an answer; the file's cell history by default, null for none. */
@@ -98,7 +89,6 @@ export class ResponsesStore {
   ): ResponsesStore {
     const db = openSqlite(file);
     migrate(db);
-    migrateResponses(db);
     return new ResponsesStore(db, opts.now ?? Date.now, opts.recorder);
   }
 
@@ -226,46 +216,10 @@ export class ResponsesStore {
     })();
   }
 
-  // --- the analyst's edits
+  // --- the analyst's edits (answer-edits.ts): each a labelled step of the workspace's history
 
   setValue(responseId: number, variable: string, value: IndicatorValue): ResponseValueView {
-    return this.db.transaction((): ResponseValueView => {
-      const summary = this.summary(responseId);
-      if (!summary) throw new ResponseEditError('not_found', `No response ${responseId} in the workspace`);
-      const title = `The ${summary.survey_year} response`;
-      if (isReadOnlyResponse(summary)) {
-        throw new ResponseEditError(
-          'read_only',
-          `${title} is ${summary.status}${summary.survey_open ? '' : ' (survey closed)'}: a historical response is read-only`,
-        );
-      }
-      const def = catalogIndicator(variable);
-      if (!def) throw new ResponseEditError('not_found', `No indicator ${variable} in the catalog`);
-      const existing = this.valueRow(responseId, variable);
-      if (existing?.unavailable)
-        throw new ResponseEditError(
-          'not_found',
-          `${def.label} is not available in ${title}: ${existing.unavailable}`,
-        );
-      const problems = checkIndicatorValue(def, value);
-      if (problems.length > 0) throw new ResponseEditError('invalid', `${def.label} ${problems.join('; ')}`);
-      const change = { variable, value, columns: ['current_value', 'server_errors'] as const };
-      this.change(
-        `answer to ${def.label}`,
-        responseId,
-        variable,
-        'response-set',
-        change,
-        { kind: 'typed' },
-        (w) => {
-          const current = { current_value: valueText(value), server_errors: null, updated_at: this.now() };
-          if (existing) w.update(responseId, variable, current);
-          // Never read from the service: "0" is the version a first write sends.
-          else w.insert(responseId, variable, { base_value: 'null', base_lock_version: '0', ...current });
-        },
-      );
-      return this.mustValue(responseId, variable);
-    })();
+    return this.edits.setValue(responseId, variable, value);
   }
 
   /**
@@ -273,61 +227,12 @@ export class ResponsesStore {
    * theirs: the service's value replaces the analyst's.
    */
   resolveConflict(responseId: number, variable: string, choice: 'mine' | 'theirs'): ResponseValueView {
-    return this.db.transaction((): ResponseValueView => {
-      const row = this.valueRow(responseId, variable);
-      if (!row) throw new ResponseEditError('not_found', `No answer ${variable} in response ${responseId}`);
-      if (row.conflict_lock_version !== null && row.conflict_value !== null) {
-        const current = choice === 'theirs' ? row.conflict_value : row.current_value;
-        this.change(
-          `conflict on ${labelOf(variable)}: ${choice === 'mine' ? 'mine kept' : 'theirs taken'}`,
-          responseId,
-          variable,
-          'response-resolve',
-          { variable, choice, columns: answerColumns },
-          { kind: 'conflict', choice },
-          (w) =>
-            w.update(responseId, variable, {
-              base_value: row.conflict_value,
-              base_lock_version: row.conflict_lock_version,
-              current_value: current,
-              conflict_value: null,
-              conflict_lock_version: null,
-              updated_at: this.now(),
-            }),
-        );
-      }
-      return this.mustValue(responseId, variable);
-    })();
+    return this.edits.resolveConflict(responseId, variable, choice);
   }
 
   /** Back to the service's answer (for a conflict: theirs). */
   revertValue(responseId: number, variable: string): ResponseValueView {
-    return this.db.transaction((): ResponseValueView => {
-      const row = this.valueRow(responseId, variable);
-      if (!row) throw new ResponseEditError('not_found', `No answer ${variable} in response ${responseId}`);
-      const inConflict = row.conflict_lock_version !== null && row.conflict_value !== null;
-      const base = inConflict ? (row.conflict_value ?? row.base_value) : row.base_value;
-      const lock = inConflict ? (row.conflict_lock_version ?? row.base_lock_version) : row.base_lock_version;
-      this.change(
-        `revert of the answer to ${labelOf(variable)}`,
-        responseId,
-        variable,
-        'response-revert',
-        { variable, columns: answerColumns },
-        { kind: 'typed' },
-        (w) =>
-          w.update(responseId, variable, {
-            base_value: base,
-            base_lock_version: lock,
-            current_value: base,
-            conflict_value: null,
-            conflict_lock_version: null,
-            server_errors: null,
-            updated_at: this.now(),
-          }),
-      );
-      return this.mustValue(responseId, variable);
-    })();
+    return this.edits.revertValue(responseId, variable);
   }
 
   // --- what a push learns
@@ -411,37 +316,4 @@ export class ResponsesStore {
   private valueRow(responseId: number, variable: string): ValueRow | undefined {
     return this.values.row(responseId, variable);
   }
-
-  private mustValue(responseId: number, variable: string): ResponseValueView {
-    const row = this.valueRow(responseId, variable);
-    if (!row) throw new ResponseEditError('not_found', `No answer ${variable} in response ${responseId}`);
-    return valueView(row);
-  }
-
-  /**
-   * One change of an answer by the analyst, as a labelled step of the workspace's history ("answer
-   * to <indicator>"), so Undo, on any tab, undoes what its label says. `payload.columns`: what the
-   * change touches, so undo leaves the rest (a base a sync moved since) alone.
-   */
-  private change(
-    label: string,
-    responseId: number,
-    variable: string,
-    kind: string,
-    payload: { columns: readonly AnswerColumn[] } & Record<string, unknown>,
-    source: ChangeSource,
-    write: (writer: AnswerWriter) => void,
-  ): void {
-    this.path.step(label, () =>
-      this.path.analyst('answer', answerId(responseId, variable), { kind, payload, source }, (w) => {
-        write(w);
-        return undefined;
-      }),
-    );
-  }
-}
-
-/** An indicator's words for a step's label (its variable when the catalog does not know it). */
-function labelOf(variable: string): string {
-  return catalogIndicator(variable)?.label ?? variable;
 }

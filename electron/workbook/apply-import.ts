@@ -81,6 +81,9 @@ export function applyImport(store: WorkspaceStore, plan: ImportPlan, opts: Apply
   const at = (opts.now ?? Date.now)();
   // One undo step in the workspace's history (Ctrl+Z), beside the import's own "Undo import".
   const label = `import of ${work.length} asset${work.length === 1 ? '' : 's'} from ${plan.source.name ?? basename(plan.source.file)}`;
+  const file = (plan.source.name ?? basename(plan.source.file)).slice(0, 255);
+  const source: ChangeSource =
+    plan.source.format === 'csv' ? { kind: 'csv', file } : { kind: 'workbook', file };
   return store.step(label, () =>
     store.transaction(() => {
       const stale: string[] = [];
@@ -99,10 +102,7 @@ export function applyImport(store: WorkspaceStore, plan: ImportPlan, opts: Apply
       const created: string[] = [];
       const updated: string[] = [];
       const entries: UndoRecord['entries'] = [];
-      // The cell history's source: the file once, each cell's sheet and cell (or CSV row) beside it.
-      const file = plan.source.name ?? basename(plan.source.file);
-      const source: ChangeSource =
-        plan.source.format === 'csv' ? { kind: 'csv', file } : { kind: 'workbook', file };
+      // The cell history keeps the file once (the source) and each cell's sheet and cell beside it.
       for (const row of work) {
         if (!row.doc) continue;
         const places = new Map(row.changes.flatMap((c) => (c.cell ? [[c.path, c.cell] as const] : [])));
@@ -183,12 +183,13 @@ export function undoImport(store: WorkspaceStore, importId?: string): { removed:
     }
     let removed = 0;
     let restored = 0;
+    const undone: ChangeSource = { kind: 'undo' };
     for (const e of undo.entries) {
       if (e.before === null) {
-        store.deleteAsset(e.localId);
+        store.deleteAsset(e.localId, undone);
         removed++;
       } else {
-        store.replaceDoc(e.localId, e.before as AssetDoc, 'undo-import');
+        store.replaceDoc(e.localId, e.before as AssetDoc, 'undo-import', undone);
         restored++;
       }
     }

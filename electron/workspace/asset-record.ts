@@ -47,13 +47,19 @@ export const inStep = '(base IS NOT NULL AND local IS NULL AND deleted = 0)';
 export const parseDoc = (text: string | null): AssetDoc | null =>
   text === null ? null : (JSON.parse(text) as AssetDoc);
 
+/**
+ * The record of a row. A copy in step with the service's (the same text: most of a pulled
+ * workspace) is parsed once and shared by `base` and `current`: documents are never changed in place
+ * (every edit makes a new one, see `setPathValue`).
+ */
 export function toRecord(row: AssetRow): AssetRecord {
+  const base = parseDoc(row.base);
   return {
     localId: row.local_id,
     serviceAssetId: row.service_asset_id,
     partnersId: row.partners_id,
-    base: parseDoc(row.base),
-    current: parseDoc(row.current),
+    base,
+    current: row.current === row.base ? base : parseDoc(row.current),
     serverValidations: row.server_validations ? (JSON.parse(row.server_validations) as ServerVerdict) : null,
     outliers: row.outliers ? (JSON.parse(row.outliers) as Outlier[]) : [],
     remoteDeleted: row.remote_deleted === 1,

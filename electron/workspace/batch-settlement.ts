@@ -13,9 +13,10 @@ export class BatchSettlement {
   /**
    * `created`, `always_created`, `updated`, `always_updated`: the service now holds this. `carried`:
    * the asset as the answer's JSON held it, when the answer may be partial (see answer-merge.ts).
+   * `anyway`: sent with its errors (the analyst's "send anyway"), the change's source.
    */
-  acknowledged(localId: string, asset: Asset, carried?: Record<string, unknown>): void {
-    this.store.acknowledge(localId, asset, this.sent?.get(localId), carried);
+  acknowledged(localId: string, asset: Asset, carried?: Record<string, unknown>, anyway = false): void {
+    this.store.acknowledge(localId, asset, this.sent?.get(localId), carried, anyway);
   }
 
   deleted(localId: string): void {

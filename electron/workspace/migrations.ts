@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
 import { legacyPropertyTypeCodes } from '../../shared/domain/reference-data';
 import { createHistoryTables } from '../history/history-schema';
+import { responsesDocsShapes } from './migrations-responses';
 
 /**
  * Versioned schema of a workspace file, applied in order; `PRAGMA user_version` records how far a
- * file has come. Append new steps: never edit one that has shipped.
+ * file has come. The one migrator of the file: the portfolio responses' tables migrate here too.
+ * Append new steps: never edit one that has shipped.
  */
 const steps: ReadonlyArray<(db: Database.Database) => void> = [
   (db) => {
@@ -142,6 +144,10 @@ const steps: ReadonlyArray<(db: Database.Database) => void> = [
         GENERATED ALWAYS AS (CASE WHEN deleted THEN NULL ELSE COALESCE(local, base) END) VIRTUAL;
     `);
   },
+  // The portfolio responses follow the docs' shapes: once the responses' own migrator's first step
+  // (with its own `responses_schema` table), now a step of this one; a file that had it is left as
+  // it is (see migrations-responses.ts).
+  responsesDocsShapes,
   // Cell history (issue 31): every change's source and time per cell, in this file (so scoped to its
   // connection and entity, and kept across restarts). Nothing older is read: a document's cells
   // without history show their value as "before history" (see electron/history/history-schema.ts).

@@ -148,7 +148,13 @@ export class RemoteMerge {
    * on the copy that was sent (`sent`, as the push kept it, or the row's own `sent` column). The
    * asset's batch is done with it: it leaves the batch in the same write (one row rewrite, not two).
    */
-  acknowledge(localId: string, asset: Asset, sent?: string, carried?: Record<string, unknown>): void {
+  acknowledge(
+    localId: string,
+    asset: Asset,
+    sent?: string,
+    carried?: Record<string, unknown>,
+    anyway = false,
+  ): void {
     const copy = serviceCopy(asset);
     const { outliers, verdict } = copy;
     let { theirs, theirsJson } = copy;
@@ -160,7 +166,9 @@ export class RemoteMerge {
       theirsJson = JSON.stringify(theirs);
       keepOutliers = !Object.hasOwn(carried, '_outliers');
     }
-    const source = { kind: 'service', updatedAt: asset.updated_at } as const;
+    const source = anyway
+      ? ({ kind: 'send-anyway' } as const)
+      : ({ kind: 'service', updatedAt: asset.updated_at } as const);
     const write = (currentJson: string | null, where: string, ...params: unknown[]): boolean => {
       let written = false;
       this.path.service('asset', localId, { source }, (w) => {

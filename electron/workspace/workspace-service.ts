@@ -3,17 +3,15 @@
  * context, and the analyst's edits. Opening and closing follow the session (connection, sign-in,
  * entity). Its slice of the bridge: `session.selectEntity` and `workspace.*`.
  */
-import { randomUUID } from 'node:crypto';
 import type { SessionState, WorkspaceProblem, WorkspaceSnapshot } from '../../shared/bridge/types';
 import { countNames, workspaceContexts, type Entity, type ValidationContext } from '../../shared/domain';
-import { entryKey, type AssetDoc } from '../../shared/sync/asset-doc';
-import type { AssetView, HistoryOutcome } from '../../shared/sync/types';
 import type { SessionService } from '../auth/session-service';
 import { badRequest, notFound } from '../bridge/errors';
 import { errorMessage } from '../../shared/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { workspaceFile } from '../storage/paths';
-import { assetView, assetViewPage } from './asset-views';
+import { assetViewPage } from './asset-views';
+import { editHandlers, type EditHandlers } from './edit-handlers';
 import { readReference, referenceKey, refreshReference } from './reference-lists';
 import { WorkspaceStore } from './workspace-store';
 import { damageOf, describeDamage, setAside } from './workspace-damage';
@@ -35,23 +33,9 @@ export interface WorkspaceListener {
 
 export type WorkspaceHandlers = Pick<
   BridgeHandlers,
-  | 'session.selectEntity'
-  | 'workspace.snapshot'
-  | 'workspace.assets'
-  | 'workspace.edit'
-  | 'workspace.createAsset'
-  | 'workspace.createAssets'
-  | 'workspace.undo'
-  | 'workspace.redo'
-  | 'workspace.history'
-  | 'workspace.deleteAssets'
-  | 'workspace.revertAsset'
-  | 'workspace.addEntry'
-  | 'workspace.removeEntry'
-  | 'workspace.resolveConflict'
-  | 'workspace.resolveRemoteDeletion'
-  | 'workspace.rebuild'
->;
+  'session.selectEntity' | 'workspace.snapshot' | 'workspace.assets' | 'workspace.rebuild'
+> &
+  EditHandlers;
 
 export class WorkspaceService {
   private open: OpenWorkspace | undefined;
@@ -262,57 +246,9 @@ export class WorkspaceService {
       this.deps.events.emit('app.notice', { level: 'warning', message: reference.problem });
   }
 
-  /** Undo or redo one step: the assets it touched as they are now, and those now gone. */
-  private travel(direction: 'undo' | 'redo'): HistoryOutcome {
-    const { store } = this.require();
-    const outcome = direction === 'undo' ? store.undo() : store.redo();
-    const views: AssetView[] = [];
-    const removed: string[] = [];
-    for (const id of outcome?.touched ?? []) {
-      const view = this.view(store, id);
-      if (view) views.push(view);
-      else removed.push(id);
-    }
-    return {
-      label: outcome?.label ?? null,
-      views,
-      removed,
-      responses: outcome?.responses ?? [],
-      history: store.historyState(),
-    };
-  }
-
   /** The name the connection's service reads the asset id under: what it no longer takes is kept here. */
   private idName() {
     return this.deps.session.client.assetIds.name;
-  }
-
-  private view(store: WorkspaceStore, localId: string) {
-    return assetView(store, localId, this.idName());
-  }
-
-  private mustView(store: WorkspaceStore, localId: string) {
-    const result = this.view(store, localId);
-    if (!result) throw notFound(`No asset ${localId} in the workspace`);
-    return result;
-  }
-
-  private editEntries(
-    label: string,
-    localId: string,
-    collection: 'certifications' | 'energy_ratings',
-    edit: (list: Record<string, unknown>[]) => void,
-  ) {
-    const { store } = this.require();
-    const record = store.asset(localId);
-    if (!record?.current) throw notFound(`No editable asset ${localId}`);
-    const doc: AssetDoc = structuredClone(record.current);
-    const list = Array.isArray(doc[collection]) ? (doc[collection] as Record<string, unknown>[]) : [];
-    edit(list);
-    doc[collection] = list;
-    const what = collection === 'certifications' ? 'certification' : 'energy rating';
-    store.step(`${label} of a ${what}`, () => store.replaceDoc(localId, doc, `${collection}-edit`));
-    return this.mustView(store, localId);
   }
 
   readonly handlers: WorkspaceHandlers = guarded((run) => this.guard(run), {
@@ -341,67 +277,10 @@ export class WorkspaceService {
     },
     'workspace.assets': ({ after, limit }) =>
       assetViewPage(this.require().store, after, limit, this.idName()),
-    'workspace.edit': ({ edits, label }) => {
-      const { store } = this.require();
-      store.step(label ?? cellsLabel('edit', edits.length), () => store.setValues(edits));
-      return [...new Set(edits.map((edit) => edit.localId))].map((id) => this.mustView(store, id));
-    },
-    'workspace.createAsset': ({ fields }) => {
-      const { store } = this.require();
-      const record = store.step('adding an asset', () =>
-        store.createAsset({ ...fields, annual_data: [], certifications: [] }),
-      );
-      return this.mustView(store, record.localId);
-    },
-    'workspace.createAssets': ({ rows, edits, label }) => {
-      const { store } = this.require();
-      const ids = store.step(label, () => {
-        const created = rows.map((row) => {
-          const record = store.createAsset({ ...row.fields, annual_data: [], certifications: [] });
-          if (row.edits.length > 0)
-            store.setValues(row.edits.map((edit) => ({ ...edit, localId: record.localId })));
-          return record.localId;
-        });
-        if (edits.length > 0) store.setValues(edits);
-        return [...new Set([...created, ...edits.map((edit) => edit.localId)])];
-      });
-      return ids.map((id) => this.mustView(store, id));
-    },
-    'workspace.undo': () => this.travel('undo'),
-    'workspace.redo': () => this.travel('redo'),
-    'workspace.history': () => this.require().store.historyState(),
-    'workspace.deleteAssets': ({ localIds }) => {
-      const { store } = this.require();
-      const label = localIds.length === 1 ? 'delete of an asset' : `delete of ${localIds.length} assets`;
-      store.step(label, () => {
-        for (const id of localIds) if (store.asset(id)) store.deleteAsset(id);
-      });
-      return localIds;
-    },
-    'workspace.revertAsset': ({ localId }) => {
-      const { store } = this.require();
-      store.step('revert of an asset', () => store.revertAsset(localId));
-      return this.view(store, localId);
-    },
-    'workspace.addEntry': ({ localId, collection, fields }) =>
-      this.editEntries('addition', localId, collection, (list) =>
-        list.push({ ...fields, _key: randomUUID().slice(0, 8) }),
-      ),
-    'workspace.removeEntry': ({ localId, collection, key }) =>
-      this.editEntries('removal', localId, collection, (list) => {
-        const index = list.findIndex((entry) => entryKey(collection, entry) === key);
-        if (index >= 0) list.splice(index, 1);
-      }),
-    'workspace.resolveConflict': ({ localId, path, choice }) => {
-      const { store } = this.require();
-      store.step(`keeping ${choice} for a conflict`, () => store.resolveConflict(localId, path, choice));
-      return this.view(store, localId);
-    },
-    'workspace.resolveRemoteDeletion': ({ localId, choice }) => {
-      const { store } = this.require();
-      store.step(`keeping ${choice} for a deleted asset`, () => store.resolveRemoteDeletion(localId, choice));
-      return this.view(store, localId);
-    },
+    ...editHandlers(
+      () => this.require().store,
+      () => this.idName(),
+    ),
   });
 }
 
@@ -416,13 +295,8 @@ function guarded<H extends Record<string, (args: never) => unknown>>(
   return out as H;
 }
 
-/** "paste of 9 cells", "edit of 1 cell". */
 /** What a snapshot shows besides the assets: the entity and its lists (not when they were fetched). */
 function shownOf(store: WorkspaceStore): string {
   const { fetchedAt: _at, problem: _problem, ...lists } = readReference(store.reference(referenceKey));
   return JSON.stringify([store.entity(), lists]);
-}
-
-function cellsLabel(verb: string, count: number): string {
-  return `${verb} of ${count} ${count === 1 ? 'cell' : 'cells'}`;
 }

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../storage/sqlite';
 import type { Asset, Entity } from '../../shared/domain';
-import { createPayload, type AssetDoc, type FieldConflict, type Scalar } from '../../shared/sync/asset-doc';
+import { createPayload, type AssetDoc, type Scalar } from '../../shared/sync/asset-doc';
 import type { HistoryState, ServerVerdict } from '../../shared/sync/types';
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { AssetEdits, type Edit } from './asset-edits';
@@ -16,7 +16,7 @@ import { migrate } from './migrations';
 import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
 import { RemoteMerge, type KnownRow, type RemoteCopy } from './remote-merge';
 import type { StoreAccess } from './store-access';
-import { WorkspaceEditError } from './workspace-edit-error';
+import { WorkspaceReads } from './workspace-reads';
 
 export type { ServerVerdict };
 
@@ -25,11 +25,9 @@ export type { ServerVerdict };
  * so an edit acknowledged to the analyst survives a crash or a power cut. Each public mutation is
  * one transaction.
  */
-export class WorkspaceStore {
-  private readonly db: Database.Database;
+export class WorkspaceStore extends WorkspaceReads {
   private readonly now: () => number;
 
-  private readonly statements = new Map<string, Database.Statement>();
   /** The analyst's edits and the service's copy taken in, each its own part sharing this store. */
   private readonly edits: AssetEdits;
   private readonly remote: RemoteMerge;
@@ -38,8 +36,13 @@ export class WorkspaceStore {
   /** Every change's source and time per cell (issue 31): the write path's recorder, and its reads. */
   readonly cells: CellHistory;
 
-  private constructor(db: Database.Database, now: () => number, recorder?: ChangeRecorder | null) {
-    this.db = db;
+  private constructor(
+    db: Database.Database,
+    now: () => number,
+    recorder?: ChangeRecorder | null,
+    onStatement?: (text: string) => void,
+  ) {
+    super(db, onStatement);
     this.now = now;
     const access: StoreAccess = {
       sql: (text) => this.sql(text),
@@ -56,14 +59,15 @@ export class WorkspaceStore {
   /**
    * `recorder`: told of every change the write path makes; by default the file's own cell history
    * (`cells`), null for none (the benches' "without history").
+   * `onStatement`: told of each statement run (by its text), for a test to count the reads.
    */
   static open(
     file: string,
-    opts: { now?: () => number; recorder?: ChangeRecorder | null } = {},
+    opts: { now?: () => number; recorder?: ChangeRecorder | null; onStatement?: (text: string) => void } = {},
   ): WorkspaceStore {
     const db = openSqlite(file);
     migrate(db);
-    return new WorkspaceStore(db, opts.now ?? Date.now, opts.recorder);
+    return new WorkspaceStore(db, opts.now ?? Date.now, opts.recorder, opts.onStatement);
   }
 
   close(): void {
@@ -104,79 +108,6 @@ export class WorkspaceStore {
     this.sql(
       'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
     ).run(key, value);
-  }
-
-  // --- reading
-
-  listAssets(): AssetRecord[] {
-    return (this.sql(`SELECT ${assetColumns} FROM assets ORDER BY rowid`).all() as AssetRow[]).map(toRecord);
-  }
-
-  /**
-   * The assets as the grids need them, in order, after the row `after` (at most `limit`): an asset
-   * whose copy is the service's (most of a pulled workspace) is read and parsed once, not twice;
-   * its `base` stays unread (null, with `inStep`). `last`: the row to go on after.
-   */
-  listForViews(after = 0, limit = -1): { records: AssetRecord[]; last: number | null } {
-    const rows = this.sql(
-      `SELECT rowid AS row, local_id, service_asset_id, partners_id, server_validations, outliers, remote_deleted, not_found, in_flight, updated_at, current, CASE WHEN ${inStep} THEN NULL ELSE base END AS base, ${inStep} AS in_step FROM assets WHERE rowid > ? ORDER BY rowid LIMIT ?`,
-    ).all(after, limit) as Array<AssetRow & { row: number; in_step: number }>;
-    return {
-      records: rows.map((row) => ({ ...toRecord(row), inStep: row.in_step === 1 })),
-      last: rows.at(-1)?.row ?? null,
-    };
-  }
-
-  /** How many assets the workspace holds, without reading them. */
-  assetCount(): number {
-    return (this.sql('SELECT COUNT(*) AS n FROM assets').get() as { n: number }).n;
-  }
-
-  /** Every open conflict, by asset (one query for a whole snapshot). */
-  conflictsByAsset(): Map<string, FieldConflict[]> {
-    const out = new Map<string, FieldConflict[]>();
-    for (const { localId, ...conflict } of this.conflicts()) {
-      const list = out.get(localId);
-      if (list) list.push(conflict);
-      else out.set(localId, [conflict]);
-    }
-    return out;
-  }
-
-  asset(localId: string): AssetRecord | undefined {
-    const row = this.sql(`SELECT ${assetColumns} FROM assets WHERE local_id = ?`).get(localId) as
-      AssetRow | undefined;
-    return row ? toRecord(row) : undefined;
-  }
-
-  assetByServiceId(serviceAssetId: number): AssetRecord | undefined {
-    const row = this.sql(`SELECT ${assetColumns} FROM assets WHERE service_asset_id = ?`).get(
-      serviceAssetId,
-    ) as AssetRow | undefined;
-    return row ? toRecord(row) : undefined;
-  }
-
-  journalLength(): number {
-    return (this.sql('SELECT COUNT(*) AS n FROM journal').get() as { n: number }).n;
-  }
-
-  lastJournalSeq(): number {
-    return (this.sql('SELECT COALESCE(MAX(seq), 0) AS n FROM journal').get() as { n: number }).n;
-  }
-
-  conflicts(localId?: string): Array<FieldConflict & { localId: string }> {
-    const rows = (
-      localId === undefined
-        ? this.sql('SELECT * FROM conflicts ORDER BY local_id, path').all()
-        : this.sql('SELECT * FROM conflicts WHERE local_id = ? ORDER BY path').all(localId)
-    ) as Array<{ local_id: string; path: string; base: string; mine: string; theirs: string }>;
-    return rows.map((row) => ({
-      localId: row.local_id,
-      path: row.path,
-      base: JSON.parse(row.base) as Scalar,
-      mine: JSON.parse(row.mine) as Scalar,
-      theirs: JSON.parse(row.theirs) as Scalar,
-    }));
   }
 
   // --- the analyst's edits: each is journalled and committed before it returns (see AssetEdits)
@@ -326,8 +257,14 @@ export class WorkspaceStore {
    * becomes the base (merged into the copy sent when `carried` says it may be partial), and edits the
    * analyst made while the batch was in flight stay pending.
    */
-  acknowledge(localId: string, asset: Asset, sent?: string, carried?: Record<string, unknown>): void {
-    this.remote.acknowledge(localId, asset, sent, carried);
+  acknowledge(
+    localId: string,
+    asset: Asset,
+    sent?: string,
+    carried?: Record<string, unknown>,
+    anyway = false,
+  ): void {
+    this.remote.acknowledge(localId, asset, sent, carried, anyway);
   }
 
   /** An asset whose delete the service acknowledged: its row goes (through the write path). */
@@ -382,23 +319,6 @@ export class WorkspaceStore {
   /** @internal */
   run(sql: string, ...params: unknown[]): void {
     this.sql(sql).run(...params);
-  }
-
-  /** @internal */
-  mustGet(localId: string): AssetRecord {
-    const record = this.asset(localId);
-    if (!record) throw new WorkspaceEditError(`No asset ${localId} in the workspace`);
-    return record;
-  }
-
-  /** Prepared once per text: preparing costs more than running for these one-row statements. */
-  private sql(text: string): Database.Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
   }
 
   // --- for the sync's worker thread (electron/sync/sync-worker.ts): its own connection to this

@@ -30,6 +30,9 @@ function documentKinds(access: SqlAccess): Kinds {
   return { asset: assetDocuments(access), answer: answerDocuments(access) };
 }
 
+/** The order kinds are asked to claim a journal row: the asset claims any key (older files): last. */
+const journalClaims: readonly KindName[] = ['answer', 'asset'];
+
 /**
  * A write's work: it writes through the kind's statements and returns the document's image after
  * (null: gone), or undefined when it does not know it (read after it, if anyone needs it).
@@ -45,9 +48,12 @@ export interface AnalystChange<K extends KindName> {
   before?: Image<K> | null;
 }
 
-/** The service's copy changed (a pull, a batch answer), and maybe the analyst's with it. */
+/**
+ * The service's copy changed (a pull, a batch answer), and maybe the analyst's with it: its source is
+ * the service, or the analyst's "send anyway" for an answer to what was sent with its errors.
+ */
 export interface ServiceChange<K extends KindName> {
-  source: Extract<ChangeSource, { kind: 'service' }>;
+  source: Extract<ChangeSource, { kind: 'service' | 'send-anyway' }>;
   before?: Image<K> | null;
 }
 
@@ -124,10 +130,9 @@ export class WritePath {
   private restore(row: JournalRow, side: 'before' | 'after'): void {
     const text = side === 'before' ? row.before : row.after;
     const source: ChangeSource = { kind: side === 'before' ? 'undo' : 'redo' };
-    // The answer's kind claims its prefixed keys; every other key is an asset's local id.
-    for (const name of ['answer', 'asset'] as const) {
+    const image = text === null ? null : (JSON.parse(text) as unknown);
+    for (const name of journalClaims) {
       const doc = this.kinds[name] as DocumentKind<unknown, unknown>;
-      const image = text === null ? null : (JSON.parse(text) as unknown);
       const id = doc.idOfJournalKey(row.local_id, image);
       if (id === undefined) continue;
       if (id === null) return;

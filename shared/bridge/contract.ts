@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { sameTabNames, tabNameProblem } from '../workbook/tab-names';
+import { handSourceKinds } from '../history/change-source';
 import type {
   AppInfo,
   AssetPage,
@@ -21,6 +22,7 @@ import type {
 import type {
   AssetView,
   DryRunRow,
+  EditOutcome,
   HistoryOutcome,
   HistoryState,
   PendingReview,
@@ -67,6 +69,8 @@ const noArgs = z.object({}).strict();
 const localId = z.string().min(1).max(64);
 const connectionId = z.string().min(1).max(100);
 const historyLabel = z.string().min(1).max(120);
+/** What the analyst's hand did in a grid (a change's source, shared/history/change-source.ts). */
+const handSource = z.enum(handSourceKinds);
 const scalar = z.union([z.string().max(10_000), z.number().finite(), z.boolean(), z.null()]);
 /** Paths as shared/sync/asset-doc.ts writes them: `field`, `annual_data/2024/field`, `certifications/id:7/level`. */
 const docPath = z
@@ -160,21 +164,26 @@ export const bridgeMethods = {
   'workspace.assets': method<AssetPage>()(
     z.object({ after: z.number().int().min(0), limit: z.number().int().min(1).max(1_000_000) }).strict(),
   ),
-  'workspace.edit': method<AssetView[]>()(
+  /**
+   * Cell edits as one undo step: the assets as they are now and main's history. `source`: what the
+   * analyst's hand did (typed by default); main labels the step from it ("paste of 9 cells").
+   */
+  'workspace.edit': method<EditOutcome>()(
     z
       .object({
         edits: z
           .array(z.object({ localId, path: docPath, value: scalar }).strict())
           .min(1)
           .max(100_000),
-        /** The undo step's label ("paste of 9 cells"); main says "edit of N cells" without one. */
+        source: handSource.optional(),
+        /** A named action's label ("add year 2024") instead of main's cells label. */
         label: historyLabel.optional(),
       })
       .strict(),
   ),
   'workspace.createAsset': method<AssetView>()(z.object({ fields: docFields.optional() }).strict()),
   /** New assets with their cell edits and edits of others, in one transaction and one undo step. */
-  'workspace.createAssets': method<AssetView[]>()(
+  'workspace.createAssets': method<EditOutcome>()(
     z
       .object({
         rows: z
@@ -189,7 +198,9 @@ export const bridgeMethods = {
           .min(1)
           .max(20_000),
         edits: z.array(z.object({ localId, path: docPath, value: scalar }).strict()).max(100_000),
-        label: historyLabel,
+        source: handSource.optional(),
+        /** A named action's label; main labels it otherwise ("adding an asset", "paste of 9 cells"). */
+        label: historyLabel.optional(),
       })
       .strict(),
   ),

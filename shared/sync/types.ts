@@ -131,6 +131,12 @@ export interface HistoryState {
   redo: string | null;
 }
 
+/** The answer to an edit (cells, new assets): the assets as they are now, and main's history after it. */
+export interface EditOutcome {
+  views: AssetView[];
+  history: HistoryState;
+}
+
 /** The result of undo or redo: the step's label, the assets as they are now, those now gone. */
 export interface HistoryOutcome {
   label: string | null;

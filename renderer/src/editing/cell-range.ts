@@ -205,8 +205,8 @@ export function rangeCommand(api: GridApi<GridRow>, command: 'clear' | 'fillDown
       edits.push({ localId: row.localId, path: pathOf(row, c.data.spec.field), value });
     });
   });
-  const label = command === 'clear' ? 'Clear' : command === 'fillDown' ? 'Fill down' : 'Fill right';
   // The status bar's sum follows the new values once main has written them.
-  if (edits.length > 0) void editCells(edits, label).then(() => changed(api));
+  if (edits.length > 0)
+    void editCells(edits, command === 'clear' ? 'clear' : 'fill').then(() => changed(api));
   return true;
 }

@@ -111,13 +111,13 @@ export function pasteText(api: GridApi<GridRow>, text: string, grow: GrowSpec | 
     }));
     const left = nameless > 0 ? `; ${plural(nameless, 'row')} without a name not created` : '';
     if (rows.length === 0) {
-      if (edits.length > 0) void editCells(edits, 'Paste');
+      if (edits.length > 0) void editCells(edits, 'paste');
       notify('warning', `No new assets: every pasted row past the end lacks a name${skipped}`);
       return;
     }
     if (!confirmLargePaste(rows.length, count)) return;
     if (rows.length > 50) notify('info', `Pasting ${plural(rows.length, 'new asset')}…`);
-    void createAssetsWithEdits(rows, edits, 'Paste').then((ok) => {
+    void createAssetsWithEdits(rows, edits, 'paste').then((ok) => {
       if (ok)
         notify('info', `Pasted ${plural(count, 'cell')}, ${plural(rows.length, 'new row')}${skipped}${left}`);
     });
@@ -128,7 +128,7 @@ export function pasteText(api: GridApi<GridRow>, text: string, grow: GrowSpec | 
     notify('warning', `Nothing to paste here${skipped}`);
     return;
   }
-  void editCells(edits, 'Paste').then((ok) => {
+  void editCells(edits, 'paste').then((ok) => {
     if (ok) notify('info', `Pasted ${plural(count, 'cell')}${skipped}`);
   });
 }

@@ -1,11 +1,13 @@
 /**
  * Every change the analyst makes, as commands: each goes through the bridge to the workspace, and
  * the store takes the asset views the bridge answers. Undo and redo live in main (the workspace's
- * journal, `workspace.undo` / `workspace.redo`): each command is one step there, labelled here
- * ("paste of 9 cells"), and the renderer keeps no history, only what the toolbar shows of it.
+ * journal, `workspace.undo` / `workspace.redo`): each command is one step there, labelled there
+ * ("paste of 9 cells", from what the hand did: typed, paste, fill, replace, clear), and the renderer
+ * keeps no history, only what the toolbar shows of main's answer.
  * Commands run one at a time, in order, so a fast typist's edits land as typed.
  */
 import type { Scalar } from '../../../shared/sync/asset-doc';
+import type { HandSourceKind } from '../../../shared/history/change-source';
 import type { AssetView, HistoryOutcome, HistoryState } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
 import { applyViews, useWorkspace } from '../store/workspace';
@@ -44,11 +46,6 @@ function showHistory(history: HistoryState): void {
   });
 }
 
-/** A command just became main's newest step: undo is that, redo is gone. */
-function stepDone(label: string): void {
-  showHistory({ undo: label, redo: null });
-}
-
 /** Asks main for the history (after an entity switch, a pull or an import reloaded the workspace). */
 export function refreshHistory(): Promise<void> {
   return bridge.methods['workspace.history']({}).then(showHistory, () =>
@@ -63,14 +60,6 @@ useWorkspace.subscribe((state, prev) => {
   else showHistory({ undo: null, redo: null });
 });
 
-/** "paste of 9 cells" for the grid's commands; other labels as given. */
-function stepLabel(label: string, cells: number): string {
-  const verb = label.toLowerCase();
-  if (['paste', 'fill down', 'clear', 'edit', 'replace'].includes(verb))
-    return `${verb} of ${cells} ${cells === 1 ? 'cell' : 'cells'}`;
-  return verb;
-}
-
 function viewOf(localId: string): AssetView | undefined {
   return useWorkspace.getState().assets.get(localId);
 }
@@ -82,8 +71,11 @@ export function currentValue(localId: string, path: string): Scalar {
   return getPathValue(viewOf(localId)?.doc, path);
 }
 
-/** Sends cell edits as one batch: one undo step in main. */
-export function editCells(edits: readonly Edit[], label: string): Promise<boolean> {
+/**
+ * Sends cell edits as one batch: one undo step in main, which labels it from `how` (what the hand
+ * did) or, for a named action, takes its label ("add year 2024").
+ */
+export function editCells(edits: readonly Edit[], how: HandSourceKind | { label: string }): Promise<boolean> {
   const latest = new Map<string, Edit>();
   for (const edit of edits) {
     const k = `${edit.localId}\u0000${edit.path}`;
@@ -98,16 +90,16 @@ export function editCells(edits: readonly Edit[], label: string): Promise<boolea
   const sent = [...latest.values()].map((e) => ({ localId: e.localId, path: e.path, value: e.value }));
   if (sent.length === 0) return Promise.resolve(true);
   const token = pending.set(sent);
-  const step = stepLabel(label, sent.length);
+  const named = typeof how === 'string' ? { source: how } : { label: how.label };
   const saved = serial(async () => {
     try {
       performance.mark('edit:sent');
-      const views = await bridge.methods['workspace.edit']({ edits: sent, label: step });
+      const { views, history } = await bridge.methods['workspace.edit']({ edits: sent, ...named });
       performance.mark('edit:answered');
       pending.clear(sent, token);
       applyViews(views);
       performance.mark('edit:saved');
-      stepDone(step);
+      showHistory(history);
       return true;
     } catch (error) {
       pending.clear(sent, token);
@@ -121,21 +113,19 @@ export function editCells(edits: readonly Edit[], label: string): Promise<boolea
   return saved;
 }
 
-/** Creates an asset (optionally with fields and cell edits): one undo step. */
+/** Creates an asset (optionally with fields and cell edits): one undo step ("adding an asset"). */
 export function createAsset(
   fields: Record<string, Scalar> = {},
   edits: Array<{ path: string; value: Scalar }> = [],
-  label = 'adding an asset',
 ): Promise<AssetView | undefined> {
   return serial(async () => {
     try {
-      const views = await bridge.methods['workspace.createAssets']({
+      const { views, history } = await bridge.methods['workspace.createAssets']({
         rows: [{ fields, edits }],
         edits: [],
-        label,
       });
       applyViews(views);
-      stepDone(label);
+      showHistory(history);
       return views[0];
     } catch (error) {
       notify('error', `Could not add the asset: ${errorMessage(error)}`);
@@ -151,15 +141,14 @@ export function createAsset(
 export function createAssetsWithEdits(
   rows: Array<{ fields: Record<string, Scalar>; edits: Array<{ path: string; value: Scalar }> }>,
   extra: readonly Edit[],
-  label: string,
+  source: HandSourceKind,
 ): Promise<boolean> {
   const edits = extra.filter((e) => !sameValue(currentValue(e.localId, e.path), e.value));
-  const cells = rows.reduce((n, row) => n + row.edits.length + Object.keys(row.fields).length, edits.length);
-  const step = stepLabel(label, cells);
   return serial(async () => {
     try {
-      applyViews(await bridge.methods['workspace.createAssets']({ rows, edits, label: step }));
-      stepDone(step);
+      const { views, history } = await bridge.methods['workspace.createAssets']({ rows, edits, source });
+      applyViews(views);
+      showHistory(history);
       return true;
     } catch (error) {
       notify('error', `Paste not saved: ${errorMessage(error)}`);
@@ -185,7 +174,7 @@ export function deleteAssets(localIds: readonly string[]): Promise<void> {
         else kept.push({ ...view, status: 'deleted', changedPaths: [] });
       }
       applyViews(kept, removed);
-      stepDone(views.length === 1 ? 'delete of an asset' : `delete of ${views.length} assets`);
+      await refreshHistory();
       const names = views.map((v) => String(v.doc['name'] ?? 'unnamed asset'));
       const shown =
         names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ');
@@ -253,7 +242,7 @@ export function revertAssets(localIds: readonly string[]): Promise<void> {
         const after = await bridge.methods['workspace.revertAsset']({ localId });
         if (after) applyViews([after]);
         else applyViews([], [localId]);
-        stepDone('revert of an asset');
+        await refreshHistory();
       } catch (error) {
         notify('error', `Could not revert: ${errorMessage(error)}`);
       }

@@ -33,7 +33,7 @@ export function fillDown(api: GridApi<GridRow>): void {
     const row = rowAt(api, index);
     if (row) edits.push({ localId: row.localId, path: pathOf(row, field), value });
   }
-  if (edits.length > 0) void editCells(edits, 'Fill down');
+  if (edits.length > 0) void editCells(edits, 'fill');
 }
 
 export function clearCells(api: GridApi<GridRow>): void {
@@ -48,5 +48,5 @@ export function clearCells(api: GridApi<GridRow>): void {
     if (row && isRowEditable(row))
       edits.push({ localId: row.localId, path: pathOf(row, data.spec.field), value: null });
   }
-  if (edits.length > 0) void editCells(edits, 'Clear');
+  if (edits.length > 0) void editCells(edits, 'clear');
 }

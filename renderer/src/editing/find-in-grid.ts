@@ -97,7 +97,6 @@ async function send(
   cells: ReplaceCell[],
   query: string,
   replacement: string,
-  label: string,
 ): Promise<number> {
   const columns = dataColumns(api);
   const plan = planReplace(cells, query, replacement, (col, text) => columns[col]!.data.parse(text));
@@ -111,7 +110,7 @@ async function send(
         value: e.value,
       });
   }
-  const ok = edits.length === 0 || (await editCells(edits, label));
+  const ok = edits.length === 0 || (await editCells(edits, 'replace'));
   if (ok) notify('info', replaceMessage(edits.length, plan.skipped));
   return ok ? edits.length : 0;
 }
@@ -123,7 +122,7 @@ export function replaceAt(
   query: string,
   replacement: string,
 ): Promise<number> {
-  return send(api, [cellAt(api, pos.row, pos.col, dataColumns(api))], query, replacement, 'Replace');
+  return send(api, [cellAt(api, pos.row, pos.col, dataColumns(api))], query, replacement);
 }
 
 /** Replaces every match in the scope as one edit (one undo step). */
@@ -134,5 +133,5 @@ export function replaceAll(
   query: string,
   replacement: string,
 ): Promise<number> {
-  return send(api, scopeCells(api, scope, focusCol), query, replacement, 'Replace');
+  return send(api, scopeCells(api, scope, focusCol), query, replacement);
 }

@@ -196,7 +196,7 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
         return false;
       }
       const value = parse(p.newValue);
-      void editCells([{ localId: p.data.localId, path: pathOf(p.data, field), value }], 'Edit');
+      void editCells([{ localId: p.data.localId, path: pathOf(p.data, field), value }], 'typed');
       return true;
     },
     suppressKeyboardEvent: suppressGridShortcuts,

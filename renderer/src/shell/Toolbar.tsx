@@ -245,7 +245,9 @@ function addYear(): void {
     notify('warning', 'This asset already has every year the service accepts.');
     return;
   }
-  void editCells([{ localId: row.localId, path: `annual_data/${year}`, value: true }], `Add year ${year}`);
+  void editCells([{ localId: row.localId, path: `annual_data/${year}`, value: true }], {
+    label: `add year ${year}`,
+  });
 }
 
 /** The keys of an asset's certifications or ratings, as the grid's row ids carry them. */

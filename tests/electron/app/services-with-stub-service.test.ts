@@ -92,7 +92,9 @@ describe('main services over a stub service', () => {
     const [asset, other] = (await workspaces.handlers['workspace.snapshot']({})).assets;
     expect(session.client.assetIds.name).toBe('gresb_asset_id');
     const year = (asset!.doc['annual_data'] as Array<{ year: number }>)[0]!.year;
-    const [kept] = await workspaces.handlers['workspace.edit']({
+    const {
+      views: [kept],
+    } = await workspaces.handlers['workspace.edit']({
       edits: [
         { localId: asset!.localId, path: 'lat', value: 52.09 },
         { localId: asset!.localId, path: 'lng', value: 5.12 },
@@ -112,7 +114,9 @@ describe('main services over a stub service', () => {
       { localId: asset!.localId, name: asset!.doc['name'], changedPaths: expect.arrayContaining(['lat']) },
     ]);
     // An edit the service takes is pending as before; the removed field beside it is still kept here.
-    const [changed] = await workspaces.handlers['workspace.edit']({
+    const {
+      views: [changed],
+    } = await workspaces.handlers['workspace.edit']({
       edits: [
         { localId: other!.localId, path: 'city', value: 'Utrecht' },
         { localId: other!.localId, path: 'lat', value: 52.1 },

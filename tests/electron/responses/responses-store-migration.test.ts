@@ -4,9 +4,12 @@
  * answers stay pending with their versions, conflicts stay conflicts, old uploads stay listed.
  */
 import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResponsesStore } from '../../../electron/responses/responses-store';
-import { tempWorkspace } from '../sync/harness';
+import { migrate } from '../../../electron/workspace/migrations';
 
 const ts = '2024-06-01T10:00:00.000Z';
 const oldSummary = (id: number, year: number, state: string) => ({
@@ -23,11 +26,11 @@ const oldSummary = (id: number, year: number, state: string) => ({
   ],
 });
 
-/** A workspace file as the earlier version left it. */
+/** A workspace file as the earlier version left it (the workspace's first five steps, no responses' one). */
 function oldWorkspace(): string {
-  const { store, file } = tempWorkspace('old-responses');
-  store.close();
+  const file = join(mkdtempSync(join(tmpdir(), 'asset-desk-ws-')), 'old-responses.sqlite');
   const db = new Database(file);
+  migrate(db, 5);
   const response = db.prepare(
     'INSERT INTO responses (id, json, load_error, fetched_at) VALUES (?, ?, NULL, 0)',
   );
