@@ -103,8 +103,28 @@ export class WritePath {
       return;
     }
     const before = change.before !== undefined ? change.before : doc.read(id);
-    const after = write(doc.writer);
-    this.tell(doc, id, before, after === undefined ? doc.read(id) : after, change.source);
+    const written = write(doc.writer);
+    if (written !== undefined || before !== null) {
+      this.tell(doc, id, before, written === undefined ? doc.read(id) : written, change.source);
+      return;
+    }
+    // A new document from the service (most of a first pull): its image is read only if the
+    // recorder asks for it (the cell history keeps an arrival as one row, without it).
+    const read = () => doc.document(doc.read(id));
+    let image: unknown;
+    this.recorder.record(
+      [
+        {
+          doc: { kind: doc.kind, id },
+          before: null,
+          get after() {
+            return (image ??= read());
+          },
+        },
+      ],
+      change.source,
+      this.access.now(),
+    );
   }
 
   // --- history (history.ts): one labelled step per user action, undone in one transaction
