@@ -14,6 +14,7 @@ import { ConflictPanel } from './ConflictPanel';
 import { EvidenceForm, EvidenceList } from './EvidencePanel';
 import { fieldId } from './format';
 import { registerDraft, revertValue, setValue, useResponses } from './responses-store';
+import { AnswerHistoryButton } from '../history/AnswerHistoryButton';
 
 /** Long enough to keep a bridge call per keystroke away, short enough to feel saved at once. */
 const textCommitDelay = 400;
@@ -202,6 +203,7 @@ export function IndicatorField({ responseId, def, view, evidence, readOnly: resp
             Conflict
           </span>
         )}
+        <AnswerHistoryButton responseId={responseId} variable={def.variable} label={def.label} />
       </div>
       {unavailable && (
         <p className="banner-warning" data-testid="not-available">
