@@ -4,6 +4,7 @@ import { formatDelimitedField, RECORD_END, type WriteOptions } from '../../share
 import { formulaTrigger } from '../../shared/workbook/cells';
 import {
   cellXml,
+  escapeXml,
   columnName,
   contentTypesXml,
   corePropsXml,
@@ -80,18 +81,37 @@ class NativePart extends ZipPassThrough {
   }
 }
 
-/** A cell of the log: strings are inline strings (never formulas), numbers numbers. */
+/** Text as SpreadsheetML takes it (the workbook writer's escaping), worked out once per text. */
+const escaped = new Map<string, string>();
+function inlineText(text: string): string {
+  let xml = escaped.get(text);
+  if (xml === undefined) {
+    const body = escapeXml(text);
+    xml = `<is><t${/^\s|\s$/.test(body) ? ' xml:space="preserve"' : ''}>${body}</t></is>`;
+    if (escaped.size > 100_000) escaped.clear();
+    escaped.set(text, xml);
+  }
+  return xml;
+}
+
+/**
+ * A cell of the log: text is an inline string (never a formula), a number a number. Written here
+ * rather than by `cellXml`, which the log's 7 million cells would run through its general cases.
+ */
 function xlsxCell(ref: string, value: Scalar | string): string {
   if (value === null || value === '') return '';
-  return cellXml(ref, value, style.plain);
+  if (typeof value === 'number') return Number.isFinite(value) ? `<c r="${ref}"><v>${value}</v></c>` : '';
+  if (typeof value === 'boolean') return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
+  return `<c r="${ref}" t="inlineStr">${inlineText(value)}</c>`;
 }
 
 const letters = auditColumns.map((_, i) => columnName(i + 1));
 
 function xlsxRow(index: number, row: AuditRow): string {
-  const values = [timeText(row.at), row.asset, row.field, row.path, row.previous, row.value, row.source];
-  let cells = '';
-  for (let i = 0; i < values.length; i++) cells += xlsxCell(`${letters[i]}${index}`, values[i] ?? null);
+  // The time is new on every row: escaped as it is (digits, dashes, colons and a space).
+  let cells = `<c r="A${index}" t="inlineStr"><is><t>${timeText(row.at)}</t></is></c>`;
+  const values = [row.asset, row.field, row.path, row.previous, row.value, row.source];
+  for (let i = 0; i < values.length; i++) cells += xlsxCell(`${letters[i + 1]}${index}`, values[i] ?? null);
   return `<row r="${index}">${cells}</row>`;
 }
 

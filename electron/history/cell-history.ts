@@ -75,6 +75,7 @@ export class CellHistory implements ChangeRecorder {
 
   record(changes: readonly DocumentChange[], source: ChangeSource, at: number): void {
     if (changes.length === 0) return;
+    if (this.arrival(changes, source, at)) return;
     this.checkCaches();
     this.stamped = false;
     const sourceId = this.sourceId(source);
@@ -192,6 +193,25 @@ export class CellHistory implements ChangeRecorder {
   /** The connection, for the audit log's reads. */
   get access(): HistoryAccess {
     return this.db;
+  }
+
+  /**
+   * A pull's new document, the commonest change of all, in one statement: its arrival row, written
+   * only while the caches' stamp holds (checked in the same statement). False: the general way.
+   */
+  private arrival(changes: readonly DocumentChange[], source: ChangeSource, at: number): boolean {
+    const [change] = changes;
+    if (changes.length !== 1 || !change || change.before !== null || this.places || source.kind !== 'service')
+      return false;
+    const sourceId = this.sourceIds.get(JSON.stringify(source));
+    if (sourceId === undefined) return false;
+    return (
+      this.db
+        .sql(
+          'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) SELECT ?, ?, ?, ? WHERE (SELECT n FROM temp.history_cache_stamp) = ? ON CONFLICT (kind, ref) DO NOTHING RETURNING id',
+        )
+        .get(change.doc.kind, change.doc.id, at, sourceId, this.stamp) !== undefined
+    );
   }
 
   /** A portfolio answer's value now, as its row keeps it (JSON text; null: no such answer). */
