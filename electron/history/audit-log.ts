@@ -88,6 +88,24 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
     const { asset, field } = describe(doc.kind, doc.ref, '', names);
     arrivals.push({ at, asset, field, path: '', previous: null, value: null, source: words(source, null) });
   }
+  // A pull's new assets have no row there: their ids say when they arrived (CellHistory.arrival).
+  const recorded = new Set([...docs.values()].filter((d) => d.kind === 'asset').map((d) => d.ref));
+  for (const localId of names.keys()) {
+    if (recorded.has(localId) || (wanted && !wanted.has(localId))) continue;
+    const origin = history.unrecordedOrigin({ kind: 'asset', id: localId });
+    if (origin.source.kind !== 'service' || origin.at < from || origin.at >= to) continue;
+    const { asset, field } = describe('asset', localId, '', names);
+    arrivals.push({
+      at: origin.at,
+      asset,
+      field,
+      path: '',
+      previous: null,
+      value: null,
+      source: sourceInWords(origin.source),
+    });
+  }
+  arrivals.sort((x, y) => x.at - y.at);
   const page = db
     .sql(
       `SELECT id, at, value, previous, source, place, doc, path FROM cell_history

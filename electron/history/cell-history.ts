@@ -15,6 +15,13 @@ export interface HistoryAccess {
 }
 
 const beforeHistory: ChangeSource = { kind: 'before-history' };
+const pulledSource: ChangeSource = { kind: 'service', updatedAt: null };
+
+/** The time a version 7 UUID carries (its first 48 bits, epoch ms); undefined for any other id. */
+export function uuidTime(id: string): number | undefined {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  return parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}
 
 /** Where a document's cells sit in the source of a write, by path (undefined: nowhere known). */
 export type PlacesOf = (docId: string) => ReadonlyMap<string, string> | undefined;
@@ -75,7 +82,7 @@ export class CellHistory implements ChangeRecorder {
 
   record(changes: readonly DocumentChange[], source: ChangeSource, at: number): void {
     if (changes.length === 0) return;
-    if (this.arrival(changes, source, at)) return;
+    if (this.arrival(changes, source)) return;
     this.checkCaches();
     this.stamped = false;
     const sourceId = this.sourceId(source);
@@ -164,12 +171,10 @@ export class CellHistory implements ChangeRecorder {
       if (out.length > 0) first = out[out.length - 1]?.previous as Scalar;
     }
     if (first !== null) {
-      out.push({
-        at: doc?.origin_at ?? this.historyStartedAt(),
-        value: first,
-        previous: null,
-        source: doc ? this.sourceOf(doc.origin_source) : beforeHistory,
-      });
+      const origin = doc
+        ? { at: doc.origin_at, source: this.sourceOf(doc.origin_source) }
+        : this.unrecordedOrigin(ref);
+      out.push({ at: origin.at, value: first, previous: null, source: origin.source });
     }
     return out;
   }
@@ -196,22 +201,25 @@ export class CellHistory implements ChangeRecorder {
   }
 
   /**
-   * A pull's new document, the commonest change of all, in one statement: its arrival row, written
-   * only while the caches' stamp holds (checked in the same statement). False: the general way.
+   * A pull's new asset, the commonest change of all, writes nothing: its local id (a version 7
+   * UUID, remote-merge.ts) says when it arrived, so a document without a `cell_docs` row whose id
+   * is dated since history began arrived from the service then (`unrecordedOrigin`).
    */
-  private arrival(changes: readonly DocumentChange[], source: ChangeSource, at: number): boolean {
+  private arrival(changes: readonly DocumentChange[], source: ChangeSource): boolean {
     const [change] = changes;
-    if (changes.length !== 1 || !change || change.before !== null || this.places || source.kind !== 'service')
-      return false;
-    const sourceId = this.sourceIds.get(JSON.stringify(source));
-    if (sourceId === undefined) return false;
-    return (
-      this.db
-        .sql(
-          'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) SELECT ?, ?, ?, ? WHERE (SELECT n FROM temp.history_cache_stamp) = ? ON CONFLICT (kind, ref) DO NOTHING RETURNING id',
-        )
-        .get(change.doc.kind, change.doc.id, at, sourceId, this.stamp) !== undefined
-    );
+    if (changes.length !== 1 || !change || change.before !== null || this.places) return false;
+    if (source.kind !== 'service' || change.doc.kind !== 'asset') return false;
+    const arrived = uuidTime(change.doc.id);
+    return arrived !== undefined && arrived >= this.historyStartedAt();
+  }
+
+  /** Where a document without a `cell_docs` row came from: a pull since history began, or before it. */
+  unrecordedOrigin(ref: DocumentRef): { at: number; source: ChangeSource } {
+    const arrived = ref.kind === 'asset' ? uuidTime(ref.id) : undefined;
+    const started = this.historyStartedAt();
+    return arrived !== undefined && arrived >= started
+      ? { at: arrived, source: pulledSource }
+      : { at: started, source: beforeHistory };
   }
 
   /** A portfolio answer's value now, as its row keeps it (JSON text; null: no such answer). */
@@ -288,15 +296,17 @@ export class CellHistory implements ChangeRecorder {
     if (id === undefined) {
       const row = this.db.sql('SELECT id FROM cell_docs WHERE kind = ? AND ref = ?').get(ref.kind, ref.id) as
         { id: number } | undefined;
-      id =
-        row?.id ??
-        (
+      if (row) id = row.id;
+      else {
+        const origin = this.unrecordedOrigin(ref);
+        id = (
           this.db
             .sql(
               'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) RETURNING id',
             )
-            .get(ref.kind, ref.id, this.historyStartedAt(), this.sourceId(beforeHistory)) as { id: number }
+            .get(ref.kind, ref.id, origin.at, this.sourceId(origin.source)) as { id: number }
         ).id;
+      }
       if (this.docs.size > 200_000) this.docs.clear();
       this.learn();
       this.docs.set(key, id);

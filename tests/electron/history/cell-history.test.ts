@@ -92,6 +92,34 @@ describe('cell history', () => {
     expect(history.handCells('asset').get('a2')).toBeUndefined();
   });
 
+  it("writes nothing for a pull's new asset: its version 7 id dates its arrival from the service", () => {
+    const { db, history } = open(':memory:');
+    const arrived = history.historyStartedAt() + 5_000;
+    const hex = arrived.toString(16).padStart(12, '0');
+    const id = `${hex.slice(0, 8)}-${hex.slice(8)}-7000-8000-000000000001`;
+    const pulled = { kind: 'asset' as const, id };
+    history.record(
+      [{ doc: pulled, before: null, after: asset }],
+      { kind: 'service', updatedAt: null },
+      arrived,
+    );
+    expect(db.prepare('SELECT COUNT(*) AS n FROM cell_docs').get()).toEqual({ n: 0 });
+    const service = { kind: 'service', updatedAt: null };
+    expect(history.entries(pulled, 'name', 'Tower')).toEqual([
+      { at: arrived, value: 'Tower', previous: null, source: service },
+    ]);
+    // Its first edit makes its row, with the same origin.
+    history.record(
+      [{ doc: pulled, before: asset, after: { ...asset, name: 'Spire' } }],
+      { kind: 'typed' },
+      arrived + 1,
+    );
+    expect(history.entries(pulled, 'name', 'Spire').map((e) => [e.value, e.at, e.source.kind])).toEqual([
+      ['Spire', arrived + 1, 'typed'],
+      ['Tower', arrived, 'service'],
+    ]);
+  });
+
   it('forgets ids learnt in a transaction that rolled back', () => {
     const { db, history } = open(':memory:');
     expect(() =>
