@@ -112,12 +112,17 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
        WHERE id > ? AND at >= ? AND at < ? ORDER BY id LIMIT ${PAGE}`,
     )
     .raw();
+  // The period in the table's whole seconds: `from` inclusive, `to` exclusive.
+  const startSecond = Math.floor(history.historyStartedAt() / 1_000);
+  const fromSecond = Math.ceil(from / 1_000) - startSecond;
+  const toSecond = Math.min(Math.ceil(to / 1_000), Number.MAX_SAFE_INTEGER / 1_000) - startSecond;
   let after = 0;
   let next = 0;
   for (;;) {
-    const rows = page.all(after, from, to) as RawRow[];
+    const rows = page.all(after, fromSecond, toSecond) as RawRow[];
     const out: AuditRow[] = [];
-    for (const [, at, value, previous, source, place, docId, pathId] of rows) {
+    for (const [, second, value, previous, source, place, docId, pathId] of rows) {
+      const at = history.msOf(second);
       const doc = docs.get(docId);
       if (!doc) continue;
       for (let arrival = arrivals[next]; arrival && arrival.at <= at; arrival = arrivals[++next])

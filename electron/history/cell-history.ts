@@ -89,6 +89,7 @@ export class CellHistory implements ChangeRecorder {
     const insert = this.db.sql(
       'INSERT INTO cell_history (doc, path, at, value, previous, source, place) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
+    const second = this.secondOf(at);
     const hand = fromHand(source);
     for (const change of changes) {
       const places = this.places?.(change.doc.id);
@@ -98,7 +99,7 @@ export class CellHistory implements ChangeRecorder {
           .sql(
             'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING RETURNING id',
           )
-          .get(change.doc.kind, change.doc.id, at, sourceId) as { id: number } | undefined;
+          .get(change.doc.kind, change.doc.id, this.msOf(second), sourceId) as { id: number } | undefined;
         if (created) {
           if (hand === true) this.handAll(created.id, change.doc.kind, change.after);
           // An import's new document: where each cell was is worth a row per cell.
@@ -106,7 +107,7 @@ export class CellHistory implements ChangeRecorder {
             for (const [path, value] of cellsOf(change.doc.kind, change.after)) {
               const place = places.get(path);
               if (place !== undefined && value !== null)
-                insert.run(created.id, this.pathId(path), at, encodeValue(value), null, sourceId, place);
+                insert.run(created.id, this.pathId(path), second, encodeValue(value), null, sourceId, place);
             }
           continue;
         }
@@ -123,7 +124,7 @@ export class CellHistory implements ChangeRecorder {
         insert.run(
           doc,
           path,
-          at,
+          second,
           value,
           encodeValue(cell.previous),
           sourceId,
@@ -162,7 +163,7 @@ export class CellHistory implements ChangeRecorder {
       }>;
       for (const row of rows) {
         out.push({
-          at: row.at,
+          at: this.msOf(row.at),
           value: decodeValue(row.value),
           previous: decodeValue(row.previous),
           source: placed(this.sourceOf(row.source), row.place),
@@ -218,7 +219,7 @@ export class CellHistory implements ChangeRecorder {
     const arrived = ref.kind === 'asset' ? uuidTime(ref.id) : undefined;
     const started = this.historyStartedAt();
     return arrived !== undefined && arrived >= started
-      ? { at: arrived, source: pulledSource }
+      ? { at: Math.floor(arrived / 1_000) * 1_000, source: pulledSource }
       : { at: started, source: beforeHistory };
   }
 
@@ -228,6 +229,16 @@ export class CellHistory implements ChangeRecorder {
       .sql('SELECT current_value FROM response_values WHERE response_id = ? AND variable = ?')
       .get(responseId, variable) as { current_value: string } | undefined;
     return row?.current_value ?? null;
+  }
+
+  /** A time as `cell_history.at` keeps it: whole seconds since history began. */
+  secondOf(ms: number): number {
+    return Math.floor(ms / 1_000) - Math.floor(this.historyStartedAt() / 1_000);
+  }
+
+  /** `cell_history.at` back to epoch milliseconds (every time history shows is to the second). */
+  msOf(second: number): number {
+    return Math.floor(this.historyStartedAt() / 1_000) * 1_000 + second * 1_000;
   }
 
   /** When this file began keeping history (the date of "before history"). */

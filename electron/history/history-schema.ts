@@ -26,7 +26,8 @@ export function createHistoryTables(db: Database.Database, now: number): void {
       UNIQUE (kind, ref)
     );
     CREATE TABLE IF NOT EXISTS cell_paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
-    -- One row per changed cell. value, previous: a number as itself, anything else as JSON text
+    -- One row per changed cell. at: whole seconds since history began (meta.history_started_at, ms),
+    -- 4 bytes for 68 years where epoch milliseconds take 6. value, previous: a number as itself, anything else as JSON text
     -- (NULL: no value). place: where in its source the value was (a workbook's "Energy!F12", a
     -- CSV's "CSV!D7"), the source row holding the file once. Newest first for a cell is the
     -- index's order backwards.
@@ -51,5 +52,5 @@ export function createHistoryTables(db: Database.Database, now: number): void {
   `);
   db.prepare(
     "INSERT INTO meta (key, value) VALUES ('history_started_at', ?) ON CONFLICT(key) DO NOTHING",
-  ).run(String(now));
+  ).run(String(Math.floor(now / 1_000) * 1_000));
 }

@@ -112,10 +112,10 @@ describe('cell history', () => {
     history.record(
       [{ doc: pulled, before: asset, after: { ...asset, name: 'Spire' } }],
       { kind: 'typed' },
-      arrived + 1,
+      arrived + 1_000,
     );
     expect(history.entries(pulled, 'name', 'Spire').map((e) => [e.value, e.at, e.source.kind])).toEqual([
-      ['Spire', arrived + 1, 'typed'],
+      ['Spire', arrived + 1_000, 'typed'],
       ['Tower', arrived, 'service'],
     ]);
   });
