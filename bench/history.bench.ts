@@ -220,9 +220,19 @@ export default async function run(): Promise<void> {
             ).id,
         ),
       );
-      const docs = (
-        access.sql("SELECT id FROM cell_docs WHERE kind = 'asset'").all() as Array<{ id: number }>
-      ).map((r) => r.id);
+      // The pulled assets' rows, as their first changes make them.
+      const docs = store
+        .listAssets()
+        .map(
+          (record) =>
+            (
+              access
+                .sql(
+                  "INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES ('asset', ?, 0, ?) RETURNING id",
+                )
+                .get(record.localId, typed.id) as { id: number }
+            ).id,
+        );
       const insert = access.sql(
         'INSERT INTO cell_history (doc, path, at, value, previous, source, place) VALUES (?, ?, ?, ?, ?, ?, ?)',
       );
