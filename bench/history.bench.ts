@@ -252,9 +252,14 @@ export default async function run(): Promise<void> {
     for (const format of ['csv', 'xlsx'] as const) {
       const file = join(dir, `audit.${format}`);
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const lines = await exportAuditLog(store, file, format, {});
       const seconds = (performance.now() - started) / 1_000;
-      console.log(`audit log ${format}: ${lines} lines, ${(statSync(file).size / 1e6).toFixed(1)} MB`);
+      const used = process.cpuUsage(cpu);
+      // The CPU time is what a loaded machine moves least (the wall time waits for the cores).
+      console.log(
+        `audit log ${format}: ${lines} lines, ${(statSync(file).size / 1e6).toFixed(1)} MB, CPU ${((used.user + used.system) / 1e6).toFixed(1)} s`,
+      );
       goal(`history audit log of 1M changes, ${format}`, seconds, 's', '<=', 10);
     }
     goal('history audit log peak RSS (this process)', process.resourceUsage().maxRSS / 1024, 'MB', '<=', 400);
