@@ -104,12 +104,12 @@ export class WritePath {
     }
     const before = change.before !== undefined ? change.before : doc.read(id);
     const written = write(doc.writer);
-    if (written !== undefined || before !== null) {
+    if (written !== undefined || before !== null || kind !== 'asset') {
       this.tell(doc, id, before, written === undefined ? doc.read(id) : written, change.source);
       return;
     }
-    // A new document from the service (most of a first pull): its image is read only if the
-    // recorder asks for it (the cell history keeps an arrival as one row, without it).
+    // A new asset from the service (most of a first pull): its image is read only if the recorder
+    // asks for it, inside `record` (the cell history dates the arrival by the asset's id alone).
     const read = () => doc.document(doc.read(id));
     let image: unknown;
     this.recorder.record(
