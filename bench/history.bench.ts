@@ -146,7 +146,7 @@ export default async function run(): Promise<void> {
           })();
           growth = (historyBytes() - first) / changes;
           console.log(
-            `history after the first pull: ${(first / 1024).toFixed(0)} KiB for ${count} assets (${cells} cell rows: an arrival is one row per asset); the second pull changed ${changes} cells`,
+            `history after the first pull: ${(first / 1024).toFixed(0)} KiB for ${count} assets (${cells} cell rows: a pull's new asset writes nothing); the second pull changed ${changes} cells`,
           );
         }
         store.close();
