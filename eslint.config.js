@@ -35,8 +35,10 @@ const mainLayers = [
   [['auth'], ['service-export']],
   [['workspace']],
   [['sync'], ['workbook'], ['responses']],
-  // Meters read readings files with the workbook's readers and write through the workspace.
-  [['meters']],
+  // Meters read readings files with the workbook's readers and write through the workspace; the
+  // history's audit log (its storage is the workspace's: workspace/cell-history.ts) writes with the
+  // workbook's deflate.
+  [['meters'], ['history']],
   [['app']],
   [['bridge']],
   [['browser-host']],

@@ -12,6 +12,7 @@ import type { BridgeHandlers } from '../bridge/handlers';
 import { BrowserTransfers } from '../files/browser-transfers';
 import { PickedFiles, type PickFile } from '../files/picked-files';
 import { MetersService } from '../meters/meters-service';
+import { historyService } from '../history/history-service';
 import { ensurePrivateDir } from '../storage/private-files';
 import { ResponsesService } from '../responses/responses-service';
 import { SyncService } from '../sync/sync-service';
@@ -178,6 +179,7 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     ...meters.handlers,
     ...files.handlers,
     ...portfolioExport({ pickSaveFile, offerDownload }).handlers,
+    ...historyService({ store: () => workspaces.require().store, pickSaveFile, offerDownload }).handlers,
   });
 
   return {

@@ -15,6 +15,7 @@ import { migrate } from '../workspace/migrations';
 import type { StoredResponse } from '../workspace/migrations-responses';
 import type { ChangeRecorder } from '../workspace/change-recorder';
 import { WritePath } from '../workspace/write-path';
+import { CellHistory } from '../workspace/cell-history';
 import type { ServiceValue } from './responses-client';
 import { AnswerEdits } from './answer-edits';
 import { EvidenceTable } from './evidence-table';
@@ -64,27 +65,28 @@ export class ResponsesStore {
   private constructor(
     private readonly db: Database.Database,
     private readonly now: () => number,
-    recorder?: ChangeRecorder,
+    recorder?: ChangeRecorder | null,
   ) {
+    const sql = (text: string): Database.Statement => {
+      let statement = this.statements.get(text);
+      if (!statement) this.statements.set(text, (statement = db.prepare(text)));
+      return statement;
+    };
+    // By default the file's cell history over this connection (issue 31): answers get one too.
     this.path = new WritePath(
-      {
-        sql: (text) => {
-          let statement = this.statements.get(text);
-          if (!statement) this.statements.set(text, (statement = db.prepare(text)));
-          return statement;
-        },
-        now,
-        transaction: (fn) => db.transaction(fn).immediate(),
-      },
-      recorder,
+      { sql, now, transaction: (fn) => db.transaction(fn).immediate() },
+      recorder === null ? undefined : (recorder ?? new CellHistory({ sql })),
     );
     this.values = new ValueTable(db, now, this.path);
     this.evidenceItems = new EvidenceTable(db);
     this.edits = new AnswerEdits(db, now, this.path, this.values, (id) => this.summary(id));
   }
 
-  /** `recorder`: told of every change of an answer (cell history); none by default. */
-  static open(file: string, opts: { now?: () => number; recorder?: ChangeRecorder } = {}): ResponsesStore {
+  /** `recorder`: told of every change of an answer; the file's cell history by default, null for none. */
+  static open(
+    file: string,
+    opts: { now?: () => number; recorder?: ChangeRecorder | null } = {},
+  ): ResponsesStore {
     const db = openSqlite(file);
     migrate(db);
     return new ResponsesStore(db, opts.now ?? Date.now, opts.recorder);

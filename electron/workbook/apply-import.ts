@@ -103,17 +103,26 @@ export function applyImport(store: WorkspaceStore, plan: ImportPlan, opts: Apply
       const created: string[] = [];
       const updated: string[] = [];
       const entries: UndoRecord['entries'] = [];
+      // The cell history keeps the file once (the source) and each cell's sheet and cell beside it.
       for (const row of work) {
         if (!row.doc) continue;
+        const places = new Map(row.changes.flatMap((c) => (c.cell ? [[c.path, c.cell] as const] : [])));
         if (row.status === 'new') {
-          const record = store.createAsset(row.doc, source);
+          const record = store.cells.placing(
+            () => places,
+            () => store.createAsset(row.doc!, source),
+          );
           created.push(record.localId);
           entries.push({ localId: record.localId, before: null, afterHash: docHash(record.current) });
         } else if (row.localId !== null) {
-          const before = store.asset(row.localId)?.current ?? null;
-          store.replaceDoc(row.localId, row.doc, 'import', source);
-          updated.push(row.localId);
-          entries.push({ localId: row.localId, before, afterHash: docHash(row.doc) });
+          const localId = row.localId;
+          const before = store.asset(localId)?.current ?? null;
+          store.cells.placing(
+            (id) => (id === localId ? places : undefined),
+            () => store.replaceDoc(localId, row.doc!, 'import', source),
+          );
+          updated.push(localId);
+          entries.push({ localId, before, afterHash: docHash(row.doc) });
         }
       }
       const undo: UndoRecord = { importId: plan.id, at, file: plan.source.file, undone: false, entries };

@@ -11,7 +11,11 @@ export interface DocumentRef {
   id: string;
 }
 
-/** One document changed by one write: its images before and after (null: it did not exist / is gone). */
+/**
+ * One document changed by one write: its images before and after (null: it did not exist / is gone).
+ * A new asset from the service gives `after` as a getter that reads the row: read it inside `record`
+ * (a pull's 20,000 arrivals are not parsed back for a recorder that does not need them).
+ */
 export interface DocumentChange {
   doc: DocumentRef;
   before: unknown;

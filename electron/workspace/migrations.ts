@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { legacyPropertyTypeCodes } from '../../shared/domain/reference-data';
+import { createHistoryTables } from './history-schema';
 import { responsesDocsShapes } from './migrations-responses';
 
 /**
@@ -178,6 +179,10 @@ const steps: ReadonlyArray<(db: Database.Database) => void> = [
       );
     `);
   },
+  // Cell history (issue 31): every change's source and time per cell, in this file (so scoped to its
+  // connection and entity, and kept across restarts). Nothing older is read: a document's cells
+  // without history show their value as "before history" (see electron/workspace/history-schema.ts).
+  (db) => createHistoryTables(db, Date.now()),
 ];
 
 export const schemaVersion = steps.length;

@@ -5,6 +5,7 @@ import type { AssetDoc, Scalar } from '../../shared/sync/asset-doc';
 import type { HistoryState, ServerVerdict } from '../../shared/sync/types';
 import { AssetEdits, type Edit } from './asset-edits';
 import type { AssetRecord } from './asset-record';
+import { CellHistory } from './cell-history';
 import type { StepOutcome } from './history';
 import type { ChangeRecorder } from './change-recorder';
 import type { ChangeSource } from '../../shared/history/change-source';
@@ -30,11 +31,13 @@ export class WorkspaceStore extends LedgerReads {
   /** The one write path of the documents (write-path.ts), with the history it journals. */
   private readonly path: WritePath;
   private readonly access: SqlAccess;
+  /** Every change's source and time per cell (issue 31): the write path's recorder, and its reads. */
+  readonly cells: CellHistory;
 
   private constructor(
     db: Database.Database,
     now: () => number,
-    recorder?: ChangeRecorder,
+    recorder?: ChangeRecorder | null,
     onStatement?: (text: string) => void,
   ) {
     super(db, onStatement);
@@ -46,18 +49,20 @@ export class WorkspaceStore extends LedgerReads {
       transaction: (fn) => this.transaction(fn),
     };
     this.access = access;
-    this.path = new WritePath(access, recorder);
+    this.cells = new CellHistory(access);
+    this.path = new WritePath(access, recorder === null ? undefined : (recorder ?? this.cells));
     this.edits = new AssetEdits(access, this.path);
     this.remote = new RemoteMerge(access, this.path);
   }
 
   /**
-   * `recorder`: told of every change the write path makes (cell history); none by default.
+   * `recorder`: told of every change the write path makes; by default the file's own cell history
+   * (`cells`), null for none (the benches' "without history").
    * `onStatement`: told of each statement run (by its text), for a test to count the reads.
    */
   static open(
     file: string,
-    opts: { now?: () => number; recorder?: ChangeRecorder; onStatement?: (text: string) => void } = {},
+    opts: { now?: () => number; recorder?: ChangeRecorder | null; onStatement?: (text: string) => void } = {},
   ): WorkspaceStore {
     const db = openSqlite(file);
     migrate(db);

@@ -121,8 +121,28 @@ export class WritePath {
       return;
     }
     const before = change.before !== undefined ? change.before : doc.read(id);
-    const after = write(doc.writer);
-    this.tell(doc, id, before, after === undefined ? doc.read(id) : after, change.source);
+    const written = write(doc.writer);
+    if (written !== undefined || before !== null || kind !== 'asset') {
+      this.tell(doc, id, before, written === undefined ? doc.read(id) : written, change.source);
+      return;
+    }
+    // A new asset from the service (most of a first pull): its image is read only if the recorder
+    // asks for it, inside `record` (the cell history dates the arrival by the asset's id alone).
+    const read = () => doc.document(doc.read(id));
+    let image: unknown;
+    this.recorder.record(
+      [
+        {
+          doc: { kind: doc.kind, id },
+          before: null,
+          get after() {
+            return (image ??= read());
+          },
+        },
+      ],
+      change.source,
+      this.access.now(),
+    );
   }
 
   // --- history (history.ts): one labelled step per user action, undone in one transaction

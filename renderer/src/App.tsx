@@ -4,6 +4,9 @@ import { redo, undo } from './editing/commands';
 import { gridCommandOf } from './editing/keyboard';
 import { AnnualGrid, AssetsGrid, EntriesGrid } from './grids/WorkspaceGrids';
 import { ConnectionsDialog } from './connections/ConnectionsDialog';
+import { CellHistoryPanel } from './history/CellHistoryPanel';
+import { CellMenu } from './history/CellMenu';
+import { connectCellMarks } from './history/cell-marks';
 import { ImportExportDialog } from './import-export/ImportExportDialog';
 import { FirstRunGuide } from './onboarding/FirstRunGuide';
 import { OutliersView } from './outliers/OutliersView';
@@ -32,7 +35,7 @@ function isTextInput(target: EventTarget | null): boolean {
 
 function useAppWiring(): void {
   useEffect(() => {
-    const off = [connectValidation(), connectSyncEvents()];
+    const off = [connectValidation(), connectSyncEvents(), connectCellMarks()];
     let reloadTimer: ReturnType<typeof setTimeout> | undefined;
     off.push(
       bridge.on('workspace.changed', () => {
@@ -113,6 +116,8 @@ export function App() {
       <ConnectionsDialog />
       <FirstRunGuide />
       <ConfirmDialog />
+      <CellHistoryPanel />
+      <CellMenu />
     </div>
   );
 }

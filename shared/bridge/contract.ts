@@ -50,6 +50,7 @@ import type {
   ReadingsImportPreview,
   ReadingsImportResult,
 } from '../meters/views';
+import type { CellHistoryEntry } from '../history/change-source';
 
 export type { AppInfo, OAuthFinished, OAuthStart, SessionState, WorkspaceSnapshot } from './types';
 
@@ -232,6 +233,31 @@ export const bridgeMethods = {
   ),
   'workspace.resolveRemoteDeletion': method<AssetView | null>()(
     z.object({ localId, choice: z.enum(['mine', 'theirs']) }).strict(),
+  ),
+  /** A cell's history, newest first: each value with its source and time (issue 31). */
+  'workspace.cellHistory': method<CellHistoryEntry[]>()(z.object({ localId, path: docPath }).strict()),
+  /** A portfolio answer's history, newest first. */
+  'workspace.answerHistory': method<CellHistoryEntry[]>()(
+    z.object({ responseId, variable: indicatorVariable }).strict(),
+  ),
+  /**
+   * The cells whose value came from the analyst's hand (typed, pasted, filled...), by asset: the grid
+   * marks every other cell with a value (the service's, an import's, the meters', before history).
+   */
+  'workspace.handCells': method<Record<string, string[]>>()(noArgs),
+  /**
+   * Every change of a period (epoch ms, `from` inclusive, `to` exclusive) or of the given assets, as
+   * an audit log (CSV or XLSX) in main's save dialog; null when cancelled.
+   */
+  'workspace.exportAuditLog': method<{ fileName: string; changes: number; downloadId?: string } | null>()(
+    z
+      .object({
+        format: z.enum(['xlsx', 'csv']),
+        from: z.number().int().min(0).optional(),
+        to: z.number().int().min(0).optional(),
+        localIds: z.array(localId).min(1).max(100_000).optional(),
+      })
+      .strict(),
   ),
   'sync.review': method<PendingReview>()(noArgs),
   'sync.run': method<SyncReport>()(

@@ -17,6 +17,8 @@ export interface GridEditingTarget {
   grow(): GrowSpec | undefined;
   /** Ctrl+F opens the find bar, F3 / Shift+F3 go to the next / previous match. */
   find?(command: 'find' | 'replace' | 'findNext' | 'findPrevious'): void;
+  /** Alt+H opens the focused cell's history. */
+  cellHistory?(): void;
 }
 
 export interface GridEditingHandlers {
@@ -71,6 +73,9 @@ export function gridEditingHandlers(target: GridEditingTarget): GridEditingHandl
       } else if (command === 'clear') {
         e.preventDefault();
         if (!rangeCommand(api, 'clear')) clearCells(api);
+      } else if (command === 'cellHistory' && target.cellHistory) {
+        e.preventDefault();
+        target.cellHistory();
       } else if (
         (command === 'find' ||
           command === 'replace' ||

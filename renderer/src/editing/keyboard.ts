@@ -14,7 +14,8 @@ export type GridCommand =
   | 'rangeUp'
   | 'rangeDown'
   | 'rangeLeft'
-  | 'rangeRight';
+  | 'rangeRight'
+  | 'cellHistory';
 
 const rangeKeys: Record<string, GridCommand> = {
   ArrowUp: 'rangeUp',
@@ -44,6 +45,8 @@ export function gridCommandOf(event: KeyLike): GridCommand | null {
     if (key === 'h' && !event.shiftKey) return 'replace';
     return null;
   }
+  // Alt+H: the focused cell's history (no menu of the desktop app answers to Alt+H).
+  if (event.altKey && !mod && !event.shiftKey && key === 'h') return 'cellHistory';
   // Shift+arrows grow a range of cells from the focused one.
   if (event.shiftKey && !event.altKey && rangeKeys[event.key]) return rangeKeys[event.key] ?? null;
   if (event.key === 'F3' && !mod && !event.altKey) return event.shiftKey ? 'findPrevious' : 'findNext';

@@ -22,6 +22,7 @@ import { gridEditingHandlers } from '../editing/grid-events';
 import type { GridKind, GridRow } from '../grid-model/rows';
 import { clearAssetFilter, useUi } from '../store/ui';
 import { suppressGridShortcuts } from './ag-columns';
+import { cellTarget, openCellMenu, openHistoryOfFocused } from '../history/cell-history-ui';
 import { FindBar, type FindBarHandle } from './FindBar';
 import { useCellRedraws } from './grid-redraws';
 import { jumpOnReady, useJumpTarget } from './grid-jump';
@@ -82,6 +83,7 @@ export function DataGrid(props: DataGridProps) {
       command === 'find' || command === 'replace'
         ? findBar.current?.open(command)
         : findBar.current?.step(command === 'findNext' ? 1 : -1),
+    cellHistory: () => void openHistoryOfFocused(apiRef.current),
   });
 
   return (
@@ -128,6 +130,13 @@ export function DataGrid(props: DataGridProps) {
             if (e.rowIndex === null) return;
             if (mouse?.shiftKey) extendTo(e.api, e.rowIndex, e.column);
             else collapseTo(e.api, e.rowIndex, e.column);
+          },
+          // The cell menu (its history): AG Grid Community has none, the browser's is not wanted.
+          preventDefaultOnContextMenu: true,
+          onCellContextMenu: (e) => {
+            const mouse = e.event as MouseEvent | null | undefined;
+            const target = cellTarget(e.data, e.column);
+            if (mouse && target) openCellMenu(mouse.clientX, mouse.clientY, target);
           },
           isExternalFilterPresent: () => useUi.getState().assetFilter !== null,
           doesExternalFilterPass: (node) =>

@@ -30,6 +30,7 @@ import { dateProblem, formatValue, parseInput } from '../grid-model/values';
 import { notify } from '../store/ui';
 import { tooltipText } from '../validation/issues';
 import { fieldLabel } from '../validation/labels';
+import { isMarked } from '../history/cell-marks';
 import { useValidation, validation } from '../validation/validation-store';
 import { derivedState, derivedTooltip } from '../meters/derived-cells';
 
@@ -237,6 +238,9 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
         p.data?.kind === 'annual' &&
         derivedState(p.data.localId, pathOf(p.data, field), cellValue(p.data, field)) === 'override',
       // The consumption behind an intensity or like-for-like outlier (see the Outliers tab).
+      // A value not from the analyst's hand (the service's, an import's...): its history says whose.
+      'cell-sourced': (p) =>
+        p.data !== undefined && isMarked(p.data.localId, pathOf(p.data, field), cellValue(p.data, field)),
       'cell-outlier': (p) =>
         p.data?.kind === 'annual' && outlierCells(p.data.view).has(pathOf(p.data, field)),
     },

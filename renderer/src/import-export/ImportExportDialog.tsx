@@ -1,4 +1,4 @@
-/** Workbook export and import through a preview table; the service's own export. */
+/** Workbook export and import through a preview table; the service's own export; the audit log's. */
 import { useRef, useState, type FormEvent } from 'react';
 import { useFileDialogs } from '../bridge/browser-files';
 import { useModalDialog } from '../shell/use-modal-dialog';
@@ -14,6 +14,7 @@ import {
 import { plural, progressText, showBytes } from './format';
 import { PreviewPanel } from './PreviewPanel';
 import { ReadingsImportCard, ReadingsPreviewPanel } from '../meters/ReadingsImportCard';
+import { AuditLogCard } from '../history/AuditLogCard';
 import './import-export.css';
 
 export function ImportExportDialog() {
@@ -33,6 +34,7 @@ export function ImportExportDialog() {
           <ImportCard />
           <ReadingsImportCard />
           <ServiceCard />
+          <AuditLogCard />
         </div>
         <PreviewPanel />
         <ReadingsPreviewPanel />

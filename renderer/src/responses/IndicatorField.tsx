@@ -3,6 +3,7 @@
  * with its sync state: modified (with a revert), refused by the service, or in conflict.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
 import {
   sameIndicatorValue,
   type EvidenceItemView,
@@ -15,6 +16,7 @@ import { EvidenceForm, EvidenceList } from './EvidencePanel';
 import { fieldId } from './format';
 import { OptionsAnswer, TextAnswer } from './IndicatorAnswer';
 import { registerDraft, revertValue, setValue, useResponses } from './responses-store';
+import { AnswerHistoryButton } from '../history/AnswerHistoryButton';
 
 /** Long enough to keep a bridge call per keystroke away, short enough to feel saved at once. */
 const textCommitDelay = 400;
@@ -123,7 +125,9 @@ export function IndicatorField({ responseId, def, view, evidence, readOnly: resp
           onChoose={choose}
         />
       )}
-      <IndicatorMeta id={id} def={def} status={status} canRevert={!readOnly} onRevert={revert} />
+      <IndicatorMeta id={id} def={def} status={status} canRevert={!readOnly} onRevert={revert}>
+        <AnswerHistoryButton responseId={responseId} variable={def.variable} label={def.label} />
+      </IndicatorMeta>
       {unavailable && (
         <p className="banner-warning" data-testid="not-available">
           Not available in this response on the service: {view?.unavailableReason}
@@ -161,8 +165,10 @@ function IndicatorMeta(props: {
   status: ResponseValueView['status'];
   canRevert: boolean;
   onRevert(): void;
+  /** What else the line offers (the answer's history). */
+  children?: ReactNode;
 }) {
-  const { id, def, status, canRevert, onRevert } = props;
+  const { id, def, status, canRevert, onRevert, children } = props;
   return (
     <div className="indicator-meta">
       <code id={`${id}-variable`} className="variable">
@@ -191,6 +197,7 @@ function IndicatorMeta(props: {
           Conflict
         </span>
       )}
+      {children}
     </div>
   );
 }

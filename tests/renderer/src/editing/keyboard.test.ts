@@ -41,4 +41,12 @@ describe('grid keys', () => {
     expect(gridCommandOf(key('r', { ctrlKey: true, shiftKey: true }))).toBe(null);
     expect(gridCommandOf(key('r'))).toBe(null);
   });
+
+  it("opens a cell's history with Alt+H, and leaves Ctrl+Alt+H alone", () => {
+    expect(gridCommandOf(key('h', { altKey: true }))).toBe('cellHistory');
+    expect(gridCommandOf(key('H', { altKey: true }))).toBe('cellHistory');
+    expect(isGridShortcut(key('h', { altKey: true }))).toBe(true);
+    expect(gridCommandOf(key('h', { altKey: true, ctrlKey: true }))).toBeNull();
+    expect(gridCommandOf(key('h'))).toBeNull();
+  });
 });

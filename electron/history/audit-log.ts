@@ -1,0 +1,170 @@
+import { pathLabel } from '../../shared/domain/path-labels';
+import { sourceInWords } from '../../shared/history/source-words';
+import { catalogIndicator } from '../../shared/responses/catalog';
+import type { Scalar } from '../../shared/sync/asset-doc';
+import { placed, type CellHistory, type HistoryAccess } from '../workspace/cell-history';
+import { decodeValue } from '../workspace/cell-values';
+
+/** Which changes an audit log holds: a period (epoch ms, `to` exclusive) and/or some assets. */
+export interface AuditFilter {
+  from?: number | undefined;
+  to?: number | undefined;
+  localIds?: readonly string[] | undefined;
+}
+
+/** One line of the audit log: a cell's change, or a document's arrival (`path` empty). */
+export interface AuditRow {
+  at: number;
+  asset: string;
+  field: string;
+  path: string;
+  previous: Scalar;
+  value: Scalar;
+  source: string;
+}
+
+export const auditColumns = ['Time (UTC)', 'Asset', 'Field', 'Path', 'Old value', 'New value', 'Source'];
+
+/** Rows read per statement: each page is read whole, so nothing holds the connection between pages. */
+const PAGE = 5_000;
+
+/** A `cell_history` row as read for the log: id, at, value, previous, source, place, doc, path. */
+type RawRow = [number, number, unknown, unknown, number, string | null, number, number];
+
+/** What a document and a path read as, worked out once each (a log repeats them many times). */
+interface Described {
+  asset: string;
+  fields: Map<number, string>;
+}
+
+/**
+ * The audit log's rows in time order, a page at a time (every change recorded, with the
+ * documents' arrivals among them), worded as the analyst reads them. Pages are read by id, each in
+ * one statement of the history table alone (documents, paths and sources are small tables, read
+ * into maps first), so the export yields between them while main answers other calls.
+ */
+export async function* auditPages(history: CellHistory, filter: AuditFilter): AsyncGenerator<AuditRow[]> {
+  const db = history.access;
+  const from = filter.from ?? 0;
+  const to = filter.to ?? Number.MAX_SAFE_INTEGER;
+  const names = assetNames(db);
+  const wanted = filter.localIds ? new Set(filter.localIds) : null;
+  const docs = new Map<number, { kind: string; ref: string; described?: Described }>();
+  for (const [id, kind, ref] of db.sql('SELECT id, kind, ref FROM cell_docs').raw().all() as Array<
+    [number, string, string]
+  >) {
+    if (wanted && !(kind === 'asset' && wanted.has(ref))) continue;
+    docs.set(id, { kind, ref });
+  }
+  const paths = new Map(db.sql('SELECT id, path FROM cell_paths').raw().all() as Array<[number, string]>);
+  const sourceWords = new Map<number, string>();
+  const words = (id: number, place: string | null): string => {
+    if (place !== null) return sourceInWords(placed(history.sourceOf(id), place));
+    let text = sourceWords.get(id);
+    if (text === undefined) sourceWords.set(id, (text = sourceInWords(history.sourceOf(id))));
+    return text;
+  };
+  const describeDoc = (doc: { kind: string; ref: string; described?: Described }): Described =>
+    (doc.described ??= { asset: describe(doc.kind, doc.ref, '', names).asset, fields: new Map() });
+  const fieldOf = (doc: { kind: string; ref: string; described?: Described }, pathId: number): string => {
+    const described = describeDoc(doc);
+    let field = described.fields.get(pathId);
+    if (field === undefined) {
+      field = describe(doc.kind, doc.ref, paths.get(pathId) ?? '', names).field;
+      described.fields.set(pathId, field);
+    }
+    return field;
+  };
+  const arrivals: AuditRow[] = [];
+  for (const [id, at, source] of db
+    .sql(
+      `SELECT d.id, d.origin_at, d.origin_source FROM cell_docs d JOIN change_sources s ON s.id = d.origin_source
+       WHERE s.json <> '{"kind":"before-history"}' AND d.origin_at >= ? AND d.origin_at < ? ORDER BY d.origin_at, d.id`,
+    )
+    .raw()
+    .all(from, to) as Array<[number, number, number]>) {
+    const doc = docs.get(id);
+    if (!doc) continue;
+    const { asset, field } = describe(doc.kind, doc.ref, '', names);
+    arrivals.push({ at, asset, field, path: '', previous: null, value: null, source: words(source, null) });
+  }
+  // A pull's new assets have no row there: their ids say when they arrived (CellHistory.arrival).
+  const recorded = new Set([...docs.values()].filter((d) => d.kind === 'asset').map((d) => d.ref));
+  for (const localId of names.keys()) {
+    if (recorded.has(localId) || (wanted && !wanted.has(localId))) continue;
+    const origin = history.unrecordedOrigin({ kind: 'asset', id: localId });
+    if (origin.source.kind !== 'service' || origin.at < from || origin.at >= to) continue;
+    const { asset, field } = describe('asset', localId, '', names);
+    arrivals.push({
+      at: origin.at,
+      asset,
+      field,
+      path: '',
+      previous: null,
+      value: null,
+      source: sourceInWords(origin.source),
+    });
+  }
+  arrivals.sort((x, y) => x.at - y.at);
+  const page = db
+    .sql(
+      `SELECT id, at, value, previous, source, place, doc, path FROM cell_history
+       WHERE id > ? AND at >= ? AND at < ? ORDER BY id LIMIT ${PAGE}`,
+    )
+    .raw();
+  // The period in the table's whole seconds: `from` inclusive, `to` exclusive.
+  const startSecond = Math.floor(history.historyStartedAt() / 1_000);
+  const fromSecond = Math.ceil(from / 1_000) - startSecond;
+  const toSecond = Math.min(Math.ceil(to / 1_000), Number.MAX_SAFE_INTEGER / 1_000) - startSecond;
+  let after = 0;
+  let next = 0;
+  for (;;) {
+    const rows = page.all(after, fromSecond, toSecond) as RawRow[];
+    const out: AuditRow[] = [];
+    for (const [, second, value, previous, source, place, docId, pathId] of rows) {
+      const at = history.msOf(second);
+      const doc = docs.get(docId);
+      if (!doc) continue;
+      for (let arrival = arrivals[next]; arrival && arrival.at <= at; arrival = arrivals[++next])
+        out.push(arrival);
+      out.push({
+        at,
+        asset: describeDoc(doc).asset,
+        field: fieldOf(doc, pathId),
+        path: paths.get(pathId) ?? '',
+        previous: decodeValue(previous),
+        value: decodeValue(value),
+        source: words(source, place),
+      });
+    }
+    if (rows.length < PAGE) for (; next < arrivals.length; next++) out.push(arrivals[next] as AuditRow);
+    if (out.length > 0) yield out;
+    if (rows.length < PAGE) return;
+    after = rows[rows.length - 1]?.[0] ?? after;
+  }
+}
+
+/** Each asset's name (the analyst's copy, else the service's), read by SQLite out of the JSON. */
+function assetNames(db: HistoryAccess): Map<string, string> {
+  const rows = db
+    .sql("SELECT local_id, json_extract(COALESCE(current, base), '$.name') AS name FROM assets")
+    .all() as Array<{ local_id: string; name: unknown }>;
+  return new Map(rows.map((row) => [row.local_id, typeof row.name === 'string' ? row.name : row.local_id]));
+}
+
+function describe(
+  kind: string,
+  ref: string,
+  path: string,
+  names: ReadonlyMap<string, string>,
+): { asset: string; field: string } {
+  if (kind === 'answer') {
+    const [responseId, variable = ''] = ref.split(':');
+    return {
+      asset: `Portfolio response ${responseId}`,
+      field: catalogIndicator(variable)?.label ?? variable,
+    };
+  }
+  const asset = kind === 'asset' ? (names.get(ref) ?? `${ref} (removed)`) : `${kind} ${ref}`;
+  return { asset, field: path === '' ? `(the ${kind} was added)` : pathLabel(path) };
+}

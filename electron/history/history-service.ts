@@ -1,0 +1,74 @@
+/**
+ * Cell history and the audit log over the open workspace (issue 31): a cell's or an answer's
+ * history, the grid's markers, and the audit log's export. Its slice of the bridge:
+ * `workspace.cellHistory`, `workspace.answerHistory`, `workspace.handCells`,
+ * `workspace.exportAuditLog`. What is recorded is recorded by the write path (CellHistory is its
+ * ChangeRecorder), never here.
+ */
+import { basename } from 'node:path';
+import { badRequest } from '../../shared/errors';
+import type { BridgeHandlers } from '../bridge/handlers';
+import { writeThenRename } from '../storage/write-then-rename';
+import type { PickSaveFile } from '../workbook/workbook-service';
+import type { WorkspaceStore } from '../workspace/workspace-store';
+import { auditPages, type AuditFilter } from './audit-log';
+import { writeAuditCsv, writeAuditXlsx } from './audit-files';
+import { cellsOf } from '../workspace/cell-values';
+
+export type HistoryHandlers = Pick<
+  BridgeHandlers,
+  'workspace.cellHistory' | 'workspace.answerHistory' | 'workspace.handCells' | 'workspace.exportAuditLog'
+>;
+
+export interface HistoryDeps {
+  /** The open workspace's store (throws, in words, when none is open). */
+  store(): WorkspaceStore;
+  pickSaveFile?: PickSaveFile | undefined;
+  /** The browser host: the written file becomes a one-time download; answers its id. */
+  offerDownload?: ((file: string, name: string) => string) | undefined;
+}
+
+/** Writes the audit log of `filter` to `file`; answers how many lines it holds. */
+export function exportAuditLog(
+  store: WorkspaceStore,
+  file: string,
+  format: 'csv' | 'xlsx',
+  filter: AuditFilter,
+): Promise<number> {
+  const pages = auditPages(store.cells, filter);
+  return format === 'csv' ? writeAuditCsv(file, pages) : writeAuditXlsx(file, pages);
+}
+
+export function historyService(deps: HistoryDeps): { handlers: HistoryHandlers } {
+  return {
+    handlers: {
+      'workspace.cellHistory': ({ localId, path }) => {
+        const store = deps.store();
+        const current = cellsOf('asset', store.asset(localId)?.current ?? null).get(path) ?? null;
+        return store.cells.entries({ kind: 'asset', id: localId }, path, current);
+      },
+      'workspace.answerHistory': ({ responseId, variable }) => {
+        const store = deps.store();
+        const current = cellsOf('answer', store.cells.answerValue(responseId, variable)).get('value') ?? null;
+        return store.cells.entries({ kind: 'answer', id: `${responseId}:${variable}` }, 'value', current);
+      },
+      'workspace.handCells': () => Object.fromEntries(deps.store().cells.handCells('asset')),
+      'workspace.exportAuditLog': async ({ format, from, to, localIds }) => {
+        const store = deps.store();
+        if (!deps.pickSaveFile) throw badRequest('This host has no save dialog.');
+        const defaultName = `Audit log ${new Date().toISOString().slice(0, 10)}.${format}`;
+        const file = await deps.pickSaveFile({ defaultName, extensions: [format] });
+        if (file === undefined) return null;
+        let changes = 0;
+        await writeThenRename(file, async (tmp) => {
+          changes = await exportAuditLog(store, tmp, format, { from, to, localIds });
+        });
+        if (deps.offerDownload) {
+          const downloadId = deps.offerDownload(file, defaultName);
+          return { fileName: defaultName, changes, downloadId };
+        }
+        return { fileName: basename(file), changes };
+      },
+    },
+  };
+}

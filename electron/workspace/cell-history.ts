@@ -1,0 +1,367 @@
+import type Database from 'better-sqlite3';
+import {
+  changeSourceSchema,
+  type CellHistoryEntry,
+  type ChangeSource,
+} from '../../shared/history/change-source';
+import { fromHand } from '../../shared/history/source-words';
+import type { Scalar } from '../../shared/sync/asset-doc';
+import type { ChangeRecorder, DocumentChange, DocumentRef } from './change-recorder';
+import { changedCells, cellsOf, decodeValue, encodeValue } from './cell-values';
+
+/** What the cell history needs of its connection to the workspace file (the store's statement cache). */
+export interface HistoryAccess {
+  sql(text: string): Database.Statement;
+}
+
+const beforeHistory: ChangeSource = { kind: 'before-history' };
+const pulledSource: ChangeSource = { kind: 'service', updatedAt: null };
+
+/** The time a version 7 UUID carries (its first 48 bits, epoch ms); undefined for any other id. */
+export function uuidTime(id: string): number | undefined {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  return parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}
+
+/** Where a document's cells sit in the source of a write, by path (undefined: nowhere known). */
+export type PlacesOf = (docId: string) => ReadonlyMap<string, string> | undefined;
+
+/** A source with the place of one cell in it: a workbook's sheet and cell, a CSV's row. */
+export function placed(source: ChangeSource, place: string | null): ChangeSource {
+  if (place === null) return source;
+  const bang = place.lastIndexOf('!');
+  if (source.kind === 'workbook' && bang > 0)
+    return { ...source, sheet: place.slice(0, bang).slice(0, 64), cell: place.slice(bang + 1).slice(0, 16) };
+  const row = /(\d+)$/.exec(place);
+  if (source.kind === 'csv' && row) return { ...source, row: Number(row[1]) };
+  return source;
+}
+
+/**
+ * The cell history of one workspace file (issue 31): the recorder the one write path calls with
+ * every change, in the same transaction, and the reads of a cell's history and the grid's markers.
+ * Tables in electron/workspace/history-schema.ts.
+ *
+ * Documents, paths and sources are small integers cached per connection. A cache that learnt an id
+ * inside a transaction that then rolled back would point at nothing (or at a later row given the
+ * same id), so a `record` that learns an id first stamps a TEMP table of this connection, which a
+ * rollback undoes too: a stamp gone missing clears the caches (each `record` reads the one-row
+ * table; only the rare one that learns writes it).
+ */
+export class CellHistory implements ChangeRecorder {
+  private readonly docs = new Map<string, number>();
+  private readonly paths = new Map<string, number>();
+  private readonly sourceIds = new Map<string, number>();
+  private readonly sourcesById = new Map<number, ChangeSource>();
+  private stamp = 0;
+  /** Whether this `record` stamped already (see the class's comment). */
+  private stamped = false;
+  private startedAt: number | undefined;
+  /** Where each cell of a document came from in its source, for the writes `placing` wraps. */
+  private places: PlacesOf | undefined;
+
+  constructor(private readonly db: HistoryAccess) {
+    db.sql('CREATE TEMP TABLE IF NOT EXISTS history_cache_stamp (n INTEGER NOT NULL)').run();
+    db.sql('DELETE FROM temp.history_cache_stamp').run();
+    db.sql('INSERT INTO temp.history_cache_stamp (n) VALUES (0)').run();
+  }
+
+  /**
+   * Runs `fn` (writes through the write path) knowing where each cell's new value sits in its
+   * source: for a document's id, by path, a workbook's "Energy!F12" (an import's cells).
+   */
+  placing<T>(places: PlacesOf, fn: () => T): T {
+    const before = this.places;
+    this.places = places;
+    try {
+      return fn();
+    } finally {
+      this.places = before;
+    }
+  }
+
+  record(changes: readonly DocumentChange[], source: ChangeSource, at: number): void {
+    if (changes.length === 0) return;
+    if (this.arrival(changes, source)) return;
+    this.checkCaches();
+    this.stamped = false;
+    const sourceId = this.sourceId(source);
+    const insert = this.db.sql(
+      'INSERT INTO cell_history (doc, path, at, value, previous, source, place) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const second = this.secondOf(at);
+    const hand = fromHand(source);
+    for (const change of changes) {
+      const places = this.places?.(change.doc.id);
+      if (change.before === null || change.before === undefined) {
+        // A new document: one row says where it came from, unless it existed before (a delete undone).
+        const created = this.db
+          .sql(
+            'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING RETURNING id',
+          )
+          .get(change.doc.kind, change.doc.id, this.msOf(second), sourceId) as { id: number } | undefined;
+        if (created) {
+          if (hand === true) this.handAll(created.id, change.doc.kind, change.after);
+          // An import's new document: where each cell was is worth a row per cell.
+          if (places)
+            for (const [path, value] of cellsOf(change.doc.kind, change.after)) {
+              const place = places.get(path);
+              if (place !== undefined && value !== null)
+                insert.run(created.id, this.pathId(path), second, encodeValue(value), null, sourceId, place);
+            }
+          continue;
+        }
+      }
+      const cells = changedCells(change.doc.kind, change.before, change.after);
+      if (cells.length === 0) continue;
+      const doc = this.docId(change.doc);
+      /** The document's cells from the analyst's hand, read once, when a change may end one. */
+      let handPaths: Set<number> | undefined;
+      for (const cell of cells) {
+        const path = this.pathId(cell.path);
+        const value = encodeValue(cell.value);
+        const mine = cell.value !== null && (hand ?? this.earlierHand(doc, path, value));
+        insert.run(
+          doc,
+          path,
+          second,
+          value,
+          encodeValue(cell.previous),
+          sourceId,
+          places?.get(cell.path) ?? null,
+        );
+        if (mine) this.db.sql('INSERT OR IGNORE INTO cell_hand (doc, path) VALUES (?, ?)').run(doc, path);
+        else if ((handPaths ??= this.handOf(doc)).has(path))
+          this.db.sql('DELETE FROM cell_hand WHERE doc = ? AND path = ?').run(doc, path);
+      }
+    }
+  }
+
+  /**
+   * A cell's history, newest first. `current`: the cell's value now, which is its first value when
+   * nothing changed it since its document arrived. The last entry is that arrival (or "before
+   * history" for what an older workspace held), when the cell had a value then.
+   */
+  entries(ref: DocumentRef, path: string, current: Scalar): CellHistoryEntry[] {
+    this.checkCaches();
+    const doc = this.db
+      .sql('SELECT id, origin_at, origin_source FROM cell_docs WHERE kind = ? AND ref = ?')
+      .get(ref.kind, ref.id) as { id: number; origin_at: number; origin_source: number } | undefined;
+    const out: CellHistoryEntry[] = [];
+    let first: Scalar = current;
+    if (doc) {
+      const rows = this.db
+        .sql(
+          'SELECT h.at, h.value, h.previous, h.source, h.place FROM cell_history h JOIN cell_paths p ON p.id = h.path WHERE h.doc = ? AND p.path = ? ORDER BY h.id DESC',
+        )
+        .all(doc.id, path) as Array<{
+        at: number;
+        value: unknown;
+        previous: unknown;
+        source: number;
+        place: string | null;
+      }>;
+      for (const row of rows) {
+        out.push({
+          at: this.msOf(row.at),
+          value: decodeValue(row.value),
+          previous: decodeValue(row.previous),
+          source: placed(this.sourceOf(row.source), row.place),
+        });
+      }
+      if (out.length > 0) first = out[out.length - 1]?.previous as Scalar;
+    }
+    if (first !== null) {
+      const origin = doc
+        ? { at: doc.origin_at, source: this.sourceOf(doc.origin_source) }
+        : this.unrecordedOrigin(ref);
+      out.push({ at: origin.at, value: first, previous: null, source: origin.source });
+    }
+    return out;
+  }
+
+  /** The cells of a kind's documents whose value came from the analyst's hand, by document id. */
+  handCells(kind: DocumentRef['kind']): Map<string, string[]> {
+    const rows = this.db
+      .sql(
+        'SELECT d.ref, p.path FROM cell_hand m JOIN cell_docs d ON d.id = m.doc JOIN cell_paths p ON p.id = m.path WHERE d.kind = ? ORDER BY d.ref, p.path',
+      )
+      .all(kind) as Array<{ ref: string; path: string }>;
+    const out = new Map<string, string[]>();
+    for (const { ref, path } of rows) {
+      const list = out.get(ref);
+      if (list) list.push(path);
+      else out.set(ref, [path]);
+    }
+    return out;
+  }
+
+  /** The connection, for the audit log's reads. */
+  get access(): HistoryAccess {
+    return this.db;
+  }
+
+  /**
+   * A pull's new asset, the commonest change of all, writes nothing: its local id (a version 7
+   * UUID, remote-merge.ts) says when it arrived, so a document without a `cell_docs` row whose id
+   * is dated since history began arrived from the service then (`unrecordedOrigin`).
+   */
+  private arrival(changes: readonly DocumentChange[], source: ChangeSource): boolean {
+    const [change] = changes;
+    if (changes.length !== 1 || !change || change.before !== null || this.places) return false;
+    if (source.kind !== 'service' || change.doc.kind !== 'asset') return false;
+    const arrived = uuidTime(change.doc.id);
+    return arrived !== undefined && arrived >= this.historyStartedAt();
+  }
+
+  /** Where a document without a `cell_docs` row came from: a pull since history began, or before it. */
+  unrecordedOrigin(ref: DocumentRef): { at: number; source: ChangeSource } {
+    const arrived = ref.kind === 'asset' ? uuidTime(ref.id) : undefined;
+    const started = this.historyStartedAt();
+    return arrived !== undefined && arrived >= started
+      ? { at: Math.floor(arrived / 1_000) * 1_000, source: pulledSource }
+      : { at: started, source: beforeHistory };
+  }
+
+  /** A portfolio answer's value now, as its row keeps it (JSON text; null: no such answer). */
+  answerValue(responseId: number, variable: string): string | null {
+    const row = this.db
+      .sql('SELECT current_value FROM response_values WHERE response_id = ? AND variable = ?')
+      .get(responseId, variable) as { current_value: string } | undefined;
+    return row?.current_value ?? null;
+  }
+
+  /** A time as `cell_history.at` keeps it: whole seconds since history began. */
+  secondOf(ms: number): number {
+    return Math.floor(ms / 1_000) - Math.floor(this.historyStartedAt() / 1_000);
+  }
+
+  /** `cell_history.at` back to epoch milliseconds (every time history shows is to the second). */
+  msOf(second: number): number {
+    return Math.floor(this.historyStartedAt() / 1_000) * 1_000 + second * 1_000;
+  }
+
+  /** When this file began keeping history (the date of "before history"). */
+  historyStartedAt(): number {
+    if (this.startedAt === undefined) {
+      const row = this.db.sql("SELECT value FROM meta WHERE key = 'history_started_at'").get() as
+        { value: string } | undefined;
+      this.startedAt = Number(row?.value ?? 0);
+    }
+    return this.startedAt;
+  }
+
+  sourceOf(id: number): ChangeSource {
+    let source = this.sourcesById.get(id);
+    if (!source) {
+      const row = this.db.sql('SELECT json FROM change_sources WHERE id = ?').get(id) as
+        { json: string } | undefined;
+      const parsed = changeSourceSchema.safeParse(row ? JSON.parse(row.json) : null);
+      source = parsed.success ? parsed.data : beforeHistory;
+      this.learn();
+      this.sourcesById.set(id, source);
+    }
+    return source;
+  }
+
+  /** Before a cache learns an id inside a transaction: the stamp a rollback would take back. */
+  private learn(): void {
+    if (this.stamped) return;
+    this.stamped = true;
+    this.db.sql('UPDATE temp.history_cache_stamp SET n = ?').run(++this.stamp);
+  }
+
+  private checkCaches(): void {
+    const row = this.db.sql('SELECT n FROM temp.history_cache_stamp').get() as { n: number } | undefined;
+    if (row?.n === this.stamp) return;
+    this.docs.clear();
+    this.paths.clear();
+    this.sourceIds.clear();
+    this.sourcesById.clear();
+    this.stamp = row?.n ?? 0;
+  }
+
+  private sourceId(source: ChangeSource): number {
+    const json = JSON.stringify(source);
+    let id = this.sourceIds.get(json);
+    if (id === undefined) {
+      id = (
+        this.db
+          .sql(
+            'INSERT INTO change_sources (json) VALUES (?) ON CONFLICT (json) DO UPDATE SET json = excluded.json RETURNING id',
+          )
+          .get(json) as { id: number }
+      ).id;
+      // A pull's sources differ by asset (each its updated_at): the cache keeps the recent ones.
+      if (this.sourceIds.size > 1_000) this.sourceIds.clear();
+      this.learn();
+      this.sourceIds.set(json, id);
+    }
+    return id;
+  }
+
+  /** A document's id; one first seen by a change of its existing copy was there before history. */
+  private docId(ref: DocumentRef): number {
+    const key = `${ref.kind}\u0000${ref.id}`;
+    let id = this.docs.get(key);
+    if (id === undefined) {
+      const row = this.db.sql('SELECT id FROM cell_docs WHERE kind = ? AND ref = ?').get(ref.kind, ref.id) as
+        { id: number } | undefined;
+      if (row) id = row.id;
+      else {
+        const origin = this.unrecordedOrigin(ref);
+        id = (
+          this.db
+            .sql(
+              'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) RETURNING id',
+            )
+            .get(ref.kind, ref.id, origin.at, this.sourceId(origin.source)) as { id: number }
+        ).id;
+      }
+      if (this.docs.size > 200_000) this.docs.clear();
+      this.learn();
+      this.docs.set(key, id);
+    }
+    return id;
+  }
+
+  private pathId(path: string): number {
+    let id = this.paths.get(path);
+    if (id === undefined) {
+      id = (
+        this.db
+          .sql(
+            'INSERT INTO cell_paths (path) VALUES (?) ON CONFLICT (path) DO UPDATE SET path = excluded.path RETURNING id',
+          )
+          .get(path) as { id: number }
+      ).id;
+      this.learn();
+      this.paths.set(path, id);
+    }
+    return id;
+  }
+
+  /** Undo and redo put back an earlier value: the analyst's if the change that set it was. */
+  private earlierHand(doc: number, path: number, value: string | number | null): boolean {
+    const rows = this.db
+      .sql('SELECT value, source FROM cell_history WHERE doc = ? AND path = ? ORDER BY id DESC LIMIT 200')
+      .all(doc, path) as Array<{ value: unknown; source: number }>;
+    for (const row of rows) {
+      if (row.value !== value) continue;
+      const mine = fromHand(this.sourceOf(row.source));
+      if (mine !== null) return mine;
+    }
+    const origin = this.db.sql('SELECT origin_source FROM cell_docs WHERE id = ?').get(doc) as
+      { origin_source: number } | undefined;
+    return origin ? fromHand(this.sourceOf(origin.origin_source)) === true : false;
+  }
+
+  private handOf(doc: number): Set<number> {
+    return new Set(this.db.sql('SELECT path FROM cell_hand WHERE doc = ?').pluck().all(doc) as number[]);
+  }
+
+  private handAll(doc: number, kind: DocumentRef['kind'], image: unknown): void {
+    const mine = this.db.sql('INSERT OR IGNORE INTO cell_hand (doc, path) VALUES (?, ?)');
+    for (const [path, value] of cellsOf(kind, image)) if (value !== null) mine.run(doc, this.pathId(path));
+  }
+}

@@ -1,0 +1,144 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { CellHistory } from '../../../electron/workspace/cell-history';
+import { openSqlite } from '../../../electron/storage/sqlite';
+import { migrate, schemaVersion } from '../../../electron/workspace/migrations';
+import type { AssetDoc } from '../../../shared/sync/asset-doc';
+import { setPathValue } from '../../../shared/sync/asset-doc';
+
+function open(file: string): { db: Database.Database; history: CellHistory } {
+  const db = openSqlite(file);
+  migrate(db);
+  const cache = new Map<string, Database.Statement>();
+  const sql = (text: string) => {
+    let statement = cache.get(text);
+    if (!statement) cache.set(text, (statement = db.prepare(text)));
+    return statement;
+  };
+  return { db, history: new CellHistory({ sql }) };
+}
+
+const tempFile = () => join(mkdtempSync(join(tmpdir(), 'asset-desk-history-')), 'ws.sqlite');
+const asset: AssetDoc = { name: 'Tower', size: 1000, annual_data: [{ year: 2024, en_abs_wf: 10 }] };
+const doc = { kind: 'asset' as const, id: 'a1' };
+const path = 'annual_data/2024/en_abs_wf';
+
+describe('cell history', () => {
+  it('keeps every value of a cell with its source, newest first, across a restart', () => {
+    const file = tempFile();
+    let { db, history } = open(file);
+    history.record(
+      [{ doc, before: null, after: asset }],
+      { kind: 'service', updatedAt: '2026-03-03T10:00:00Z' },
+      1000,
+    );
+    const typed = setPathValue(asset, path, 12);
+    db.transaction(() => history.record([{ doc, before: asset, after: typed }], { kind: 'typed' }, 2000))();
+    const pasted = setPathValue(typed, path, 13);
+    history.record([{ doc, before: typed, after: pasted }], { kind: 'paste' }, 3000);
+    history.record([{ doc, before: pasted, after: typed }], { kind: 'undo' }, 4000);
+    db.close();
+    ({ db, history } = open(file));
+    expect(history.entries(doc, path, 12)).toEqual([
+      { at: 4000, value: 12, previous: 13, source: { kind: 'undo' } },
+      { at: 3000, value: 13, previous: 12, source: { kind: 'paste' } },
+      { at: 2000, value: 12, previous: 10, source: { kind: 'typed' } },
+      { at: 1000, value: 10, previous: null, source: { kind: 'service', updatedAt: '2026-03-03T10:00:00Z' } },
+    ]);
+    // A cell the pull brought and nothing changed: its one entry is the arrival.
+    expect(history.entries(doc, 'name', 'Tower')).toEqual([
+      {
+        at: 1000,
+        value: 'Tower',
+        previous: null,
+        source: { kind: 'service', updatedAt: '2026-03-03T10:00:00Z' },
+      },
+    ]);
+    db.close();
+  });
+
+  it('shows what an older workspace held as before history, and keeps history per file', () => {
+    const { history } = open(tempFile());
+    const other = open(tempFile()).history;
+    expect(history.entries(doc, 'name', 'Tower')).toEqual([
+      { at: history.historyStartedAt(), value: 'Tower', previous: null, source: { kind: 'before-history' } },
+    ]);
+    history.record([{ doc, before: asset, after: { ...asset, name: 'Spire' } }], { kind: 'typed' }, 5000);
+    expect(history.entries(doc, 'name', 'Spire').map((e) => [e.value, e.source.kind])).toEqual([
+      ['Spire', 'typed'],
+      ['Tower', 'before-history'],
+    ]);
+    expect(other.entries(doc, 'name', 'Spire').map((e) => e.source.kind)).toEqual(['before-history']);
+  });
+
+  it("knows the cells from the analyst's hand: typed, not imported, and an undo back to an import", () => {
+    const { history } = open(':memory:');
+    history.record([{ doc, before: null, after: asset }], { kind: 'typed' }, 1);
+    expect(history.handCells('asset').get('a1')).toEqual([path, 'name', 'size']);
+    const imported = setPathValue(asset, path, 20);
+    history.record([{ doc, before: asset, after: imported }], { kind: 'workbook', file: 'a.xlsx' }, 2);
+    expect(history.handCells('asset').get('a1')).toEqual(['name', 'size']);
+    const typed = setPathValue(imported, path, 21);
+    history.record([{ doc, before: imported, after: typed }], { kind: 'typed' }, 3);
+    expect(history.handCells('asset').get('a1')).toEqual([path, 'name', 'size']);
+    history.record([{ doc, before: typed, after: imported }], { kind: 'undo' }, 4);
+    expect(history.handCells('asset').get('a1')).toEqual(['name', 'size']);
+    // A pull's new asset: nothing from the hand, nothing written for it there.
+    const pulled = { kind: 'asset' as const, id: 'a2' };
+    history.record([{ doc: pulled, before: null, after: asset }], { kind: 'service', updatedAt: null }, 5);
+    expect(history.handCells('asset').get('a2')).toBeUndefined();
+  });
+
+  it("writes nothing for a pull's new asset: its version 7 id dates its arrival from the service", () => {
+    const { db, history } = open(':memory:');
+    const arrived = history.historyStartedAt() + 5_000;
+    const hex = arrived.toString(16).padStart(12, '0');
+    const id = `${hex.slice(0, 8)}-${hex.slice(8)}-7000-8000-000000000001`;
+    const pulled = { kind: 'asset' as const, id };
+    history.record(
+      [{ doc: pulled, before: null, after: asset }],
+      { kind: 'service', updatedAt: null },
+      arrived,
+    );
+    expect(db.prepare('SELECT COUNT(*) AS n FROM cell_docs').get()).toEqual({ n: 0 });
+    const service = { kind: 'service', updatedAt: null };
+    expect(history.entries(pulled, 'name', 'Tower')).toEqual([
+      { at: arrived, value: 'Tower', previous: null, source: service },
+    ]);
+    // Its first edit makes its row, with the same origin.
+    history.record(
+      [{ doc: pulled, before: asset, after: { ...asset, name: 'Spire' } }],
+      { kind: 'typed' },
+      arrived + 1_000,
+    );
+    expect(history.entries(pulled, 'name', 'Spire').map((e) => [e.value, e.at, e.source.kind])).toEqual([
+      ['Spire', arrived + 1_000, 'typed'],
+      ['Tower', arrived, 'service'],
+    ]);
+  });
+
+  it('forgets ids learnt in a transaction that rolled back', () => {
+    const { db, history } = open(':memory:');
+    expect(() =>
+      db.transaction(() => {
+        history.record(
+          [{ doc, before: asset, after: { ...asset, city: 'Delft' } }],
+          { kind: 'csv', file: 'x.csv', row: 3 },
+          1,
+        );
+        throw new Error('refused');
+      })(),
+    ).toThrow('refused');
+    history.record([{ doc, before: asset, after: { ...asset, country: 'NL' } }], { kind: 'typed' }, 2);
+    expect(history.entries(doc, 'country', 'NL').map((e) => e.source.kind)).toEqual(['typed']);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM cell_history').get()).toEqual({ n: 1 });
+  });
+
+  it('is a step of the migrations', () => {
+    const { db } = open(':memory:');
+    expect(db.pragma('user_version', { simple: true })).toBe(schemaVersion);
+  });
+});
