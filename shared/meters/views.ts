@@ -5,6 +5,7 @@
 import type { ImportColumn, ImportIssue, DateOrder } from './import-rows';
 import type { ReadingIssue } from './rules';
 import type { Meter, Reading } from './types';
+import type { AssetView, HistoryState } from '../sync/types';
 
 export type ReadingView = Reading & { id: string; assetId: string };
 
@@ -110,4 +111,11 @@ export interface ReadingsImportResult {
   readings: number;
   /** The derived cells the import wrote (fill/update), and those left for the analyst (typed, override). */
   figures: { written: number; held: FigureCell[] };
+}
+
+/** What a meters write answers: the assets whose cells it changed, and the derived cells held back. */
+export interface MeterWriteResult {
+  views: AssetView[];
+  held: FiguresPreview['cells'];
+  history: HistoryState;
 }
