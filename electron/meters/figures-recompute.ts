@@ -59,12 +59,14 @@ export function recomputeFigures(
       month,
       years ?? undefined,
     );
-    held.push(...preview.cells.filter((c) => !states.has(c.state) && c.state !== 'override'));
+    // Cells a reading rule holds back are not offered for "Apply meter figures" either.
+    held.push(...preview.cells.filter((c) => !c.heldBack && !states.has(c.state) && c.state !== 'override'));
     // Each cell's source names the meters and readings it came from (the cell history shows it,
     // an assurer reads it): cells made from the same ones are written together.
     const groups = new Map<string, typeof preview.cells>();
     for (const cell of preview.cells) {
-      if (!states.has(cell.state)) continue;
+      // Held-back cells go through too: their records say why (figureWrites writes no value).
+      if (!states.has(cell.state) && !(cell.heldBack && cell.state !== 'override')) continue;
       const key = JSON.stringify([cell.meters, cell.readings]);
       const group = groups.get(key);
       if (group) group.push(cell);

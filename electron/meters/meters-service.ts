@@ -317,16 +317,19 @@ export class MetersService {
       const records = assetIds
         ? assetIds.flatMap((id) => [...meters.derived(id).values()])
         : meters.allDerived();
-      return records.map(({ localId, year, field, value, text, meters: ids, readings, estimatedShare }) => ({
-        localId,
-        year,
-        field,
-        value,
-        text,
-        meters: ids,
-        readings,
-        estimatedShare: estimatedShare ?? null,
-      }));
+      return records.map(
+        ({ localId, year, field, value, text, meters: ids, readings, estimatedShare, heldBack }) => ({
+          localId,
+          year,
+          field,
+          value,
+          text,
+          meters: ids,
+          readings,
+          estimatedShare: estimatedShare ?? null,
+          heldBack: heldBack ?? null,
+        }),
+      );
     },
   };
 }
