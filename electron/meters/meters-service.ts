@@ -49,7 +49,7 @@ type Handlers = Pick<
 interface Plan {
   id: string;
   storeFile: string;
-  content: { text: string } | { rows: string[][] };
+  content: ReadingsContent;
   file: string;
   asset: string | null;
   plan: ReadingsPlan;

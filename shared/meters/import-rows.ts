@@ -6,7 +6,7 @@
  * names the file, the row (1 = the header) and the column; a bad row is left out, nothing else.
  */
 import { delimitedRecords } from '../text/delimited';
-import type { MeterSpace, MeterUtility } from './types';
+import type { EnergyContent, MeterSpace, MeterUtility } from './types';
 import { meterSpaces, meterUtilities } from './types';
 import {
   normaliseHeader,
@@ -41,6 +41,8 @@ export interface ImportedMeter {
   space: MeterSpace;
   areaServed: number | null;
   unit: string;
+  /** A fuel's energy content, from our workbook's Meters tab (a flat file has no column for it). */
+  energyContent?: EnergyContent | null;
   row: number;
 }
 
