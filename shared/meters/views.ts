@@ -44,6 +44,8 @@ export interface FigureCell {
   readings: number;
   /** The estimated share of the consumption behind it, 0..1 (null for areas and dates). */
   estimatedShare: number | null;
+  /** Why the figure is not written: an error rule holds on a reading behind it (null: free). */
+  heldBack: string | null;
 }
 
 /** What meters last wrote into a cell, for its mark and hover (the override when it differs). */
@@ -56,6 +58,8 @@ export interface DerivedMark {
   meters: string[];
   readings: number;
   estimatedShare?: number | null;
+  /** Set while a reading rule holds the figure back; `unwritten`: meters never wrote the cell. */
+  heldBack?: { reason: string; unwritten: boolean } | null;
 }
 
 export interface FiguresPreview {

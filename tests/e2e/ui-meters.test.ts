@@ -153,4 +153,56 @@ describe('meter readings, in Chromium', () => {
     expect(await table.textContent()).toContain('87.8 % ⚠');
     expect(pageErrors).toEqual([]);
   });
+
+  it('fills down (Ctrl+D) and finds (Ctrl+F, Enter) in the Readings grid', async () => {
+    // The test before leaves its meter in the workspace: gone, so the file's meter is new again.
+    const left = (await app.core.handlers['meters.list']({})).meters.map((m) => m.id);
+    if (left.length > 0) await app.core.handlers['meters.delete']({ meterIds: left });
+    const { probe, asset, path, file } = await setup();
+    await page.goto(app.host.launchUrl);
+    const guide = page.getByTestId('guide-dismiss');
+    if (await guide.isVisible()) await guide.click();
+    await importReadings(file);
+    await page.getByTestId('readings-apply').click();
+    await page.getByTestId('readings-applied').waitFor();
+    await page.getByTestId('exchange-close').click();
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
+    await page.getByTestId('tab-meters').click();
+    const grid = page.locator('[data-testid="readings-grid"]');
+    await expect.poll(() => grid.locator('.ag-row[row-id]').count()).toBe(3);
+
+    // Find: "MWh" is the unit of the one estimated bill; Enter takes the grid's focus there.
+    const estimated = (await app.core.handlers['meters.list']({})).readings.find((r) => r.estimated)!;
+    await grid.locator('.ag-row[row-index="0"] [col-id="start"]').click();
+    await page.keyboard.press('ControlOrMeta+F');
+    const input = page.getByTestId('readings-grid-find-input');
+    await input.waitFor();
+    await input.fill('mwh');
+    await expect.poll(() => page.getByTestId('readings-grid-find-count').textContent()).toBe('1 match');
+    await input.press('Enter');
+    await expect.poll(() => page.getByTestId('readings-grid-find-count').textContent()).toBe('1 of 1');
+    const focused = grid.locator('.ag-cell-focus');
+    expect(await focused.getAttribute('col-id')).toBe('unit');
+    expect(await focused.locator('xpath=ancestor::*[@row-id][1]').getAttribute('row-id')).toBe(estimated.id);
+    await input.press('Escape');
+    await expect.poll(() => page.getByTestId('readings-grid-find').count()).toBe(0);
+
+    // Fill down: the first row's "Estimated" into the second (the estimated bill), one undo step.
+    const rowIds = await Promise.all(
+      [0, 1].map((i) => grid.locator(`.ag-row[row-index="${i}"]`).first().getAttribute('row-id')),
+    );
+    const before = (await app.core.handlers['meters.list']({})).readings;
+    const of = (id: string | null) => before.find((r) => r.id === id)!;
+    expect(of(rowIds[0]!).estimated).not.toBe(of(rowIds[1]!).estimated);
+    await grid.locator(`.ag-row[row-index="1"] [col-id="estimated"]`).click();
+    await page.keyboard.press('ControlOrMeta+D');
+    await expect
+      .poll(
+        async () =>
+          (await app.core.handlers['meters.list']({})).readings.find((r) => r.id === rowIds[1])?.estimated,
+      )
+      .toBe(of(rowIds[0]!).estimated);
+    expect(await page.getByTestId('undo').getAttribute('title')).toMatch(/fill of 1 meter cell/);
+    expect(pageErrors).toEqual([]);
+  });
 });
