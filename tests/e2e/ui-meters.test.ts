@@ -1,7 +1,8 @@
 /**
  * Meters in Chromium through the browser host (issue 32): a utility portal's readings CSV imported
  * from the Import dialog (preview with its duplicate flagged, "Apply valid rows"), the derived
- * annual cell drawn as derived with how it was made on hover, and Undo taking it all back.
+ * annual cell drawn as derived with how it was made on hover, its history saying "from 1 meter"
+ * with the way to the Meters tab on that asset, and Undo taking it all back.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,16 +87,39 @@ describe('meter readings, in Chromium', () => {
 
     // The derived cell in the annual grid, marked and explained on hover.
     const cell = gridCell(page, 'annual-grid', `${asset.localId}:${year}`, field);
-    const strip = page.locator('[data-testid="annual-grid"] .ag-body-horizontal-scroll-viewport');
-    for (let i = 0; i < 100 && !(await cell.isVisible()); i++)
-      await strip.evaluate((el) => el.scrollBy({ left: 600 }));
-    await cell.scrollIntoViewIfNeeded();
+    const showCell = async () => {
+      const strip = page.locator('[data-testid="annual-grid"] .ag-body-horizontal-scroll-viewport');
+      await strip.waitFor();
+      for (let i = 0; i < 100 && !(await cell.isVisible()); i++)
+        await strip.evaluate((el) => el.scrollBy({ left: 600 }));
+      await cell.scrollIntoViewIfNeeded();
+    };
+    await showCell();
     await expect.poll(() => cell.getAttribute('class')).toContain('cell-derived');
     await cell.hover();
     await expect
       .poll(() => page.locator('.ag-tooltip').textContent(), { timeout: 5_000 })
       .toMatch(/From meters: 3 readings from 1 meter.*estimated.*\(meters UI-E1\)/);
     await screenshot(page, 'ui-meters-derived.png');
+
+    // Its history (Alt+H) says it came from the meter, and jumps to the Meters tab on this asset.
+    await cell.click();
+    await page.keyboard.press('Alt+h');
+    const history = page.getByTestId('cell-history');
+    const derived = history.locator('[data-testid="cell-history-entry"][data-source="meters"]');
+    await derived.waitFor();
+    expect(await derived.textContent()).toContain('from 1 meter (3 readings)');
+    await screenshot(page, 'ui-meters-history.png');
+    await derived.getByTestId('cell-history-meters').click();
+    await expect.poll(() => history.isVisible()).toBe(false);
+    await page.getByTestId('meters-view').waitFor();
+    expect(await page.getByTestId('tab-meters').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.getByTestId('meters-asset').inputValue()).toBe(asset.localId);
+    const meterRows = page.locator('[data-testid="meters-grid"] .ag-row[row-id]');
+    await expect.poll(() => meterRows.count()).toBe(1);
+    expect(await meterRows.first().textContent()).toContain('Tenant power');
+    await page.getByTestId('tab-annual').click();
+    await showCell();
 
     // Undo: the readings, the meter and the derived figure go in one step.
     await page.getByTestId('undo').click();
