@@ -216,6 +216,9 @@ export function rollup(meters: readonly Meter[], readings: readonly Reading[], p
   const fields: Record<string, number | string> = {};
   const explanations: Record<string, FieldExplanation> = {};
   for (const group of groups.values()) {
+    // No reading of the period could be counted (none there, or none convertible): no figure, not a
+    // zero the service would take as measured consumption.
+    if (group.readings === 0) continue;
     const share = group.sum > 0 ? group.estimated / group.sum : 0;
     fields[group.abs] = group.sum;
     explanations[group.abs] = {

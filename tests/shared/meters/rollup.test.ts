@@ -178,7 +178,8 @@ describe('meter roll-up', () => {
       reportingPeriod(2023),
     );
     expect(result.fields.wat_abs_w).toBe(7);
-    expect(result.fields.en_abs_wf).toBe(0);
+    // The gas reading cannot be converted (no energy content): no figure rather than a zero.
+    expect(result.fields.en_abs_wf).toBeUndefined();
     expect(result.problems.map((p) => [p.meterId, p.reading])).toEqual([
       ['dh', null],
       ['w', 0],
@@ -186,5 +187,17 @@ describe('meter roll-up', () => {
       ['nope', 3],
     ]);
     expect(result.problems[2]?.message).toContain('energy content');
+  });
+  it('writes no figure for a meter without readings in the period (no zero taken as measured)', () => {
+    const result = rollup(
+      [meter('e', 'electricity', 'whole_building'), meter('g', 'fuel', 'whole_building')],
+      [
+        reading('e', '2023-01-01', '2023-12-31', 1200, 'kWh'),
+        reading('g', '2022-01-01', '2022-12-31', 50, 'kWh'),
+      ],
+      reportingPeriod(2023),
+    );
+    expect(Object.keys(result.fields).filter((f) => f.startsWith('en_abs_'))).toEqual(['en_abs_we']);
+    expect(result.fields.en_abs_we).toBe(1200);
   });
 });
