@@ -8,7 +8,7 @@ import {
 } from '../../shared/sync/asset-id-name';
 import { readListedPage } from '../service-client/fast-asset';
 import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
-import { remoteCopy, type KnownRow, type RemoteCopy } from '../workspace/remote-merge';
+import { RemoteMerge, remoteCopy, type KnownRow, type RemoteCopy } from './remote-merge';
 import type { LedgerPort } from '../workspace/ledger-port';
 import { forgetPlan } from './pending-plan';
 import { checkedIds } from './remote-listing';
@@ -79,7 +79,7 @@ export class PullRun {
     this.flush();
     this.store.transaction(() => {
       for (const { batchId } of this.store.unsettledBatches()) this.store.abandonBatch(batchId);
-      const marked = this.store.markMissingRemote(new Set(gone));
+      const marked = new RemoteMerge(this.store).markMissingRemote(new Set(gone));
       this.summary.removed = marked.removed;
       this.summary.remoteDeletedConflicts = marked.conflicts;
     });
@@ -157,7 +157,8 @@ function applyPage(
   newByPartner: Map<number, string>,
   summary: PullSummary,
 ): void {
-  const known = store.knownRemoteRows(remote.map(({ copy }) => copy.id));
+  const merge = new RemoteMerge(store);
+  const known = merge.knownRows(remote.map(({ copy }) => copy.id));
   /** Ids taken in this group: one listed twice is weighed, the second time, against the first. */
   const taken = new Set<number>();
   for (const { copy: listedCopy, listed, realNames } of remote) {
@@ -168,12 +169,12 @@ function applyPage(
     const pending = copy.partnersId === null ? undefined : newByPartner.get(copy.partnersId);
     if (pending !== undefined && listed && !(row === undefined ? store.assetByServiceId(id) : row)) {
       // A create whose answer was lost: the service has it, so it is not sent again.
-      store.acknowledge(pending, listed.asset());
+      merge.acknowledge(pending, listed.asset());
       newByPartner.delete(copy.partnersId as number);
       summary.adopted++;
       continue;
     }
-    const outcome = store.applyCopy(copy, row);
+    const outcome = merge.applyCopy(copy, row);
     if (outcome === 'added') summary.added++;
     else if (outcome === 'updated') summary.updated++;
     else if (outcome === 'conflict') summary.conflicts++;

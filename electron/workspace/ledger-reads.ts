@@ -4,6 +4,17 @@ import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from 
 import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
 import { WorkspaceReads } from './workspace-reads';
 
+/** What the workspace holds of an asset the service lists, to tell whether its copy is news. */
+export interface KnownRow {
+  local_id: string;
+  base: string | null;
+  outliers: string | null;
+  server_validations: string | null;
+  remote_deleted: number;
+  not_found: number;
+}
+const knownColumns = 'local_id, base, outliers, server_validations, remote_deleted, not_found';
+
 /**
  * What the sync's ledger reads of the workspace (see ledger-port.ts), over the store's one
  * connection: what is pending, the outbox, what a push settled, and the reads of the sync's worker
@@ -23,6 +34,31 @@ export class LedgerReads extends WorkspaceReads {
       conflicted,
       idName,
     );
+  }
+
+  /** What the workspace holds of the asset with this service id (see electron/sync/remote-merge.ts). */
+  knownRow(id: number): KnownRow | null {
+    const row = this.sql(`SELECT ${knownColumns} FROM assets WHERE service_asset_id = ?`).get(id);
+    return (row as KnownRow | undefined) ?? null;
+  }
+
+  /**
+   * `knownRow` of these service ids, read in one statement (a pull takes its pages in groups: one
+   * query per group, not one per asset).
+   */
+  knownRows(ids: readonly number[]): Map<number, KnownRow> {
+    const rows = this.sql(
+      `SELECT service_asset_id, ${knownColumns} FROM assets WHERE service_asset_id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(ids)) as Array<KnownRow & { service_asset_id: number }>;
+    return new Map(rows.map((row) => [row.service_asset_id, row]));
+  }
+
+  /** An asset's copies as text: the analyst's, the one a batch carried, the service's (undefined: no row). */
+  copiesOf(
+    localId: string,
+  ): { current: string | null; sent: string | null; base: string | null } | undefined {
+    return this.sql('SELECT current, sent, base FROM assets WHERE local_id = ?').get(localId) as
+      { current: string | null; sent: string | null; base: string | null } | undefined;
   }
 
   createPayloadOf(record: AssetRecord): AssetDoc {

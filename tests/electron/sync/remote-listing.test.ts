@@ -8,6 +8,7 @@ import { assetSchema } from '../../../shared/domain';
 import { assetDeleteText } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
 import { makeClient, makeEngine, tempWorkspace } from '../../../support/sync-harness';
+import { RemoteMerge } from '../../../electron/sync/remote-merge';
 
 const entityId = 7;
 const listPath = `GET /api/v1/entities/${entityId}/assets`;
@@ -25,7 +26,7 @@ function asset(id: number, name = `Asset ${id}`): Record<string, unknown> {
 function workspaceWithPendingWork() {
   const { store } = tempWorkspace('listing');
   // As the client reads an answer: the docs' gresb_asset_id under our name.
-  for (const id of [1, 2, 3]) store.applyRemote(assetSchema.parse(asset(id)));
+  for (const id of [1, 2, 3]) new RemoteMerge(store).applyRemote(assetSchema.parse(asset(id)));
   store.deleteAsset(store.assetByServiceId(2)?.localId as string);
   store.setValue(store.assetByServiceId(3)?.localId as string, 'address', 'Mine');
   return store;
@@ -133,7 +134,9 @@ describe('an asset found by its GET after the listing lacked it', () => {
     // The workspace holds lat/lng and an annual owned_entire_period (typed here, or from before).
     const served = { ...asset(4), annual_data: [{ year: 2024, tenant_ctrl: true, en_tot_wf: 100 }] };
     const annual = [{ ...served.annual_data[0], owned_entire_period: false }];
-    store.applyRemote(assetSchema.parse({ ...served, lat: 52.1, lng: 4.9, annual_data: annual }));
+    new RemoteMerge(store).applyRemote(
+      assetSchema.parse({ ...served, lat: 52.1, lng: 4.9, annual_data: annual }),
+    );
     // The service (the real names: no lat, lng or owned_entire_period) changed its city meanwhile.
     server = await startReplayServer({
       [listPath]: { body: [asset(1)], headers: { total: '1', 'per-page': '100' } },

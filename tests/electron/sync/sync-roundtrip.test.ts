@@ -9,6 +9,7 @@ import {
   tempWorkspace,
 } from '../../../support/sync-harness';
 import { assetSchema, type Asset } from '../../../shared/domain';
+import { RemoteMerge } from '../../../electron/sync/remote-merge';
 
 describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNames }) => {
   let h: Harness;
@@ -126,7 +127,9 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
       owned_entire_period: false,
       ownership_from: '2024-02-01',
     }));
-    store.applyRemote(assetSchema.parse({ ...base, service_asset_id: id, lat: 52.1, annual_data: annual }));
+    new RemoteMerge(store).applyRemote(
+      assetSchema.parse({ ...base, service_asset_id: id, lat: 52.1, annual_data: annual }),
+    );
     const path = `/api/v1/entities/${h.entityId}/assets/${id}`;
     expect((await h.api('PATCH', path, { body: { city: 'Zwolle' } })).status).toBe(200);
     const pulled = await engine.pull();

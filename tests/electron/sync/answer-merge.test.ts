@@ -5,7 +5,7 @@
  * left out, takes what it carried, and an asset shows as in step only when it is.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mergeAnswer } from '../../../electron/workspace/answer-merge';
+import { mergeAnswer } from '../../../electron/sync/answer-merge';
 import { Y1, Y2, assetsListText, batchResponse, docsAssetBody } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
 import { makeClient, makeEngine, tempWorkspace } from '../../../support/sync-harness';
