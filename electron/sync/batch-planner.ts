@@ -9,7 +9,7 @@ import { changedPaths, updatePayload, type AssetDoc } from '../../shared/sync/as
 import type { PushMode, PushSummary } from '../../shared/sync/types';
 import { changesAnything, type AssetIdName } from '../../shared/sync/asset-id-name';
 import type { AssetRecord } from '../workspace/asset-record';
-import { candidateKind, candidateOf, type PendingWork } from '../workspace/pending-work';
+import { candidateKind, candidateOf, type PendingWork } from './pending-work';
 import type { LedgerPort } from '../workspace/ledger-port';
 
 export interface PlannedItem {

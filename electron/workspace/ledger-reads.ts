@@ -1,8 +1,20 @@
 import { createPayload, type AssetDoc } from '../../shared/sync/asset-doc';
-import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
-import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
 import { WorkspaceReads } from './workspace-reads';
+
+/**
+ * A row that may be pending, described without its documents (`pendingCandidates`): enough for the
+ * sync to queue it (electron/sync/pending-work.ts), so a push reads and diffs each document only
+ * when its batch is filled.
+ */
+export interface PendingCandidate {
+  localId: string;
+  serviceAssetId: number | null;
+  remoteDeleted: boolean;
+  notFound: boolean;
+  hasBase: boolean;
+  hasCurrent: boolean;
+}
 
 /** What the workspace holds of an asset the service lists, to tell whether its copy is news. */
 export interface KnownRow {
@@ -22,18 +34,11 @@ const knownColumns = 'local_id, base, outliers, server_validations, remote_delet
  * them. WorkspaceStore adds the writes.
  */
 export class LedgerReads extends WorkspaceReads {
-  /** What a sync to a service reading the asset id as `idName` would send (ours by default). */
-  pending(idName?: AssetIdName): PendingWork {
-    const conflicted = new Set(
-      (this.sql('SELECT DISTINCT local_id FROM conflicts').all() as Array<{ local_id: string }>).map(
-        (r) => r.local_id,
-      ),
-    );
-    return pendingWork(
-      this.sql(`SELECT ${assetColumns} FROM assets ORDER BY rowid`).iterate() as IterableIterator<AssetRow>,
-      conflicted,
-      idName,
-    );
+  /** Every asset's row, in the stored order, documents as text: what the sync plans its work from. */
+  pendingRows(): IterableIterator<AssetRow> {
+    return this.sql(
+      `SELECT ${assetColumns} FROM assets ORDER BY rowid`,
+    ).iterate() as IterableIterator<AssetRow>;
   }
 
   /** What the workspace holds of the asset with this service id (see electron/sync/remote-merge.ts). */
@@ -89,7 +94,7 @@ export class LedgerReads extends WorkspaceReads {
     return this.db.name;
   }
 
-  /** The rows not in step with the service, in order, without their documents (see pending-work). */
+  /** The rows not in step with the service, in order, without their documents (see electron/sync/pending-work.ts). */
   pendingCandidates(): PendingCandidate[] {
     const rows = this.sql(
       `SELECT local_id, service_asset_id, remote_deleted, not_found, base IS NOT NULL AS has_base, current IS NOT NULL AS has_current FROM assets WHERE NOT (${inStep} AND remote_deleted = 0) ORDER BY rowid`,

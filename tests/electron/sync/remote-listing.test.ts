@@ -9,6 +9,7 @@ import { assetDeleteText } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
 import { makeClient, makeEngine, tempWorkspace } from '../../../support/sync-harness';
 import { RemoteMerge } from '../../../electron/sync/remote-merge';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 const entityId = 7;
 const listPath = `GET /api/v1/entities/${entityId}/assets`;
@@ -55,8 +56,8 @@ describe('a pull never infers deletion from a listing', () => {
     expect(store.assetByServiceId(2)?.current).toBeNull();
     expect(store.assetByServiceId(3)?.current?.['address']).toBe('Mine');
     expect(store.assetByServiceId(3)?.remoteDeleted).toBe(false);
-    expect(store.pending().deletes).toHaveLength(1);
-    expect(store.pending().updates).toHaveLength(1);
+    expect(pendingOf(store).deletes).toHaveLength(1);
+    expect(pendingOf(store).updates).toHaveLength(1);
   }
 
   it('an empty 200 page where the total promised assets is an error, not data', async () => {
@@ -153,7 +154,7 @@ describe('an asset found by its GET after the listing lacked it', () => {
     );
     expect(owned.every((value) => value === false)).toBe(true);
     // Their absence from the service's copy is not a change: nothing is pending.
-    expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [], conflicted: [] });
+    expect(pendingOf(store)).toMatchObject({ creates: [], updates: [], deletes: [], conflicted: [] });
     store.close();
   });
 });

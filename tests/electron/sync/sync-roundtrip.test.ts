@@ -10,6 +10,7 @@ import {
 } from '../../../support/sync-harness';
 import { assetSchema, type Asset } from '../../../shared/domain';
 import { RemoteMerge } from '../../../electron/sync/remote-merge';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNames }) => {
   let h: Harness;
@@ -33,12 +34,12 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
     expect(first.push).toMatchObject({ requests: 1, created: 2, invalid: 0 });
     const idA = store.asset(a.localId)?.serviceAssetId;
     expect(idA).toEqual(expect.any(Number));
-    expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [] });
+    expect(pendingOf(store)).toMatchObject({ creates: [], updates: [], deletes: [] });
 
     store.setValue(a.localId, 'city', 'Haarlem');
     store.setValue(a.localId, `annual_data/${2024}/en_abs_wf`, 61_000);
     store.deleteAsset(b.localId);
-    const patch = store.pending().updates[0]?.patch;
+    const patch = pendingOf(store).updates[0]?.patch;
     expect(patch).toEqual({
       service_asset_id: idA,
       city: 'Haarlem',
@@ -143,7 +144,7 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
       // The service never sends them: their absence is not a change, and nothing is pending.
       expect(after.current?.['lat']).toBe(52.1);
       expect(owned.every((v) => v === false)).toBe(true);
-      expect(store.pending().updates).toEqual([]);
+      expect(pendingOf(store).updates).toEqual([]);
     } else {
       // Our spec's service has them: its values win as any field's do.
       expect(after.current?.['lat'] ?? null).toBeNull();
@@ -161,7 +162,7 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
     // (owned_entire_period false would need ownership dates, which the real service takes.)
     store.setValue(asset.localId, 'lat', 52.37);
     store.setValue(asset.localId, 'lng', 4.89);
-    const work = store.pending(client.assetIds.name);
+    const work = pendingOf(store, client.assetIds.name);
     const report = await engine.sync();
     if (realNames) {
       expect(work.updates).toEqual([]);
@@ -169,12 +170,12 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
       expect(report.push.requests).toBe(0);
       // Still kept here, still not pending.
       expect(store.asset(asset.localId)?.current?.['lat']).toBe(52.37);
-      expect(store.pending(client.assetIds.name).localOnly).toHaveLength(1);
+      expect(pendingOf(store, client.assetIds.name).localOnly).toHaveLength(1);
     } else {
       expect(work.updates.map(({ record }) => record.localId)).toEqual([asset.localId]);
       expect(work.localOnly).toEqual([]);
       expect(report.push).toMatchObject({ requests: 1, updated: 1, blocked: [] });
-      expect(store.pending(client.assetIds.name).updates).toEqual([]);
+      expect(pendingOf(store, client.assetIds.name).updates).toEqual([]);
     }
     store.close();
   });

@@ -7,6 +7,7 @@ import type { Asset } from '../../../shared/domain';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { newAsset, tempWorkspace } from '../../../support/sync-harness';
 import { RemoteMerge } from '../../../electron/sync/remote-merge';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 function remote(id: number, name: string): Asset {
   return {
@@ -72,12 +73,12 @@ describe('history in main', () => {
     store.step('edit of 1 cell', () => store.setValue(local?.localId as string, 'city', 'Leiden'));
     // The sync took the edit: the service's copy now has it.
     new RemoteMerge(store).applyRemote({ ...remote(501, 'On the service'), city: 'Leiden' });
-    expect(store.pending().updates).toHaveLength(0);
+    expect(pendingOf(store).updates).toHaveLength(0);
     store.undo();
     const after = store.asset(local?.localId as string);
     expect(after?.base?.['city']).toBe('Leiden');
     expect(after?.current?.['city']).toBe('Amsterdam');
-    expect(store.pending().updates).toHaveLength(1);
+    expect(pendingOf(store).updates).toHaveLength(1);
     store.close();
   });
 
