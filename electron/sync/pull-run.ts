@@ -73,16 +73,22 @@ export class PullRun {
    * removed fields the workspace holds, as the listing's assets do.
    */
   finish(found: readonly Asset[], gone: readonly number[], realNames = false): PullSummary {
-    // The pull wrote the workspace: the click's pending-work plan is not what is pending now.
-    forgetPlan(this.store);
     this.queue(found.map(listedOf), realNames);
     this.flush();
+    let abandoned = 0;
     this.store.transaction(() => {
-      for (const { batchId } of this.store.unsettledBatches()) this.store.abandonBatch(batchId);
+      for (const { batchId } of this.store.unsettledBatches()) {
+        this.store.abandonBatch(batchId);
+        abandoned++;
+      }
       const marked = new RemoteMerge(this.store).markMissingRemote(new Set(gone));
       this.summary.removed = marked.removed;
       this.summary.remoteDeletedConflicts = marked.conflicts;
     });
+    // The pull changed what is pending: the click's plan is not what is pending now. A pull that
+    // brought nothing new keeps it, so the push of the same click sends by the plan the review showed
+    // (an analyst's edit meanwhile moves the workspace's mark: pending-plan.ts computes it again).
+    if (abandoned > 0 || Object.values(this.summary).some((count) => count > 0)) forgetPlan(this.store);
     return this.summary;
   }
 

@@ -6,7 +6,7 @@ import type { WorkspaceStore } from './workspace-store';
  * worker) asks of a workspace's file, and nothing else. The sync reaches the workspace only
  * through this; the workspace imports nothing of the sync.
  *
- * - reading what is pending: `pendingRows`, `changeMark`, `pendingCandidates`, `assetDocs`, `createPayloadOf`,
+ * - reading what is pending: `pendingRows`, `changeMark`, `assetDocs`, `createPayloadOf`,
  *   `conflictedIds`, `currentNames`, `createsByPartner`, `serviceIds`, `assetCount`, `asset`,
  *   `assetByServiceId`, `mustGet`;
  * - the service's copy taken in (electron/sync/remote-merge.ts), its documents through the one
@@ -23,7 +23,6 @@ export type LedgerPort = Pick<
   WorkspaceStore,
   | 'pendingRows'
   | 'changeMark'
-  | 'pendingCandidates'
   | 'assetDocs'
   | 'createPayloadOf'
   | 'conflictedIds'
