@@ -29,6 +29,12 @@ let fileNo = 0;
 const open = (history: boolean) =>
   WorkspaceStore.open(join(dir, `ws-${++fileNo}.sqlite`), history ? {} : { recorder: null });
 
+/** "hh:mm:ss" of the i-th second of a day. */
+const stamp = (i: number): string =>
+  [Math.floor(i / 3_600) % 24, Math.floor(i / 60) % 60, i % 60]
+    .map((n) => String(n).padStart(2, '0'))
+    .join(':');
+
 function listed(i: number, round: number): Asset {
   return {
     service_asset_id: i + 1,
@@ -40,7 +46,8 @@ function listed(i: number, round: number): Asset {
     property_type_code: 'OCHI',
     size: 1_000 + i,
     created_at: '2026-01-01T00:00:00Z',
-    updated_at: `2026-03-0${round + 1}T00:00:00Z`,
+    // Each asset its own second of the round's day, as a service's are (the history keeps the day).
+    updated_at: `2026-03-0${round + 1}T${stamp(i)}Z`,
     asset_size: String(1_000 + i),
     _validations: [],
     _outliers: [],

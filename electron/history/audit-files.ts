@@ -17,7 +17,7 @@ import {
   workbookXml,
 } from '../../shared/workbook/xlsx-parts';
 import type { Scalar } from '../../shared/sync/asset-doc';
-import { nativeDeflate } from '../workbook/native-deflate';
+import { nativeDeflateSync } from '../workbook/native-deflate';
 import { auditColumns, type AuditRow } from './audit-log';
 
 const csvFormat: WriteOptions = { delimiter: ',', quoteEdgeWhitespace: true };
@@ -71,13 +71,16 @@ class NativePart extends ZipPassThrough {
   }
 
   override push(chunk: Uint8Array, final?: boolean): void {
-    this.crc = nativeDeflate.crc32(chunk, this.crc);
+    this.crc = nativeDeflateSync.crc32(chunk, this.crc);
     this.size += chunk.length;
     this.process(chunk, final ?? false);
   }
 
   protected override process(chunk: Uint8Array, final: boolean): void {
-    this.ondata(null, nativeDeflate.deflate(chunk, final) as Uint8Array<ArrayBuffer>, final);
+    // In this thread: fflate's part takes its bytes as they are pushed, in order.
+    const packed = nativeDeflateSync.deflate(chunk, final);
+    if (!(packed instanceof Uint8Array)) throw new Error('The audit log deflates in the calling thread');
+    this.ondata(null, packed as Uint8Array<ArrayBuffer>, final);
   }
 }
 

@@ -5,6 +5,7 @@ import type { Meter, Reading } from '../../shared/meters/types';
 import type { FigureCell, FigureState, FiguresPreview } from '../../shared/meters/views';
 import type { AssetDoc, Scalar } from '../../shared/sync/asset-doc';
 import type { Edit } from '../workspace/asset-edits';
+import { heldBackCells, heldBackKey } from './held-back';
 import {
   derivedId,
   type DerivedRecord,
@@ -66,7 +67,8 @@ function stateOf(
 ): FigureState {
   if (current === undefined || current === null || current === '') return 'fill';
   if (sameValue(current, derived)) return 'same';
-  if (record) return sameValue(current, record.value) ? 'update' : 'override';
+  // A figure held back before meters ever wrote the cell: the cell is not theirs.
+  if (record && !record.heldBack?.unwritten) return sameValue(current, record.value) ? 'update' : 'override';
   return 'typed';
 }
 
@@ -91,6 +93,7 @@ export function figuresOf(
   if (years === undefined) for (const r of asset.readings) for (const y of yearsOf(r, month)) wanted.add(y);
   const cells: FigureCell[] = [];
   const warnings: FiguresPreview['warnings'] = [];
+  const holds = heldBackCells(asset.meters, asset.readings, month);
   for (const year of [...wanted].sort((a, b) => a - b)) {
     const period = reportingPeriod(year, { reporting_period_month: month });
     const result = rollup(asset.meters, asset.readings, period);
@@ -119,6 +122,7 @@ export function figuresOf(
         meters: metersOf(asset.meters, field, result),
         readings: explanation?.readings ?? 0,
         estimatedShare: explanation?.estimatedShare ?? null,
+        heldBack: holds.get(heldBackKey(year, field)) ?? null,
       });
     }
     for (const topic of Object.values(result.topics)) {
@@ -162,8 +166,13 @@ export function figureWrites(
   const edits: Edit[] = [];
   const records: MeterDocChange[] = [];
   for (const cell of cells) {
-    if (!states.has(cell.state)) continue;
     const id = derivedId(cell.localId, cell.year, cell.field);
+    if (cell.heldBack) {
+      const record = heldRecord(cell, derived.get(id));
+      if (record) records.push(record);
+      continue;
+    }
+    if (!states.has(cell.state)) continue;
     const after: DerivedRecord = {
       localId: cell.localId,
       year: cell.year,
@@ -185,6 +194,31 @@ export function figureWrites(
     records.push({ kind: 'derived', id, assetId: cell.localId, before, after });
   }
   return { edits, records };
+}
+
+/**
+ * A held-back cell's record: the cell is not written; its record says why, keeping what meters last
+ * wrote there (or, when they never did, the held figure marked `unwritten`). An override is left be.
+ */
+function heldRecord(cell: FigureCell, before: DerivedRecord | undefined): MeterDocChange | null {
+  if (!cell.heldBack || cell.state === 'override') return null;
+  const id = derivedId(cell.localId, cell.year, cell.field);
+  const kept = before && !before.heldBack?.unwritten;
+  const after: DerivedRecord = kept
+    ? { ...before, heldBack: { reason: cell.heldBack, unwritten: false } }
+    : {
+        localId: cell.localId,
+        year: cell.year,
+        field: cell.field,
+        value: cell.derived,
+        meters: cell.meters,
+        readings: cell.readings,
+        text: cell.text,
+        estimatedShare: cell.estimatedShare,
+        heldBack: { reason: cell.heldBack, unwritten: true },
+      };
+  if (before && JSON.stringify(before) === JSON.stringify(after)) return null;
+  return { kind: 'derived', id, assetId: cell.localId, before: before ?? null, after };
 }
 
 /** Reporting years a set of readings touch, for the recompute after they change. */

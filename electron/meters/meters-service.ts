@@ -8,15 +8,14 @@ import type {
   ReadingsImportPreview,
   ReadingView,
 } from '../../shared/meters/views';
-import type { AssetView } from '../../shared/sync/types';
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { badRequest, notFound } from '../../shared/errors';
 import type { BridgeHandlers } from '../bridge/handlers';
 import type { PickedFiles } from '../files/picked-files';
-import { assetView } from '../workspace/asset-views';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { applyMeterEdit, applyReadingEdit, newMeter, newReading } from './meter-edits';
-import { assetMeters, figuresOf, figureWrites, touchedYears } from './meter-figures';
+import { affectedBy, recomputeFigures } from './figures-recompute';
+import { assetMeters, figuresOf } from './meter-figures';
 import { metersListing } from './meters-listing';
 import { MeterStore, type MeterDocChange, type StoredReading } from '../workspace/meter-store';
 import { loadReadings } from './readings-file';
@@ -50,7 +49,7 @@ type Handlers = Pick<
 interface Plan {
   id: string;
   storeFile: string;
-  content: { text: string } | { rows: string[][] };
+  content: ReadingsContent;
   file: string;
   asset: string | null;
   plan: ReadingsPlan;
@@ -105,91 +104,13 @@ export class MetersService {
     const result = store.step(label, () => {
       // Made inside the step when they depend on what it did first (assets an import creates).
       const list = typeof changes === 'function' ? changes() : changes;
-      const touched = this.affectedBy(store, list);
+      const touched = affectedBy(list, this.month(store));
       meters.write(list, source);
-      return this.recompute(store, meters, touched, autoStates);
+      return recomputeFigures(store, meters, touched, autoStates, this.deps.idName());
     });
     return { ...result, history: store.historyState() };
   }
 
-  /** The assets and reporting years a set of changes moves. */
-  private affectedBy(
-    store: WorkspaceStore,
-    changes: readonly MeterDocChange[],
-  ): Map<string, Set<number> | null> {
-    const month = this.month(store);
-    const out = new Map<string, Set<number> | null>();
-    for (const change of changes) {
-      if (change.kind === 'derived') continue;
-      if (change.kind === 'meter') {
-        out.set(change.assetId, null);
-        for (const m of [change.before, change.after]) if (m) out.set(m.assetId, null);
-        continue;
-      }
-      if (out.get(change.assetId) === null) continue;
-      const years = out.get(change.assetId) ?? new Set<number>();
-      for (const y of touchedYears(
-        [change.before, change.after].filter((r) => r !== null),
-        month,
-      ))
-        years.add(y);
-      out.set(change.assetId, years);
-    }
-    return out;
-  }
-
-  /** Inside a step: the derived cells of `affected` written where `states` allow; the rest held. */
-  private recompute(
-    store: WorkspaceStore,
-    meters: MeterStore,
-    affected: Map<string, Set<number> | null>,
-    states: ReadonlySet<FigureState>,
-  ): Omit<MeterWriteResult, 'history'> {
-    const month = this.month(store);
-    const written = new Set<string>();
-    const held: MeterWriteResult['held'] = [];
-    for (const [localId, years] of affected) {
-      const record = store.asset(localId);
-      if (!record?.current) continue;
-      const derived = meters.derived(localId);
-      const preview = figuresOf(
-        assetMeters(meters, localId, record.current),
-        derived,
-        month,
-        years ?? undefined,
-      );
-      held.push(...preview.cells.filter((c) => !states.has(c.state) && c.state !== 'override'));
-      // Each cell's source names the meters and readings it came from (the cell history shows it,
-      // an assurer reads it): cells made from the same ones are written together.
-      const groups = new Map<string, typeof preview.cells>();
-      for (const cell of preview.cells) {
-        if (!states.has(cell.state)) continue;
-        const key = JSON.stringify([cell.meters, cell.readings]);
-        const group = groups.get(key);
-        if (group) group.push(cell);
-        else groups.set(key, [cell]);
-      }
-      for (const cells of groups.values()) {
-        const { edits, records } = figureWrites(cells, derived, states);
-        const first = cells[0];
-        if (!first) continue;
-        const source = {
-          kind: 'meters' as const,
-          meters: first.meters.slice(0, 10_000),
-          readings: first.readings,
-        };
-        if (edits.length > 0) {
-          store.setValues(edits, source);
-          written.add(localId);
-        }
-        if (records.length > 0) meters.write(records, source);
-      }
-    }
-    const views = [...written]
-      .map((id) => assetView(store, id, this.deps.idName()))
-      .filter((v): v is AssetView => v !== null);
-    return { views, held };
-  }
   private list(assetId: string | undefined): MetersListing & { truncated: boolean } {
     const { meters } = this.open();
     const period = { year: this.deps.assessmentYear - 1, month: this.month(this.open().store) };
@@ -387,7 +308,7 @@ export class MetersService {
       if (replaceTyped) states.add('typed');
       const affected = new Map(assetIds.map((id) => [id, years ? new Set(years) : null] as const));
       const result = store.step('applying meter figures', () =>
-        this.recompute(store, meters, affected, states),
+        recomputeFigures(store, meters, affected, states, this.deps.idName()),
       );
       return { ...result, history: store.historyState() };
     },
@@ -396,16 +317,19 @@ export class MetersService {
       const records = assetIds
         ? assetIds.flatMap((id) => [...meters.derived(id).values()])
         : meters.allDerived();
-      return records.map(({ localId, year, field, value, text, meters: ids, readings, estimatedShare }) => ({
-        localId,
-        year,
-        field,
-        value,
-        text,
-        meters: ids,
-        readings,
-        estimatedShare: estimatedShare ?? null,
-      }));
+      return records.map(
+        ({ localId, year, field, value, text, meters: ids, readings, estimatedShare, heldBack }) => ({
+          localId,
+          year,
+          field,
+          value,
+          text,
+          meters: ids,
+          readings,
+          estimatedShare: estimatedShare ?? null,
+          heldBack: heldBack ?? null,
+        }),
+      );
     },
   };
 }

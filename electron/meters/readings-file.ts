@@ -19,12 +19,12 @@ export async function loadReadings(
   path: string,
   file: string,
   maxBytes = DEFAULT_MAX_IMPORT_BYTES,
-): Promise<{ text: string } | { rows: string[][] }> {
+): Promise<{ text: string } | { rows: string[][]; meterRows: string[][] | null }> {
   await checkSize(path, maxBytes);
   const bytes = await readFile(path);
   // A workbook (.xlsx, our export's Readings tab or the analyst's sheet): its rows as text.
   if (bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50)
-    return { rows: await readReadingsWorkbook(path, file) };
+    return await readReadingsWorkbook(path, file);
   return { text: new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/^\uFEFF/, '') };
 }
 

@@ -83,7 +83,7 @@ export function planReadings(parsed: ReadingsImport, lookups: PlanLookups, file:
       space: imported.space,
       areaServed: imported.areaServed,
       unit: imported.unit,
-      energyContent: null,
+      energyContent: imported.energyContent ?? null,
     };
     byKey.set(imported.key, { key: imported.key, meter, isNew: !known, asset: assetWords });
   }

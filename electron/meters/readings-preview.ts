@@ -1,6 +1,7 @@
 import type { DateOrder, ImportColumn } from '../../shared/meters/import-rows';
 import { importColumns, type ReadingsImport } from '../../shared/meters/import-rows';
 import type { ReadingsImportPreview } from '../../shared/meters/views';
+import { withMetersTab } from '../../shared/meters/workbook-tabs';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
 import { notFound } from '../../shared/errors';
 import type { WorkspaceStore } from '../workspace/workspace-store';
@@ -19,7 +20,7 @@ import { planReadings, type ReadingsPlan } from './readings-plan';
 /** The remembered column mapping of the readings import, per workspace (its meta table). */
 const mappingKey = 'meters.importMapping';
 
-export type ReadingsContent = { text: string } | { rows: string[][] };
+export type ReadingsContent = { text: string } | { rows: string[][]; meterRows?: string[][] | null };
 
 export function previewReadings(args: {
   store: WorkspaceStore;
@@ -72,6 +73,8 @@ export function previewReadings(args: {
     };
     ({ parsed, headers } =
       'rows' in content ? parseReadingsTable(content.rows, options) : parseReadingsText(text, options));
+    // Our workbook's Meters tab: the energy content of fuels by volume or mass.
+    if ('rows' in content && content.meterRows) parsed = withMetersTab(parsed, content.meterRows, file);
   }
   const plan = planReadings(parsed, lookups, file);
   const meterRows = new Map<string, number>();

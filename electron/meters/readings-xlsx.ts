@@ -1,5 +1,5 @@
 import { recogniseHeaders } from '../../shared/meters/import-rows';
-import { READINGS_MARKER } from '../../shared/meters/workbook-tabs';
+import { METERS_MARKER, READINGS_MARKER } from '../../shared/meters/workbook-tabs';
 import type { RawCell } from '../../shared/workbook/cells';
 import { bookParts, checkSize, checkZipContainer, feed } from '../workbook/read-workbook';
 import { SharedStringsReader, WorksheetReader, type CellCount } from '../workbook/sheet-xml';
@@ -10,9 +10,13 @@ import { ZipParts } from '../workbook/zip-parts';
  * The rows of a readings workbook (.xlsx) as text, for the flat readings reader: our own export's
  * Readings tab (known by its hidden marker row), or else the first tab whose first row names a
  * start date and a quantity. Read within the workbooks' limits (size, unpacked bytes, rows, cells).
- * Dates typed as Excel dates come as ISO `YYYY-MM-DD`; numbers as they are.
+ * Dates typed as Excel dates come as ISO `YYYY-MM-DD`; numbers as they are. Our export's Meters tab
+ * (before its Readings tab) comes too, for the meters' energy content (`withMetersTab`).
  */
-export async function readReadingsWorkbook(path: string, file: string): Promise<string[][]> {
+export async function readReadingsWorkbook(
+  path: string,
+  file: string,
+): Promise<{ rows: string[][]; meterRows: string[][] | null }> {
   const limits: WorkbookLimits = defaultLimits;
   const size = await checkSize(path, limits.maxBytes);
   await checkZipContainer(path, size);
@@ -22,9 +26,11 @@ export async function readReadingsWorkbook(path: string, file: string): Promise<
     const strings = new SharedStringsReader(limits);
     if (book.sharedStrings) await feed(zip, book.sharedStrings, (t) => strings.push(t));
     const count: CellCount = { cells: 0 };
+    let meterRows: string[][] | null = null;
     for (const { name, part } of book.sheets) {
       const rows: string[][] = [];
       let marked = false;
+      let metersTab = false;
       const reader = new WorksheetReader(name, strings.strings, limits, count, {
         width: () => undefined,
         row: (number, cells) => {
@@ -35,14 +41,25 @@ export async function readReadingsWorkbook(path: string, file: string): Promise<
             marked = true;
             return;
           }
+          if (number === 1 && text[0] === METERS_MARKER) {
+            metersTab = true;
+            return;
+          }
           rows.push(text);
         },
       });
       await feed(zip, part, (t) => reader.push(t));
+      if (metersTab) {
+        meterRows = rows;
+        continue;
+      }
       const header = rows[0] ?? [];
       const mapping = recogniseHeaders(header);
       if (marked || (mapping.start_date !== null && mapping.quantity !== null))
-        return rows.map((row) => row.map((cell, i) => (isDateColumn(i, mapping) ? excelDate(cell) : cell)));
+        return {
+          rows: rows.map((row) => row.map((cell, i) => (isDateColumn(i, mapping) ? excelDate(cell) : cell))),
+          meterRows,
+        };
     }
   } finally {
     zip.close();

@@ -131,6 +131,7 @@ interface Aside {
   outliers: Json[];
   judged: boolean;
   loud: boolean;
+  updatedAt: string | null;
 }
 
 class FastListed implements ListedAsset {
@@ -139,15 +140,17 @@ class FastListed implements ListedAsset {
   readonly doc: AssetDoc;
   readonly outliers: Outlier[];
   readonly verdict: VerdictKind;
+  readonly updatedAt: string | null;
 
   constructor(private readonly raw: unknown) {
-    const aside: Aside = { outliers: [], judged: false, loud: false };
+    const aside: Aside = { outliers: [], judged: false, loud: false, updatedAt: null };
     const doc = asset(raw, aside);
     this.id = doc['service_asset_id'] as number | null;
     this.partnersId = doc['partners_id'] as Asset['partners_id'];
     this.doc = doc as AssetDoc;
     this.outliers = aside.outliers as Outlier[];
     this.verdict = !aside.judged ? 'none' : aside.loud ? 'loud' : 'silent';
+    this.updatedAt = aside.updatedAt;
   }
 
   /** Read again from the answer, which the document's reading has already found fit. */
@@ -197,6 +200,7 @@ function asset(raw: unknown, aside?: Aside): Json {
   if (aside) {
     aside.outliers = outliers;
     aside.judged = raw['_validations'] !== undefined;
+    aside.updatedAt = updatedAt;
   } else {
     out['_outliers'] = outliers;
     out['created_at'] = createdAt;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Asset } from '../../shared/domain';
+import type { ChangeSource } from '../../shared/history/change-source';
 import { changedPaths, mergeThreeWay, type AssetDoc } from '../../shared/sync/asset-doc';
 import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
 import { verdictOf } from '../../shared/sync/server-verdict';
@@ -11,7 +12,7 @@ import type { KnownRow } from '../workspace/ledger-reads';
 import { localColumns } from '../workspace/store-access';
 import { WorkspaceEditError } from '../workspace/workspace-edit-error';
 
-/** A pull's copy: the service's `updated_at` is not kept on a prepared copy. */
+/** A pull's copy without the service's `updated_at` (a listing that gave none, a gone asset). */
 const pulled = { kind: 'service', updatedAt: null } as const;
 
 /**
@@ -54,7 +55,7 @@ export type { RemoteCopy, KnownRow };
 export function remoteCopy(listed: ListedAsset): RemoteCopy | null {
   if (listed.id === null) return null;
   const partnersId = typeof listed.partnersId === 'number' ? listed.partnersId : null;
-  return { id: listed.id, partnersId, ...rowTexts(listed) };
+  return { id: listed.id, partnersId, ...rowTexts(listed), updatedAt: listed.updatedAt };
 }
 
 /**
@@ -84,10 +85,11 @@ export class RemoteMerge {
   /** `applyRemote` for a copy prepared beforehand (see `remoteCopy`). */
   applyCopy(copy: RemoteCopy, known?: KnownRow | null): 'added' | 'updated' | 'unchanged' | 'conflict' {
     const { id, theirsJson, outliers, verdict } = copy;
+    const source = copy.updatedAt ? ({ kind: 'service', updatedAt: copy.updatedAt } as const) : pulled;
     if (known === undefined) known = this.knownRow(id);
     if (!known) {
       const localId = timeOrderedId();
-      this.path.service('asset', localId, { source: pulled, before: null }, (w) => {
+      this.path.service('asset', localId, { source, before: null }, (w) => {
         // The local copy is the base: stored once (see localColumns).
         w.insertFromService(localId, copy);
         return undefined;
@@ -104,7 +106,8 @@ export class RemoteMerge {
     if (same) return 'unchanged';
     // The document is read back from its text: only the few assets that changed need it.
     const theirs = parseDoc(theirsJson) ?? {};
-    return this.mergeInto(this.store.mustGet(known.local_id), { theirs, theirsJson, outliers, verdict });
+    const merged = { theirs, theirsJson, outliers, verdict };
+    return this.mergeInto(this.store.mustGet(known.local_id), merged, source);
   }
 
   private knownRow(id: number): KnownRow | null {
@@ -225,6 +228,7 @@ export class RemoteMerge {
   private mergeInto(
     existing: AssetRecord,
     { theirs, theirsJson, outliers, verdict }: ServiceCopy,
+    source: Extract<ChangeSource, { kind: 'service' }> = pulled,
   ): 'updated' | 'unchanged' | 'conflict' {
     const base = existing.base ?? theirs;
     const changedRemotely = changedPaths(base, theirs).length > 0;
@@ -242,7 +246,7 @@ export class RemoteMerge {
       serviceAssetId: existing.serviceAssetId,
       partnersId: existing.partnersId,
     };
-    this.path.service('asset', existing.localId, { source: pulled, before }, (w) => {
+    this.path.service('asset', existing.localId, { source, before }, (w) => {
       w.mergeFromService(existing.localId, { base: theirsJson, local, deleted, outliers, verdict });
       return { ...before, current };
     });

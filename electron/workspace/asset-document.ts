@@ -15,6 +15,8 @@ export interface RemoteCopy {
   theirsJson: string;
   outliers: string;
   verdict: string | null;
+  /** The service's `updated_at` for the asset: the source its pulled values are recorded with. */
+  updatedAt?: string | null;
 }
 
 /**

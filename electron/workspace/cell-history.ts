@@ -23,6 +23,19 @@ export function uuidTime(id: string): number | undefined {
   return parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
 }
 
+/**
+ * A source as its row stores it: the service's `updated_at` cut to its UTC day, the grain its words
+ * show ("from the service, updated 3 Mar 2026"). A pull's changes then share one source row per
+ * distinct day rather than one per asset (each asset has its own `updated_at` to the second), so
+ * the table stays small and a changed cell's row still names its source by a small integer.
+ */
+export function storedSource(source: ChangeSource): ChangeSource {
+  if (source.kind !== 'service' || source.updatedAt === null) return source;
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(source.updatedAt) ? null : new Date(source.updatedAt);
+  if (!day || Number.isNaN(day.getTime())) return source;
+  return { kind: 'service', updatedAt: day.toISOString().slice(0, 10) };
+}
+
 /** Where a document's cells sit in the source of a write, by path (undefined: nowhere known). */
 export type PlacesOf = (docId: string) => ReadonlyMap<string, string> | undefined;
 
@@ -85,7 +98,7 @@ export class CellHistory implements ChangeRecorder {
     if (this.arrival(changes, source)) return;
     this.checkCaches();
     this.stamped = false;
-    const sourceId = this.sourceId(source);
+    const sourceId = this.sourceId(storedSource(source));
     const insert = this.db.sql(
       'INSERT INTO cell_history (doc, path, at, value, previous, source, place) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -292,7 +305,7 @@ export class CellHistory implements ChangeRecorder {
           )
           .get(json) as { id: number }
       ).id;
-      // A pull's sources differ by asset (each its updated_at): the cache keeps the recent ones.
+      // Sources are few (a service's are per day, `storedSource`); a bound all the same.
       if (this.sourceIds.size > 1_000) this.sourceIds.clear();
       this.learn();
       this.sourceIds.set(json, id);

@@ -24,6 +24,17 @@ export interface DerivedRecord {
   text: string;
   /** The estimated share of the consumption behind it, 0..1 (null for areas and dates; absent in older records). */
   estimatedShare?: number | null;
+  /**
+   * Set while a reading rule holds the figure back (electron/meters/held-back.ts): why, and whether
+   * meters never wrote the cell (`unwritten`: `value` is the held figure, not the cell's) or it keeps
+   * what they last wrote (`value`).
+   */
+  heldBack?: HeldBack | null;
+}
+
+export interface HeldBack {
+  reason: string;
+  unwritten: boolean;
 }
 
 /** A derived record's document id. */

@@ -9,7 +9,22 @@
  */
 import { z } from 'zod';
 import { sameTabNames, tabNameProblem } from '../workbook/tab-names';
-import { handSourceKinds } from '../history/change-source';
+import {
+  event,
+  method,
+  noArgs,
+  localId,
+  connectionId,
+  historyLabel,
+  handSource,
+  scalar,
+  docPath,
+  entryCollection,
+  docFields,
+  responseId,
+  indicatorVariable,
+  indicatorValue,
+} from './contract-kit';
 import type {
   AppInfo,
   AssetPage,
@@ -46,70 +61,15 @@ import { metersArgs } from '../meters/bridge-args';
 import type {
   DerivedMark,
   FiguresPreview,
+  MeterWriteResult,
   MetersListing,
   ReadingsImportPreview,
   ReadingsImportResult,
 } from '../meters/views';
 import type { CellHistoryEntry } from '../history/change-source';
 
+export type { MeterWriteResult } from '../meters/views';
 export type { AppInfo, OAuthFinished, OAuthStart, SessionState, WorkspaceSnapshot } from './types';
-
-interface MethodSpec<Args extends z.ZodType, Result> {
-  readonly args: Args;
-  /** Phantom: carries the result type only (boxed, so a nullable result survives NonNullable). */
-  readonly result?: { value: Result };
-}
-
-interface EventSpec<Payload> {
-  /** Phantom: carries the payload type only. */
-  readonly payload?: Payload;
-}
-
-function method<Result>() {
-  return <Args extends z.ZodType>(args: Args): MethodSpec<Args, Result> => ({ args });
-}
-
-function event<Payload>(): EventSpec<Payload> {
-  return {};
-}
-
-const noArgs = z.object({}).strict();
-const localId = z.string().min(1).max(64);
-const connectionId = z.string().min(1).max(100);
-const historyLabel = z.string().min(1).max(120);
-/** What the analyst's hand did in a grid (a change's source, shared/history/change-source.ts). */
-const handSource = z.enum(handSourceKinds);
-const scalar = z.union([z.string().max(10_000), z.number().finite(), z.boolean(), z.null()]);
-/** Paths as shared/sync/asset-doc.ts writes them: `field`, `annual_data/2024/field`, `certifications/id:7/level`. */
-const docPath = z
-  .string()
-  .max(200)
-  .regex(/^[a-z_][a-z0-9_]*(\/[A-Za-z0-9:_-]+(\/[a-z_][a-z0-9_]*)?)?$/);
-const entryCollection = z.enum(['certifications', 'energy_ratings']);
-const docFields = z.record(
-  z
-    .string()
-    .max(100)
-    .regex(/^[a-z_][a-z0-9_]*$/),
-  scalar,
-);
-
-const responseId = z.number().int().positive();
-const indicatorVariable = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(/^[A-Za-z][A-Za-z0-9_]*$/);
-/**
- * checkbox: option codes; radio: one code (the service also stores numbers); text: a string; null
- * clears. Checked per kind in main.
- */
-const indicatorValue = z.union([
-  z.string().max(100_000),
-  z.number().finite(),
-  z.array(z.string().min(1).max(200)).max(500),
-  z.null(),
-]);
 
 export const bridgeMethods = {
   'app.info': method<AppInfo>()(noArgs),
@@ -382,13 +342,6 @@ export const bridgeMethods = {
   /** What meters last wrote into assets' cells (all assets without `assetIds`): the mark and its hover. */
   'meters.derived': method<DerivedMark[]>()(metersArgs.derived),
 } as const;
-
-/** What a meters write answers: the assets whose cells it changed, and the derived cells held back. */
-export interface MeterWriteResult {
-  views: AssetView[];
-  held: FiguresPreview['cells'];
-  history: HistoryState;
-}
 
 export const bridgeEvents = {
   'app.notice': event<{ level: 'info' | 'warning' | 'error'; message: string }>(),

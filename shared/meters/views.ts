@@ -5,6 +5,7 @@
 import type { ImportColumn, ImportIssue, DateOrder } from './import-rows';
 import type { ReadingIssue } from './rules';
 import type { Meter, Reading } from './types';
+import type { AssetView, HistoryState } from '../sync/types';
 
 export type ReadingView = Reading & { id: string; assetId: string };
 
@@ -43,6 +44,8 @@ export interface FigureCell {
   readings: number;
   /** The estimated share of the consumption behind it, 0..1 (null for areas and dates). */
   estimatedShare: number | null;
+  /** Why the figure is not written: an error rule holds on a reading behind it (null: free). */
+  heldBack: string | null;
 }
 
 /** What meters last wrote into a cell, for its mark and hover (the override when it differs). */
@@ -55,6 +58,8 @@ export interface DerivedMark {
   meters: string[];
   readings: number;
   estimatedShare?: number | null;
+  /** Set while a reading rule holds the figure back; `unwritten`: meters never wrote the cell. */
+  heldBack?: { reason: string; unwritten: boolean } | null;
 }
 
 export interface FiguresPreview {
@@ -110,4 +115,11 @@ export interface ReadingsImportResult {
   readings: number;
   /** The derived cells the import wrote (fill/update), and those left for the analyst (typed, override). */
   figures: { written: number; held: FigureCell[] };
+}
+
+/** What a meters write answers: the assets whose cells it changed, and the derived cells held back. */
+export interface MeterWriteResult {
+  views: AssetView[];
+  held: FiguresPreview['cells'];
+  history: HistoryState;
 }

@@ -14,6 +14,8 @@ export interface ListedAsset {
   doc: AssetDoc;
   outliers: Outlier[];
   verdict: VerdictKind;
+  /** The service's `updated_at` for the asset (null: it gave none): a pulled value's "updated 3 Mar 2026". */
+  updatedAt: string | null;
   /** Zod's asset, for what needs all of it (a verdict with messages, an adoption). */
   asset(): Asset;
 }
@@ -36,6 +38,7 @@ export function listedOf(asset: Asset): ListedAsset {
     doc: docFromRemote(asset),
     outliers: asset._outliers,
     verdict: verdictKind(asset),
+    updatedAt: asset.updated_at,
     asset: () => asset,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Meters in Chromium through the browser host (issue 32): a utility portal's readings CSV imported
  * from the Import dialog (preview with its duplicate flagged, "Apply valid rows"), the derived
- * annual cell drawn as derived with how it was made on hover, and Undo taking it all back.
+ * annual cell drawn as derived with how it was made on hover, its history saying "from 1 meter"
+ * with the way to the Meters tab on that asset, and Undo taking it all back.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,16 +87,39 @@ describe('meter readings, in Chromium', () => {
 
     // The derived cell in the annual grid, marked and explained on hover.
     const cell = gridCell(page, 'annual-grid', `${asset.localId}:${year}`, field);
-    const strip = page.locator('[data-testid="annual-grid"] .ag-body-horizontal-scroll-viewport');
-    for (let i = 0; i < 100 && !(await cell.isVisible()); i++)
-      await strip.evaluate((el) => el.scrollBy({ left: 600 }));
-    await cell.scrollIntoViewIfNeeded();
+    const showCell = async () => {
+      const strip = page.locator('[data-testid="annual-grid"] .ag-body-horizontal-scroll-viewport');
+      await strip.waitFor();
+      for (let i = 0; i < 100 && !(await cell.isVisible()); i++)
+        await strip.evaluate((el) => el.scrollBy({ left: 600 }));
+      await cell.scrollIntoViewIfNeeded();
+    };
+    await showCell();
     await expect.poll(() => cell.getAttribute('class')).toContain('cell-derived');
     await cell.hover();
     await expect
       .poll(() => page.locator('.ag-tooltip').textContent(), { timeout: 5_000 })
       .toMatch(/From meters: 3 readings from 1 meter.*estimated.*\(meters UI-E1\)/);
     await screenshot(page, 'ui-meters-derived.png');
+
+    // Its history (Alt+H) says it came from the meter, and jumps to the Meters tab on this asset.
+    await cell.click();
+    await page.keyboard.press('Alt+h');
+    const history = page.getByTestId('cell-history');
+    const derived = history.locator('[data-testid="cell-history-entry"][data-source="meters"]');
+    await derived.waitFor();
+    expect(await derived.textContent()).toContain('from 1 meter (3 readings)');
+    await screenshot(page, 'ui-meters-history.png');
+    await derived.getByTestId('cell-history-meters').click();
+    await expect.poll(() => history.isVisible()).toBe(false);
+    await page.getByTestId('meters-view').waitFor();
+    expect(await page.getByTestId('tab-meters').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.getByTestId('meters-asset').inputValue()).toBe(asset.localId);
+    const meterRows = page.locator('[data-testid="meters-grid"] .ag-row[row-id]');
+    await expect.poll(() => meterRows.count()).toBe(1);
+    expect(await meterRows.first().textContent()).toContain('Tenant power');
+    await page.getByTestId('tab-annual').click();
+    await showCell();
 
     // Undo: the readings, the meter and the derived figure go in one step.
     await page.getByTestId('undo').click();
@@ -151,6 +175,58 @@ describe('meter readings, in Chromium', () => {
     const table = page.getByTestId('portfolio-meters');
     await expect.poll(() => table.textContent()).toContain('38,150 kWh');
     expect(await table.textContent()).toContain('87.8 % ⚠');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('fills down (Ctrl+D) and finds (Ctrl+F, Enter) in the Readings grid', async () => {
+    // The test before leaves its meter in the workspace: gone, so the file's meter is new again.
+    const left = (await app.core.handlers['meters.list']({})).meters.map((m) => m.id);
+    if (left.length > 0) await app.core.handlers['meters.delete']({ meterIds: left });
+    const { probe, asset, path, file } = await setup();
+    await page.goto(app.host.launchUrl);
+    const guide = page.getByTestId('guide-dismiss');
+    if (await guide.isVisible()) await guide.click();
+    await importReadings(file);
+    await page.getByTestId('readings-apply').click();
+    await page.getByTestId('readings-applied').waitFor();
+    await page.getByTestId('exchange-close').click();
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
+    await page.getByTestId('tab-meters').click();
+    const grid = page.locator('[data-testid="readings-grid"]');
+    await expect.poll(() => grid.locator('.ag-row[row-id]').count()).toBe(3);
+
+    // Find: "MWh" is the unit of the one estimated bill; Enter takes the grid's focus there.
+    const estimated = (await app.core.handlers['meters.list']({})).readings.find((r) => r.estimated)!;
+    await grid.locator('.ag-row[row-index="0"] [col-id="start"]').click();
+    await page.keyboard.press('ControlOrMeta+F');
+    const input = page.getByTestId('readings-grid-find-input');
+    await input.waitFor();
+    await input.fill('mwh');
+    await expect.poll(() => page.getByTestId('readings-grid-find-count').textContent()).toBe('1 match');
+    await input.press('Enter');
+    await expect.poll(() => page.getByTestId('readings-grid-find-count').textContent()).toBe('1 of 1');
+    const focused = grid.locator('.ag-cell-focus');
+    expect(await focused.getAttribute('col-id')).toBe('unit');
+    expect(await focused.locator('xpath=ancestor::*[@row-id][1]').getAttribute('row-id')).toBe(estimated.id);
+    await input.press('Escape');
+    await expect.poll(() => page.getByTestId('readings-grid-find').count()).toBe(0);
+
+    // Fill down: the first row's "Estimated" into the second (the estimated bill), one undo step.
+    const rowIds = await Promise.all(
+      [0, 1].map((i) => grid.locator(`.ag-row[row-index="${i}"]`).first().getAttribute('row-id')),
+    );
+    const before = (await app.core.handlers['meters.list']({})).readings;
+    const of = (id: string | null) => before.find((r) => r.id === id)!;
+    expect(of(rowIds[0]!).estimated).not.toBe(of(rowIds[1]!).estimated);
+    await grid.locator(`.ag-row[row-index="1"] [col-id="estimated"]`).click();
+    await page.keyboard.press('ControlOrMeta+D');
+    await expect
+      .poll(
+        async () =>
+          (await app.core.handlers['meters.list']({})).readings.find((r) => r.id === rowIds[1])?.estimated,
+      )
+      .toBe(of(rowIds[0]!).estimated);
+    expect(await page.getByTestId('undo').getAttribute('title')).toMatch(/fill of 1 meter cell/);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -55,31 +55,38 @@ export function AuditLogCard() {
   };
 
   return (
-    <section className="import-export-card" aria-labelledby="audit-log-title" data-testid="audit-log-card">
+    <section
+      className="import-export-card audit-log-card"
+      aria-labelledby="audit-log-title"
+      data-testid="audit-log-card"
+    >
       <h3 id="audit-log-title">Audit log</h3>
-      <p>Every change with its old and new value, where it came from and when.</p>
-      <label>
-        From (day, UTC)
-        <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-      </label>
-      <label>
-        To (day, UTC)
-        <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-      </label>
-      <label className="inline">
-        <input type="checkbox" checked={ticked} onChange={(e) => setTicked(e.target.checked)} />
-        Only the assets ticked in the Assets grid
-      </label>
-      <label>
-        Format
-        <select value={format} onChange={(e) => setFormat(e.target.value === 'csv' ? 'csv' : 'xlsx')}>
-          <option value="xlsx">Excel workbook (.xlsx)</option>
-          <option value="csv">CSV (.csv)</option>
-        </select>
-      </label>
-      <button type="button" data-testid="audit-log-run" disabled={busy} onClick={() => void run()}>
-        {busy ? 'Exporting…' : 'Export the audit log…'}
-      </button>
+      <p className="hint">Every change with its old and new value, where it came from and when.</p>
+      {/* One line across the dialog: a tall card pushed the preview's actions under each other. */}
+      <div className="audit-log-fields">
+        <label>
+          From (day, UTC)
+          <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+        </label>
+        <label>
+          To (day, UTC)
+          <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+        </label>
+        <label className="inline">
+          <input type="checkbox" checked={ticked} onChange={(e) => setTicked(e.target.checked)} />
+          Only the assets ticked in the Assets grid
+        </label>
+        <label>
+          Format
+          <select value={format} onChange={(e) => setFormat(e.target.value === 'csv' ? 'csv' : 'xlsx')}>
+            <option value="xlsx">Excel workbook (.xlsx)</option>
+            <option value="csv">CSV (.csv)</option>
+          </select>
+        </label>
+        <button type="button" data-testid="audit-log-run" disabled={busy} onClick={() => void run()}>
+          {busy ? 'Exporting…' : 'Export the audit log…'}
+        </button>
+      </div>
       {result && (
         <p className="card-result" role="status" data-testid="audit-log-result">
           {result}

@@ -9,6 +9,8 @@ import { dayInWords, sourceInWords } from '../../../shared/history/source-words'
 import { errorMessage } from '../../../shared/errors';
 import { bridge } from '../bridge';
 import { formatValue } from '../grid-model/values';
+import { showMetersOf } from '../meters/meters-store';
+import { setTab } from '../store/ui';
 import { useCellHistoryUi, type CellTarget } from './cell-history-ui';
 
 function readHistory(target: CellTarget): Promise<CellHistoryEntry[]> {
@@ -24,6 +26,36 @@ const shown = (value: unknown): string => {
   if (value === null || value === undefined || value === '') return '(empty)';
   return Array.isArray(value) ? value.join(', ') : formatValue(value);
 };
+
+/**
+ * Where an entry came from, in words; a value made from meters offers the way to them: the Meters
+ * tab on this asset's meters and readings (its filter), the panel closed.
+ */
+function SourceOf({
+  entry,
+  localId,
+  close,
+}: {
+  entry: CellHistoryEntry;
+  localId?: string;
+  close: () => void;
+}) {
+  const words = sourceInWords(entry.source);
+  if (entry.source.kind !== 'meters' || localId === undefined) return <>{words}</>;
+  const jump = () => {
+    close();
+    setTab('meters');
+    void showMetersOf(localId);
+  };
+  return (
+    <>
+      {words}{' '}
+      <button type="button" className="link-button" data-testid="cell-history-meters" onClick={jump}>
+        Show the meters
+      </button>
+    </>
+  );
+}
 
 const timeOf = (at: number): string => {
   const date = new Date(at);
@@ -88,7 +120,9 @@ export function CellHistoryPanel() {
                   <tr key={i} data-testid="cell-history-entry" data-source={entry.source.kind}>
                     <td>{shown(entry.value)}</td>
                     <td>{entry.source.kind === 'before-history' ? '' : shown(entry.previous)}</td>
-                    <td>{sourceInWords(entry.source)}</td>
+                    <td>
+                      <SourceOf entry={entry} localId={target.localId} close={close} />
+                    </td>
                     <td>{timeOf(entry.at)}</td>
                   </tr>
                 ))}

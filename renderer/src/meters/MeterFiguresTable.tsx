@@ -31,7 +31,13 @@ function rowsOf(
   for (const [localId, byPath] of marks) {
     for (const mark of byPath.values()) {
       const topic = topics.find((t) => mark.field.startsWith(t.prefix));
-      if (!topic || typeof mark.value !== 'number' || current(mark) !== mark.value) continue;
+      if (
+        !topic ||
+        typeof mark.value !== 'number' ||
+        mark.heldBack?.unwritten ||
+        current(mark) !== mark.value
+      )
+        continue;
       const key = `${mark.year}|${topic.id}`;
       let row = rows.get(key);
       if (!row) rows.set(key, (row = { year: mark.year, topic, assets: new Set(), total: 0, estimated: 0 }));

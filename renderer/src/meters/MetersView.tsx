@@ -1,64 +1,20 @@
 /**
  * The Meters tab (issue 32): the workspace's meters and their readings, edited in place (typed or
  * pasted from Excel, one undo step each; Ctrl+Z undoes), the reading rules' problems in the cells
- * and listed below, and new meters and readings. Readings in bulk come from the Import dialog.
+ * and listed below, and new meters and readings; fill down and find in both grids (`MeterGrid.tsx`).
+ * Readings in bulk come from the Import dialog.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ColDef, GridApi } from 'ag-grid-community';
+import type { GridApi } from 'ag-grid-community';
 import type { MeterView, ReadingView } from '../../../shared/meters/views';
-import { GridHost } from '../grids/GridHost';
 import { plural } from '../import-export/format';
 import { useWorkspace } from '../store/workspace';
 import { AddMeterForm } from './AddMeterForm';
 import { issuesByCell, meterColumns, readingColumns } from './meters-columns';
-import { addReading, deleteMeterRows, pasteIntoMeterGrid } from './meters-edits';
+import { addReading, deleteMeterRows } from './meters-edits';
+import { MeterGrid } from './MeterGrid';
 import { loadListing, showMetersOf, useMeters } from './meters-store';
 import './meters.css';
-
-function MeterGrid<T extends { id: string }>(props: {
-  kind: 'meters' | 'readings';
-  rows: T[];
-  columns: ColDef<T>[];
-  testId: string;
-  onApi: (api: GridApi<T> | null) => void;
-}) {
-  const api = useRef<GridApi<T> | null>(null);
-  const options = useMemo(
-    () => ({
-      rowData: props.rows,
-      columnDefs: props.columns,
-      getRowId: (p: { data: T }) => p.data.id,
-      rowSelection: 'multiple' as const,
-      suppressRowClickSelection: true,
-      tooltipShowDelay: 300,
-      singleClickEdit: false,
-    }),
-    // The grid is made once; rows follow below.
-    [],
-  );
-  useEffect(() => {
-    api.current?.setGridOption('rowData', props.rows);
-  }, [props.rows]);
-  return (
-    <div
-      className="meters-grid ag-theme-quartz"
-      data-testid={props.testId}
-      onPaste={(e) => {
-        if (!api.current || (e.target as HTMLElement).tagName === 'INPUT') return;
-        e.preventDefault();
-        pasteIntoMeterGrid(api.current, props.kind, e.clipboardData.getData('text/plain'));
-      }}
-    >
-      <GridHost<T>
-        options={options}
-        onApi={(a) => {
-          api.current = a;
-          props.onApi(a);
-        }}
-      />
-    </div>
-  );
-}
 
 export function MetersView() {
   const listing = useMeters((s) => s.listing);

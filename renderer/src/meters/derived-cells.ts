@@ -18,6 +18,8 @@ function same(a: unknown, b: unknown): boolean {
 export function derivedState(localId: string, path: string, value: unknown): DerivedState {
   const mark = markAt(localId, path);
   if (!mark) return null;
+  // Held back before meters ever wrote it: the value in the cell is not theirs.
+  if (mark.heldBack?.unwritten) return null;
   return same(value, mark.value) ? 'derived' : 'override';
 }
 
@@ -26,6 +28,9 @@ export function derivedTooltip(localId: string, path: string, value: unknown): s
   const mark = markAt(localId, path);
   if (!mark) return undefined;
   const how = `${mark.text || `${mark.readings} readings`} (meters ${mark.meters.join(', ')})`;
+  if (mark.heldBack?.unwritten) return `${mark.heldBack.reason} Meters would give ${String(mark.value)}.`;
+  if (mark.heldBack && same(value, mark.value))
+    return `${mark.heldBack.reason} The cell keeps the last figure from meters: ${how}.`;
   return same(value, mark.value)
     ? `From meters: ${how}. See the Meters tab for the readings.`
     : `Your override; meters give ${String(mark.value)}: ${how}. Kept when meters are recomputed.`;

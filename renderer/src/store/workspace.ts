@@ -300,9 +300,11 @@ export function applySettled({ views, inStep, removed }: SyncChanges): void {
     const shown = assets.get(localId);
     if (!shown) return;
     const { keptHere: _none, ...rest } = shown;
+    const serviceAssetId = inStep.serviceAssetIds[i] ?? null;
     whole.push({
       ...rest,
-      serviceAssetId: inStep.serviceAssetIds[i] ?? null,
+      doc: withServiceId(shown.doc, serviceAssetId),
+      serviceAssetId,
       status: 'clean',
       changedPaths: [],
       conflicts: [],
@@ -316,10 +318,19 @@ export function applySettled({ views, inStep, removed }: SyncChanges): void {
     if (view.doc) whole.push({ ...view, doc: view.doc });
     else {
       const shown = assets.get(view.localId);
-      if (shown) whole.push({ ...view, doc: shown.doc });
+      if (shown) whole.push({ ...view, doc: withServiceId(shown.doc, view.serviceAssetId) });
     }
   }
   applyViews(whole, removed);
+}
+
+/**
+ * The copy shown, with the id the service gave it: the copy sent had none (a create), and the id
+ * column shows the document's.
+ */
+function withServiceId(doc: AssetView['doc'], serviceAssetId: number | null): AssetView['doc'] {
+  if (serviceAssetId === null || doc['service_asset_id'] === serviceAssetId) return doc;
+  return { ...doc, service_asset_id: serviceAssetId };
 }
 
 /** The status bar's "Last sync", as a sync's answer says (no reload needed for it). */

@@ -15,7 +15,7 @@ import { exportAuditLog, historyService } from '../../../electron/history/histor
 import { ResponsesStore } from '../../../electron/responses/responses-store';
 import { syncResponses } from '../../../electron/responses/responses-sync';
 import { seedResponses } from '../../../sandbox/seed-responses';
-import { sourceInWords } from '../../../shared/history/source-words';
+import { dayInWords, sourceInWords } from '../../../shared/history/source-words';
 import { assessmentYear, startHarness, type Harness } from '../../sandbox/helpers';
 import { makeClient, makeEngine, newAsset, tempWorkspace } from '../../../support/sync-harness';
 import { readFile } from 'node:fs/promises';
@@ -94,6 +94,12 @@ describe("a cell's history", () => {
       cell: cell.split('!')[1],
     });
     expect(sourceInWords(entries[2]!.source)).toBe(`from assets-2025.xlsx, ${cell}`);
+    // The other analyst's value, pulled: the service's `updated_at` for the asset, to its day.
+    const listedAt = (await makeClient(h.baseUrl, h.token).getAsset(h.entityId, serviceId)).updated_at;
+    if (!listedAt) throw new Error('the service gave no updated_at');
+    const day = new Date(listedAt).toISOString().slice(0, 10);
+    expect(entries[1]?.source).toEqual({ kind: 'service', updatedAt: day });
+    expect(sourceInWords(entries[1]!.source)).toBe(`from the service, updated ${dayInWords(day)}`);
     for (let i = 1; i < entries.length; i++)
       expect(entries[i - 1]!.at).toBeGreaterThanOrEqual(entries[i]!.at);
     // The other analyst's workspace keeps its own history: none of mine leaks into it.

@@ -13,6 +13,8 @@ import { readWorkbook } from '../../../electron/workbook/read-workbook';
 import { exportJob } from '../../../electron/workbook/workspace-workbook';
 import { writeAssetWorkbook } from '../../../shared/workbook/write-workbook';
 import type { AssetDoc } from '../../../shared/sync/asset-doc';
+import { parseReadingsRows } from '../../../shared/meters/import-rows';
+import { withMetersTab } from '../../../shared/meters/workbook-tabs';
 import { tempWorkspace } from '../../../support/sync-harness';
 
 const csv = [
@@ -82,5 +84,81 @@ describe('meters in the workbook', () => {
       fileId: one.pick(book, 'assets.xlsx'),
     });
     expect(again).toMatchObject({ valid: 0, duplicates: 2 });
+  });
+
+  it("reads the Meters tab's energy content back for a fuel measured by volume, and its figures follow", async () => {
+    const gas = [
+      'meter_id,meter_name,asset_partners_id,utility,space,area_served,start_date,end_date,quantity,unit,estimated',
+      'G1,Boiler gas,123456789,fuel,whole_building,1000,2024-01-01,2024-12-31,1000,m3,no',
+    ].join('\n');
+    const one = workspace('gas-one');
+    const source = join(dirname(one.file), 'gas.csv');
+    writeFileSync(source, gas);
+    const preview = await one.service.handlers['meters.previewImport']({
+      fileId: one.pick(source, 'gas.csv'),
+    });
+    await one.service.handlers['meters.applyImport']({ planId: preview.planId });
+    // The analyst states the gas's energy content (per the meter's unit, m3).
+    await one.service.handlers['meters.edit']({
+      meters: [{ id: 'G1', field: 'energyContentKwh', value: 10.55 }],
+    });
+    const rowOf = (w: ReturnType<typeof workspace>) =>
+      (w.store.asset(w.localId)?.current?.['annual_data'] as Array<Record<string, unknown>>).find(
+        (r) => r['year'] === 2024,
+      );
+    expect(rowOf(one)?.['en_abs_wf']).toBe(10_550); // 1000 m3 x 10.55 kWh/m3
+
+    const book = join(dirname(one.file), 'gas.xlsx');
+    const { job } = exportJob(one.store, book, { years: [2024] });
+    if (job.job !== 'write-xlsx') throw new Error('an xlsx job');
+    const handle = await open(book, 'w');
+    await writeAssetWorkbook(handle, job.docs, job.opts);
+    await handle.close();
+
+    const two = workspace('gas-two');
+    const back = await two.service.handlers['meters.previewImport']({ fileId: two.pick(book, 'gas.xlsx') });
+    expect(back).toMatchObject({ valid: 1, problems: [] });
+    await two.service.handlers['meters.applyImport']({ planId: back.planId });
+    const listing = await two.service.handlers['meters.list']({});
+    expect(listing.meters).toMatchObject([
+      { id: 'G1', unit: 'm3', energyContent: { kwh: 10.55, per: 'm3' } },
+    ]);
+    expect(listing.issues).toEqual([]);
+    expect(rowOf(two)?.['en_abs_wf']).toBe(10_550);
+  });
+
+  it("names a Meters tab's energy content that is none, and reads the meter without it", () => {
+    const parsed = parseReadingsRows(
+      [
+        ['meter_id', 'asset_name', 'utility', 'space', 'start_date', 'end_date', 'quantity', 'unit'],
+        ['G1', 'Depot', 'fuel', 'whole_building', '2024-01-01', '2024-12-31', '1000', 'm3'],
+        ['O1', 'Depot', 'fuel', 'whole_building', '2024-01-01', '2024-12-31', '500', 'L'],
+      ],
+      { file: 'book.xlsx' },
+    );
+    const tab = [
+      ['meter_id', 'unit', 'energy_content_kwh', 'energy_content_per'],
+      ['G1', 'm3', 'lots', 'm3'],
+      ['O1', 'L', '10.0', 'kWh'],
+    ];
+    const read = withMetersTab(parsed, tab, 'book.xlsx');
+    expect(read.meters.map((m) => [m.meterId, m.energyContent])).toEqual([
+      ['G1', null],
+      ['O1', null],
+    ]);
+    expect(read.errors).toEqual([
+      {
+        file: 'book.xlsx',
+        row: 2,
+        column: 'energy_content_kwh',
+        message: 'Meters tab, meter G1: "lots" is not an energy content in kWh.',
+      },
+      {
+        file: 'book.xlsx',
+        row: 3,
+        column: 'energy_content_per',
+        message: 'Meters tab, meter O1: "kWh" is not a unit of volume or mass.',
+      },
+    ]);
   });
 });

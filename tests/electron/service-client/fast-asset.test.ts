@@ -78,7 +78,7 @@ const docsAssets: unknown[] = [
 
 /**
  * Same result as zod, key order included; or left to zod. The pull's reading too: the document, the
- * outliers and the verdict's kind that `listedOf` takes from zod's asset, read straight from the
+ * outliers, the verdict's kind and `updated_at` that `listedOf` takes from zod's asset, read straight from the
  * answer, or left to zod with the rest.
  */
 function expectAsZod(input: unknown): boolean {
@@ -99,6 +99,7 @@ function expectAsZod(input: unknown): boolean {
   expect(listed?.doc).toEqual(slow.doc);
   expect([listed?.id, listed?.partnersId, listed?.verdict]).toEqual([slow.id, slow.partnersId, slow.verdict]);
   expect(listed?.outliers).toEqual(slow.outliers);
+  expect(listed?.updatedAt).toBe(slow.updatedAt);
   expect(listed?.asset()).toEqual(zod.data);
   return true;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { CellHistory } from '../../../electron/workspace/cell-history';
+import { CellHistory, storedSource } from '../../../electron/workspace/cell-history';
 import { openSqlite } from '../../../electron/storage/sqlite';
 import { migrate, schemaVersion } from '../../../electron/workspace/migrations';
 import type { AssetDoc } from '../../../shared/sync/asset-doc';
@@ -46,7 +46,7 @@ describe('cell history', () => {
       { at: 4000, value: 12, previous: 13, source: { kind: 'undo' } },
       { at: 3000, value: 13, previous: 12, source: { kind: 'paste' } },
       { at: 2000, value: 12, previous: 10, source: { kind: 'typed' } },
-      { at: 1000, value: 10, previous: null, source: { kind: 'service', updatedAt: '2026-03-03T10:00:00Z' } },
+      { at: 1000, value: 10, previous: null, source: { kind: 'service', updatedAt: '2026-03-03' } },
     ]);
     // A cell the pull brought and nothing changed: its one entry is the arrival.
     expect(history.entries(doc, 'name', 'Tower')).toEqual([
@@ -54,7 +54,7 @@ describe('cell history', () => {
         at: 1000,
         value: 'Tower',
         previous: null,
-        source: { kind: 'service', updatedAt: '2026-03-03T10:00:00Z' },
+        source: { kind: 'service', updatedAt: '2026-03-03' },
       },
     ]);
     db.close();
@@ -118,6 +118,32 @@ describe('cell history', () => {
       ['Spire', arrived + 1_000, 'typed'],
       ['Tower', arrived, 'service'],
     ]);
+  });
+
+  it("keeps a pull's sources one per day of the service's updated_at, not one per asset", () => {
+    const { db, history } = open(tempFile());
+    const times = ['2026-03-03T08:00:00Z', '2026-03-03T17:59:59.123Z', '2026-03-03T23:30:00-02:00', null];
+    times.forEach((updatedAt, i) => {
+      const ref = { kind: 'asset' as const, id: `b${i}` };
+      const changed = setPathValue(asset, path, 20 + i);
+      history.record([{ doc: ref, before: asset, after: changed }], { kind: 'service', updatedAt }, 5000);
+    });
+    const stored = db.prepare('SELECT json FROM change_sources').pluck().all() as string[];
+    expect(stored.filter((json) => json.includes('"service"')).sort()).toEqual([
+      '{"kind":"service","updatedAt":"2026-03-03"}',
+      '{"kind":"service","updatedAt":"2026-03-04"}',
+      '{"kind":"service","updatedAt":null}',
+    ]);
+    expect(history.entries({ kind: 'asset', id: 'b1' }, path, 21)[0]?.source).toEqual({
+      kind: 'service',
+      updatedAt: '2026-03-03',
+    });
+    // Text that is no date is kept as the service gave it.
+    expect(storedSource({ kind: 'service', updatedAt: 'soon' })).toEqual({
+      kind: 'service',
+      updatedAt: 'soon',
+    });
+    db.close();
   });
 
   it('forgets ids learnt in a transaction that rolled back', () => {
