@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Asset } from '../shared/domain';
 import { listedOf } from '../shared/sync/listed-asset';
 import { exportAuditLog } from '../electron/history/history-service';
-import { remoteCopy, type RemoteCopy } from '../electron/workspace/remote-merge';
+import { RemoteMerge, remoteCopy, type RemoteCopy } from '../electron/sync/remote-merge';
 import { WorkspaceStore } from '../electron/workspace/workspace-store';
 import { goal, percentile } from './support/goal';
 
@@ -76,9 +76,9 @@ function pull(store: WorkspaceStore, count: number, round: number): number {
       const copy = remoteCopy(listedOf(listed(i, round)));
       if (copy) copies.push(copy);
     }
-    const known = store.knownRemoteRows(copies.map((copy) => copy.id));
+    const known = new RemoteMerge(store).knownRows(copies.map((copy) => copy.id));
     store.transaction(() => {
-      for (const copy of copies) store.applyCopy(copy, known.get(copy.id) ?? null);
+      for (const copy of copies) new RemoteMerge(store).applyCopy(copy, known.get(copy.id) ?? null);
     });
   }
   return performance.now() - started;

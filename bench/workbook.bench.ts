@@ -29,6 +29,7 @@ import { floorGoal } from './support/floor';
 import { goal, percentile } from './support/goal';
 import { deflateFloor, inflateAndScanFloor, workbookXmlParts } from './support/workbook-floors';
 import { generateWorkspace } from './validation.bench';
+import { RemoteMerge } from '../electron/sync/remote-merge';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 10_000);
 const YEARS = 6;
@@ -217,7 +218,7 @@ export default async function run(): Promise<void> {
     const store = WorkspaceStore.open(workspaceFile);
     try {
       store.transaction(() => {
-        for (const doc of docs) store.applyRemote(doc as unknown as Asset);
+        for (const doc of docs) new RemoteMerge(store).applyRemote(doc as unknown as Asset);
       });
       const someone = store.listAssets()[0]?.localId ?? '';
       const latencies = [

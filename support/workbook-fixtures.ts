@@ -5,6 +5,7 @@ import type { Asset } from '../shared/domain';
 import type { AssetDoc } from '../shared/sync/asset-doc';
 import type { WorkspaceStore } from '../electron/workspace/workspace-store';
 import { newAsset, tempWorkspace } from './sync-harness';
+import { RemoteMerge } from '../electron/sync/remote-merge';
 
 export const tmpDir = (): string => mkdtempSync(join(tmpdir(), 'asset-desk-wb-'));
 
@@ -45,7 +46,7 @@ function remoteAsset(i: number, id: number): Asset {
 /** A workspace with `synced` assets known to the service (ids 101...) and `local` unsent ones. */
 export function seededWorkspace(synced = 4, local = 3): { store: WorkspaceStore; file: string } {
   const ws = tempWorkspace();
-  for (let i = 0; i < synced; i++) ws.store.applyRemote(remoteAsset(i, 101 + i));
+  for (let i = 0; i < synced; i++) new RemoteMerge(ws.store).applyRemote(remoteAsset(i, 101 + i));
   for (let i = 0; i < local; i++) {
     const doc: AssetDoc = {
       ...newAsset(100 + i, 2),

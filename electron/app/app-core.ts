@@ -19,6 +19,7 @@ import { SyncService } from '../sync/sync-service';
 import { portfolioExport } from '../workbook/portfolio-export';
 import { WorkbookService, type PickSaveFile } from '../workbook/workbook-service';
 import { WorkspaceService } from '../workspace/workspace-service';
+import { unsentCount } from '../sync/pending-work';
 import { EmbeddedSandbox, type SpawnSandbox } from './embedded-sandbox';
 import { EventRelay } from './event-relay';
 
@@ -88,7 +89,13 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     localSandboxRealNames: sandboxRealNames,
     openBrowser: opts.openBrowser,
   });
-  const workspaces = new WorkspaceService({ dataDir, assessmentYear, session, events });
+  const workspaces = new WorkspaceService({
+    dataDir,
+    assessmentYear,
+    session,
+    events,
+    countUnsent: unsentCount,
+  });
   const sync = new SyncService({ session, workspaces, events });
   const files = new PickedFiles(opts.pickFile);
   // A browser has no dialogs main can open: files come as uploads and exports leave as downloads.

@@ -32,7 +32,7 @@ import { jsonNestsDeeperThan } from '../../shared/text/json-depth';
 /**
  * A batch answer's bytes as `parseBatchAnswer` reads them (the same result, the same errors), with
  * its JSON as it came (the parsed answer fills in what an asset left out, the JSON says what it
- * carried: see electron/workspace/answer-merge.ts) and the name its assets carry their id under
+ * carried: see electron/sync/answer-merge.ts) and the name its assets carry their id under
  * (see asset-id-name.ts).
  */
 export function readBatchAnswer(

@@ -18,7 +18,7 @@ export interface SentBatch {
  * Applies the service's answer to a batch, inside its settlement: each asset in the answer is traced
  * back to the record it came from (new assets by partners_id, others by service id) and counted.
  * `json`: the answer as its JSON held it, which says what each answered asset carried (an answer
- * may be trimmed: see electron/workspace/answer-merge.ts). Returns the creates to reconcile: those
+ * may be trimmed: see electron/sync/answer-merge.ts). Returns the creates to reconcile: those
  * left untraced when the answer created assets without saying whose they are.
  */
 export function applyBatchAnswer(

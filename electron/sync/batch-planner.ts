@@ -5,11 +5,11 @@ import {
   type ValidationContext,
   type Validations,
 } from '../../shared/domain';
-import { changedPaths, updatePayload, type AssetDoc } from '../../shared/sync/asset-doc';
+import { updatePayload, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { PushMode, PushSummary } from '../../shared/sync/types';
 import { changesAnything, type AssetIdName } from '../../shared/sync/asset-id-name';
 import type { AssetRecord } from '../workspace/asset-record';
-import { candidateKind, candidateOf, type PendingWork } from '../workspace/pending-work';
+import { candidateKind, candidateOf, type PendingWork } from './pending-work';
 import type { LedgerPort } from '../workspace/ledger-port';
 
 export interface PlannedItem {
@@ -43,12 +43,12 @@ export interface PlanOptions {
 type Queue = 'creates' | 'updates' | 'deletes';
 
 /**
- * Fills batches from the pending queues. The queues are built from the rows alone, without reading
- * a document; each candidate's documents are read, diffed and validated only when its batch is
- * filled, so the first batch leaves after 5,000 assets' work, not the whole workspace's, and the
- * rest are planned while it is in flight. Reading at fill time also sends the latest copy: an edit
- * made after the sync started, before its batch was filled, goes out with it. Greedy packing in
- * queue order gives the fewest requests the per-field limit allows.
+ * Fills batches from the pending queues. The queues are the click's plan (pending-plan.ts: computed
+ * once for the review, the dry run and the push); each asset's documents are read again, diffed and
+ * validated when its batch is filled, so the latest copy is sent: an edit made after the sync
+ * started, before its batch was filled, goes out with it (one that made an asset pending after the
+ * plan waits for the next sync). Greedy packing in queue order gives the fewest requests the
+ * per-field limit allows.
  */
 export class BatchPlanner {
   /** Pending assets held back by their conflicts. */
@@ -60,34 +60,27 @@ export class BatchPlanner {
   private readonly conflictedIds: ReadonlySet<string>;
   private blocked: PushSummary['blocked'] = [];
 
+  /**
+   * `work`: the click's plan (pending-plan.ts), the one the review and the dry run read: it says
+   * which assets go in which queue; their documents are read again when their batch is filled.
+   */
   constructor(
     private readonly store: LedgerPort,
     private readonly opts: PlanOptions,
+    work: PendingWork,
   ) {
     this.conflictedIds = store.conflictedIds();
-    let conflicted = 0;
-    let deletes = 0;
-    for (const row of store.pendingCandidates()) {
-      const kind = candidateKind(row, this.conflictedIds);
-      if (kind === 'conflicted') {
-        // Only these few are read now: a conflict resolved back to the base is no longer pending.
-        const record = row.remoteDeleted ? undefined : store.asset(row.localId);
-        if (row.remoteDeleted || (record && changedPaths(record.base, record.current).length > 0))
-          conflicted++;
-      } else if (kind === 'delete') {
-        deletes++;
-        const id = row.serviceAssetId;
-        if (!opts.deletes || (id !== null && opts.deletes.has(id))) this.queues.deletes.push(row.localId);
-      } else if (kind) this.queues[kind === 'create' ? 'creates' : 'updates'].push(row.localId);
+    this.queues.creates = work.creates.map((record) => record.localId);
+    this.queues.updates = work.updates.map(({ record }) => record.localId);
+    for (const record of work.deletes) {
+      const id = record.serviceAssetId;
+      if (!opts.deletes || (id !== null && opts.deletes.has(id))) this.queues.deletes.push(record.localId);
     }
-    this.conflicted = conflicted;
-    this.unconfirmedDeletes = deletes - this.queues.deletes.length;
+    this.conflicted = work.conflicted.length;
+    this.unconfirmedDeletes = work.deletes.length - this.queues.deletes.length;
   }
 
-  /**
-   * Batches needed if nothing is blocked: the progress total. An update is counted from its row, so
-   * a copy that differs from the base in text only (not in substance) counts until it is read.
-   */
+  /** Batches needed if nothing is blocked: the progress total, by the click's plan. */
   estimate(): number {
     const { creates, updates, deletes } = this.queues;
     return Math.ceil(Math.max(creates.length, updates.length, deletes.length) / this.opts.size);

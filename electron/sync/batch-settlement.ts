@@ -1,6 +1,7 @@
 import type { Asset } from '../../shared/domain';
 import type { ServerVerdict } from '../../shared/sync/types';
 import type { LedgerPort } from '../workspace/ledger-port';
+import { RemoteMerge } from './remote-merge';
 
 /**
  * The operations a batch answer may apply (see batch-answer.ts), inside the outbox's settlement
@@ -9,12 +10,15 @@ import type { LedgerPort } from '../workspace/ledger-port';
 export class BatchSettlement {
   /** The assets acknowledged whose copy is now, in substance, the one sent (see `acknowledge`). */
   readonly sameAsSent = new Set<string>();
+  private readonly merge: RemoteMerge;
 
   /** `sent`: the copy each asset carried, as the push kept it (see `LedgerPort.beginBatch`). */
   constructor(
     private readonly store: LedgerPort,
     private readonly sent?: ReadonlyMap<string, string>,
-  ) {}
+  ) {
+    this.merge = new RemoteMerge(store);
+  }
 
   /**
    * `created`, `always_created`, `updated`, `always_updated`: the service now holds this. `carried`:
@@ -22,12 +26,12 @@ export class BatchSettlement {
    * `anyway`: sent with its errors (the analyst's "send anyway"), the change's source.
    */
   acknowledged(localId: string, asset: Asset, carried?: Record<string, unknown>, anyway = false): void {
-    if (this.store.acknowledge(localId, asset, this.sent?.get(localId), carried, anyway))
+    if (this.merge.acknowledge(localId, asset, this.sent?.get(localId), carried, anyway))
       this.sameAsSent.add(localId);
   }
 
   deleted(localId: string): void {
-    this.store.removeGone(localId);
+    this.merge.removeGone(localId);
   }
 
   invalid(localId: string, verdict: ServerVerdict): void {

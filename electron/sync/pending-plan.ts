@@ -11,7 +11,7 @@
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import type { PendingReview } from '../../shared/sync/types';
 import type { LedgerPort } from '../workspace/ledger-port';
-import type { PendingWork } from '../workspace/pending-work';
+import { pendingOf, type PendingWork } from './pending-work';
 
 interface Plan {
   mark: string;
@@ -61,7 +61,7 @@ function planOf(store: LedgerPort, idName: AssetIdName): Plan {
   const known = kept(store) ? plans.get(store.file) : undefined;
   if (known && known.mark === mark && known.idName === idName) return known;
   planStats.computed++;
-  const plan: Plan = { mark, idName, work: store.pending(idName) };
+  const plan: Plan = { mark, idName, work: pendingOf(store, idName) };
   if (kept(store)) plans.set(store.file, plan);
   return plan;
 }

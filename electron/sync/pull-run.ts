@@ -8,7 +8,7 @@ import {
 } from '../../shared/sync/asset-id-name';
 import { readListedPage } from '../service-client/fast-asset';
 import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
-import { remoteCopy, type KnownRow, type RemoteCopy } from '../workspace/remote-merge';
+import { RemoteMerge, remoteCopy, type KnownRow, type RemoteCopy } from './remote-merge';
 import type { LedgerPort } from '../workspace/ledger-port';
 import { forgetPlan } from './pending-plan';
 import { checkedIds } from './remote-listing';
@@ -73,16 +73,22 @@ export class PullRun {
    * removed fields the workspace holds, as the listing's assets do.
    */
   finish(found: readonly Asset[], gone: readonly number[], realNames = false): PullSummary {
-    // The pull wrote the workspace: the click's pending-work plan is not what is pending now.
-    forgetPlan(this.store);
     this.queue(found.map(listedOf), realNames);
     this.flush();
+    let abandoned = 0;
     this.store.transaction(() => {
-      for (const { batchId } of this.store.unsettledBatches()) this.store.abandonBatch(batchId);
-      const marked = this.store.markMissingRemote(new Set(gone));
+      for (const { batchId } of this.store.unsettledBatches()) {
+        this.store.abandonBatch(batchId);
+        abandoned++;
+      }
+      const marked = new RemoteMerge(this.store).markMissingRemote(new Set(gone));
       this.summary.removed = marked.removed;
       this.summary.remoteDeletedConflicts = marked.conflicts;
     });
+    // The pull changed what is pending: the click's plan is not what is pending now. A pull that
+    // brought nothing new keeps it, so the push of the same click sends by the plan the review showed
+    // (an analyst's edit meanwhile moves the workspace's mark: pending-plan.ts computes it again).
+    if (abandoned > 0 || Object.values(this.summary).some((count) => count > 0)) forgetPlan(this.store);
     return this.summary;
   }
 
@@ -157,7 +163,8 @@ function applyPage(
   newByPartner: Map<number, string>,
   summary: PullSummary,
 ): void {
-  const known = store.knownRemoteRows(remote.map(({ copy }) => copy.id));
+  const merge = new RemoteMerge(store);
+  const known = merge.knownRows(remote.map(({ copy }) => copy.id));
   /** Ids taken in this group: one listed twice is weighed, the second time, against the first. */
   const taken = new Set<number>();
   for (const { copy: listedCopy, listed, realNames } of remote) {
@@ -168,12 +175,12 @@ function applyPage(
     const pending = copy.partnersId === null ? undefined : newByPartner.get(copy.partnersId);
     if (pending !== undefined && listed && !(row === undefined ? store.assetByServiceId(id) : row)) {
       // A create whose answer was lost: the service has it, so it is not sent again.
-      store.acknowledge(pending, listed.asset());
+      merge.acknowledge(pending, listed.asset());
       newByPartner.delete(copy.partnersId as number);
       summary.adopted++;
       continue;
     }
-    const outcome = store.applyCopy(copy, row);
+    const outcome = merge.applyCopy(copy, row);
     if (outcome === 'added') summary.added++;
     else if (outcome === 'updated') summary.updated++;
     else if (outcome === 'conflict') summary.conflicts++;

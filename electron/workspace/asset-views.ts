@@ -1,14 +1,12 @@
-import { changedPaths, flattenDoc, type AssetDoc, type FieldConflict } from '../../shared/sync/asset-doc';
-import type {
-  AssetStatus,
-  AssetView,
-  PendingReview,
-  SettledView,
-  SyncChanges,
-} from '../../shared/sync/types';
+import { changedPaths, updatePayload, type FieldConflict } from '../../shared/sync/asset-doc';
+import type { AssetStatus, AssetView, SettledView, SyncChanges } from '../../shared/sync/types';
 import type { AssetRecord } from './asset-record';
-import { isRemovedFieldPath, specIdName, type AssetIdName } from '../../shared/sync/asset-id-name';
-import { changedOnlyHere, type PendingWork } from './pending-work';
+import {
+  changesAnything,
+  isRemovedFieldPath,
+  specIdName,
+  type AssetIdName,
+} from '../../shared/sync/asset-id-name';
 import type { LedgerPort } from './ledger-port';
 import type { WorkspaceStore } from './workspace-store';
 
@@ -127,65 +125,14 @@ function statusOf(record: AssetRecord, changed: string[]): AssetStatus {
   return changed.length > 0 ? 'modified' : 'clean';
 }
 
-const nameOf = (record: AssetRecord): string => {
-  const name = (record.current ?? record.base)?.['name'];
-  return typeof name === 'string' && name !== '' ? name : '(unnamed asset)';
-};
-
 /**
- * What the next push would send, grouped for the "what will be sent" review. For a service reading
- * the id as `idName`, the changes it no longer takes are listed apart, as kept here.
+ * Whether an edited asset the service has differs from its copy only in fields a service reading
+ * the id as `idName` no longer takes: kept here, nothing pending for that service (the sync's
+ * planner, electron/sync/pending-work.ts, leaves such an asset out by the same payload).
  */
-export function toReview(work: PendingWork, idName: AssetIdName = specIdName): PendingReview {
-  const sent = (path: string) => idName === specIdName || !isRemovedFieldPath(path);
-  const keptHere: NonNullable<PendingReview['keptHere']> = [];
-  const updates = work.updates.map(({ record }) => {
-    const paths = changedPaths(record.base, record.current);
-    const kept = paths.filter((path) => !sent(path));
-    if (kept.length > 0) keptHere.push({ localId: record.localId, name: nameOf(record), changedPaths: kept });
-    return {
-      localId: record.localId,
-      name: nameOf(record),
-      changedPaths: paths.filter(sent),
-      changes: fieldChanges(record.base, record.current).filter((change) => sent(change.path)),
-    };
-  });
-  for (const record of work.localOnly)
-    keptHere.push({
-      localId: record.localId,
-      name: nameOf(record),
-      changedPaths: changedPaths(record.base, record.current),
-    });
-  return {
-    creates: work.creates.map((record) => ({ localId: record.localId, name: nameOf(record) })),
-    updates,
-    deletes: work.deletes.map((record) => ({
-      localId: record.localId,
-      name: nameOf(record),
-      serviceAssetId: record.serviceAssetId,
-    })),
-    conflicted: work.conflicted.map((record) => ({ localId: record.localId, name: nameOf(record) })),
-    keptHere,
-  };
-}
-
-/** Each changed cell of an asset, old -> new, as text (an entry added or removed shows as one line). */
-function fieldChanges(
-  base: AssetDoc | null,
-  current: AssetDoc | null,
-): Array<{ path: string; before: string; after: string }> {
-  const before = flattenDoc(base);
-  const after = flattenDoc(current);
-  const out: Array<{ path: string; before: string; after: string }> = [];
-  for (const path of new Set([...before.keys(), ...after.keys()])) {
-    const from = before.get(path) ?? null;
-    const to = after.get(path) ?? null;
-    if (from !== to)
-      out.push({
-        path,
-        before: from === null ? '(empty)' : String(from),
-        after: to === null ? '(empty)' : String(to),
-      });
-  }
-  return out;
+export function changedOnlyHere(record: AssetRecord, idName: AssetIdName): boolean {
+  if (idName === specIdName || record.serviceAssetId === null || !record.base || !record.current)
+    return false;
+  const patch = updatePayload(record.serviceAssetId, record.base, record.current);
+  return patch !== null && !changesAnything(patch, idName);
 }

@@ -6,12 +6,12 @@ import type { WorkspaceStore } from './workspace-store';
  * worker) asks of a workspace's file, and nothing else. The sync reaches the workspace only
  * through this; the workspace imports nothing of the sync.
  *
- * - reading what is pending: `pending`, `changeMark`, `pendingCandidates`, `assetDocs`, `createPayloadOf`,
+ * - reading what is pending: `pendingRows`, `changeMark`, `assetDocs`, `createPayloadOf`,
  *   `conflictedIds`, `currentNames`, `createsByPartner`, `serviceIds`, `assetCount`, `asset`,
  *   `assetByServiceId`, `mustGet`;
- * - the service's copy taken in, through the one write path (source `service`): `applyCopy`,
- *   `knownRemoteRows`, `acknowledge`, `removeGone`, `markInvalid`, `markNotFound`,
- *   `markMissingRemote`;
+ * - the service's copy taken in (electron/sync/remote-merge.ts), its documents through the one
+ *   write path's `service` entry (`serviceWrites`): `knownRow`, `knownRows`, `copiesOf`,
+ *   `listAssets`, `markRemoteDeleted`, `keepConflicts`, `markInvalid`, `markNotFound`;
  * - the outbox: `beginBatch`, `markBatchAmbiguous`, `unsettledBatches`, `settleBatch`,
  *   `abandonBatch`;
  * - what the window is sent of a push (see asset-views.ts `settledViewsOf`): `recordsOf`,
@@ -21,9 +21,8 @@ import type { WorkspaceStore } from './workspace-store';
  */
 export type LedgerPort = Pick<
   WorkspaceStore,
-  | 'pending'
+  | 'pendingRows'
   | 'changeMark'
-  | 'pendingCandidates'
   | 'assetDocs'
   | 'createPayloadOf'
   | 'conflictedIds'
@@ -34,13 +33,15 @@ export type LedgerPort = Pick<
   | 'asset'
   | 'assetByServiceId'
   | 'mustGet'
-  | 'applyCopy'
-  | 'knownRemoteRows'
-  | 'acknowledge'
-  | 'removeGone'
+  | 'serviceWrites'
+  | 'knownRow'
+  | 'knownRows'
+  | 'copiesOf'
+  | 'listAssets'
+  | 'markRemoteDeleted'
+  | 'keepConflicts'
   | 'markInvalid'
   | 'markNotFound'
-  | 'markMissingRemote'
   | 'beginBatch'
   | 'markBatchAmbiguous'
   | 'unsettledBatches'

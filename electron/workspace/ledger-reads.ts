@@ -1,8 +1,31 @@
 import { createPayload, type AssetDoc } from '../../shared/sync/asset-doc';
-import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
-import { pendingWork, type PendingCandidate, type PendingWork } from './pending-work';
 import { WorkspaceReads } from './workspace-reads';
+
+/**
+ * A row that may be pending, described without its documents (`pendingCandidates`): enough for the
+ * sync to queue it (electron/sync/pending-work.ts), so a push reads and diffs each document only
+ * when its batch is filled.
+ */
+export interface PendingCandidate {
+  localId: string;
+  serviceAssetId: number | null;
+  remoteDeleted: boolean;
+  notFound: boolean;
+  hasBase: boolean;
+  hasCurrent: boolean;
+}
+
+/** What the workspace holds of an asset the service lists, to tell whether its copy is news. */
+export interface KnownRow {
+  local_id: string;
+  base: string | null;
+  outliers: string | null;
+  server_validations: string | null;
+  remote_deleted: number;
+  not_found: number;
+}
+const knownColumns = 'local_id, base, outliers, server_validations, remote_deleted, not_found';
 
 /**
  * What the sync's ledger reads of the workspace (see ledger-port.ts), over the store's one
@@ -11,18 +34,36 @@ import { WorkspaceReads } from './workspace-reads';
  * them. WorkspaceStore adds the writes.
  */
 export class LedgerReads extends WorkspaceReads {
-  /** What a sync to a service reading the asset id as `idName` would send (ours by default). */
-  pending(idName?: AssetIdName): PendingWork {
-    const conflicted = new Set(
-      (this.sql('SELECT DISTINCT local_id FROM conflicts').all() as Array<{ local_id: string }>).map(
-        (r) => r.local_id,
-      ),
-    );
-    return pendingWork(
-      this.sql(`SELECT ${assetColumns} FROM assets ORDER BY rowid`).iterate() as IterableIterator<AssetRow>,
-      conflicted,
-      idName,
-    );
+  /** Every asset's row, in the stored order, documents as text: what the sync plans its work from. */
+  pendingRows(): IterableIterator<AssetRow> {
+    return this.sql(
+      `SELECT ${assetColumns} FROM assets ORDER BY rowid`,
+    ).iterate() as IterableIterator<AssetRow>;
+  }
+
+  /** What the workspace holds of the asset with this service id (see electron/sync/remote-merge.ts). */
+  knownRow(id: number): KnownRow | null {
+    const row = this.sql(`SELECT ${knownColumns} FROM assets WHERE service_asset_id = ?`).get(id);
+    return (row as KnownRow | undefined) ?? null;
+  }
+
+  /**
+   * `knownRow` of these service ids, read in one statement (a pull takes its pages in groups: one
+   * query per group, not one per asset).
+   */
+  knownRows(ids: readonly number[]): Map<number, KnownRow> {
+    const rows = this.sql(
+      `SELECT service_asset_id, ${knownColumns} FROM assets WHERE service_asset_id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(ids)) as Array<KnownRow & { service_asset_id: number }>;
+    return new Map(rows.map((row) => [row.service_asset_id, row]));
+  }
+
+  /** An asset's copies as text: the analyst's, the one a batch carried, the service's (undefined: no row). */
+  copiesOf(
+    localId: string,
+  ): { current: string | null; sent: string | null; base: string | null } | undefined {
+    return this.sql('SELECT current, sent, base FROM assets WHERE local_id = ?').get(localId) as
+      { current: string | null; sent: string | null; base: string | null } | undefined;
   }
 
   createPayloadOf(record: AssetRecord): AssetDoc {
@@ -53,7 +94,7 @@ export class LedgerReads extends WorkspaceReads {
     return this.db.name;
   }
 
-  /** The rows not in step with the service, in order, without their documents (see pending-work). */
+  /** The rows not in step with the service, in order, without their documents (see electron/sync/pending-work.ts). */
   pendingCandidates(): PendingCandidate[] {
     const rows = this.sql(
       `SELECT local_id, service_asset_id, remote_deleted, not_found, base IS NOT NULL AS has_base, current IS NOT NULL AS has_current FROM assets WHERE NOT (${inStep} AND remote_deleted = 0) ORDER BY rowid`,

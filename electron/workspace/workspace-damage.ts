@@ -10,7 +10,6 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { WorkspaceProblem } from '../../shared/bridge/types';
 import { assetColumns, type AssetRow } from './asset-record';
-import { pendingWork } from './pending-work';
 
 const damagedCodes = /^SQLITE_(NOTADB|CORRUPT)/;
 const unwritableCodes = /^(SQLITE_(READONLY|CANTOPEN|PERM|AUTH)|EACCES|EPERM|EROFS)/;
@@ -24,8 +23,15 @@ export function damageOf(error: unknown): WorkspaceProblem['kind'] | undefined {
   return undefined;
 }
 
+/**
+ * Counts the changes not yet sent among a file's rows: the sync's planner's word
+ * (electron/sync/pending-work.ts `unsentCount`), given to the workspace by the composition root, as
+ * the workspace does not plan the sync's work (issue 35).
+ */
+export type UnsentCounter = (rows: Iterable<AssetRow>, conflicted: ReadonlySet<string>) => number;
+
 /** Changes not yet sent, as far as the damaged file can still be read (read only); null if not. */
-export function unsentIn(file: string): number | null {
+export function unsentIn(file: string, countUnsent: UnsentCounter): number | null {
   if (!existsSync(file)) return null;
   let db: Database.Database | undefined;
   try {
@@ -35,11 +41,10 @@ export function unsentIn(file: string): number | null {
         (row) => row.local_id,
       ),
     );
-    const work = pendingWork(
+    return countUnsent(
       db.prepare(`SELECT ${assetColumns} FROM assets ORDER BY rowid`).iterate() as IterableIterator<AssetRow>,
       conflicted,
     );
-    return work.creates.length + work.updates.length + work.deletes.length + work.conflicted.length;
   } catch {
     return null;
   } finally {
@@ -57,6 +62,7 @@ export function describeDamage(opts: {
   file: string;
   kind: WorkspaceProblem['kind'];
   error: unknown;
+  countUnsent: UnsentCounter;
 }): WorkspaceProblem {
   const { entityId, entityName, file, kind } = opts;
   const which = entityName
@@ -76,7 +82,7 @@ export function describeDamage(opts: {
         'Nothing in it was changed or lost. Make the folder writable for your user, then open the entity again.',
     };
   }
-  const unsent = unsentIn(file);
+  const unsent = unsentIn(file, opts.countUnsent);
   const loss =
     unsent === null
       ? 'Whether it held changes not yet sent cannot be read from the damaged file.'

@@ -13,7 +13,7 @@ import { assetViewPage } from './asset-views';
 import { editHandlers, type EditHandlers } from './edit-handlers';
 import { readReference, referenceKey, refreshReference } from './reference-lists';
 import { WorkspaceStore } from './workspace-store';
-import { damageOf, describeDamage, setAside } from './workspace-damage';
+import { damageOf, describeDamage, setAside, type UnsentCounter } from './workspace-damage';
 
 export interface OpenWorkspace {
   connectionId: string;
@@ -48,6 +48,8 @@ export class WorkspaceService {
       assessmentYear: number;
       session: SessionService;
       events: EventSink;
+      /** The sync's count of a damaged file's unsent changes (electron/sync/pending-work.ts). */
+      countUnsent: UnsentCounter;
     },
   ) {}
 
@@ -162,7 +164,17 @@ export class WorkspaceService {
     if (!kind) return false;
     const entityName =
       this.deps.session.entities.find((candidate) => candidate.id === entityId)?.name ?? null;
-    this.trouble = { connectionId, problem: describeDamage({ entityId, entityName, file, kind, error }) };
+    this.trouble = {
+      connectionId,
+      problem: describeDamage({
+        entityId,
+        entityName,
+        file,
+        kind,
+        error,
+        countUnsent: this.deps.countUnsent,
+      }),
+    };
     return true;
   }
 

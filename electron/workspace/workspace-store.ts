@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../storage/sqlite';
-import type { Asset, Entity } from '../../shared/domain';
-import type { AssetDoc, Scalar } from '../../shared/sync/asset-doc';
+import type { Entity } from '../../shared/domain';
+import type { AssetDoc, FieldConflict, Scalar } from '../../shared/sync/asset-doc';
 import type { HistoryState, ServerVerdict } from '../../shared/sync/types';
 import { AssetEdits, type Edit } from './asset-edits';
 import type { AssetRecord } from './asset-record';
@@ -11,7 +11,6 @@ import type { ChangeRecorder } from './change-recorder';
 import type { ChangeSource } from '../../shared/history/change-source';
 import { WritePath } from './write-path';
 import { migrate } from './migrations';
-import { RemoteMerge, type KnownRow, type RemoteCopy } from './remote-merge';
 import type { SqlAccess, StoreAccess } from './store-access';
 import { LedgerReads } from './ledger-reads';
 
@@ -25,9 +24,8 @@ export type { ServerVerdict };
 export class WorkspaceStore extends LedgerReads {
   private readonly now: () => number;
 
-  /** The analyst's edits and the service's copy taken in, each its own part sharing this store. */
+  /** The analyst's edits, a part sharing this store. */
   private readonly edits: AssetEdits;
-  private readonly remote: RemoteMerge;
   /** The one write path of the documents (write-path.ts), with the history it journals. */
   private readonly path: WritePath;
   private readonly access: SqlAccess;
@@ -52,7 +50,6 @@ export class WorkspaceStore extends LedgerReads {
     this.cells = new CellHistory(access);
     this.path = new WritePath(access, recorder === null ? undefined : (recorder ?? this.cells));
     this.edits = new AssetEdits(access, this.path);
-    this.remote = new RemoteMerge(access, this.path);
   }
 
   /**
@@ -207,51 +204,33 @@ export class WorkspaceStore extends LedgerReads {
     this.settleBatch(batchId, () => undefined);
   }
 
-  // --- pulls
+  // --- the service's copy taken in (the sync's remote merge, electron/sync/remote-merge.ts)
 
-  /**
-   * Brings one remote asset in: a new asset is added; a known one is merged three ways, with
-   * conflicts kept for the user. Returns what happened, for the pull's summary. `known`: its row
-   * from `knownRemoteRows` (null: none), or undefined to read it now.
-   */
-  applyRemote(asset: Asset, known?: KnownRow | null): 'added' | 'updated' | 'unchanged' | 'conflict' {
-    return this.remote.applyRemote(asset, known);
+  /** The write path's entry for the service's copy: every document it changes goes through it. */
+  get serviceWrites(): Pick<WritePath, 'service'> {
+    return this.path;
   }
 
-  /** `applyRemote` for a copy a pull prepared as its page arrived (see `remoteCopy`). */
-  applyCopy(copy: RemoteCopy, known?: KnownRow | null): 'added' | 'updated' | 'unchanged' | 'conflict' {
-    return this.remote.applyCopy(copy, known);
+  /** An edited asset the service confirmed gone: a conflict for the user (not the analyst's copy). */
+  markRemoteDeleted(localId: string): void {
+    this.sql('UPDATE assets SET remote_deleted = 1 WHERE local_id = ?').run(localId);
   }
 
-  /** What the workspace holds of these service ids, read in one statement (see `applyRemote`). */
-  knownRemoteRows(ids: readonly number[]): Map<number, KnownRow> {
-    return this.remote.knownRows(ids);
-  }
-
-  /**
-   * Takes the service's answer for an asset it created or updated from what we sent: the answer
-   * becomes the base (merged into the copy sent when `carried` says it may be partial), and edits the
-   * analyst made while the batch was in flight stay pending.
-   */
-  acknowledge(
-    localId: string,
-    asset: Asset,
-    sent?: string,
-    carried?: Record<string, unknown>,
-    anyway = false,
-  ): boolean {
-    return this.remote.acknowledge(localId, asset, sent, carried, anyway);
-  }
-
-  /** An asset whose delete the service acknowledged: its row goes (through the write path). */
-  removeGone(localId: string): void {
-    this.remote.removeGone(localId);
-  }
-
-  /** Marks the assets the service confirmed gone (by a 404 on each, see `confirmGone`). */
-  markMissingRemote(confirmedGone: ReadonlySet<number>): { removed: number; conflicts: number } {
-    if (confirmedGone.size === 0) return { removed: 0, conflicts: 0 };
-    return this.db.transaction(() => this.remote.markMissing(this.listAssets(), confirmedGone)).immediate();
+  /** Keeps the conflicts a three-way merge found on an asset, for the user to resolve. */
+  keepConflicts(localId: string, conflicts: readonly FieldConflict[]): void {
+    if (conflicts.length === 0) return;
+    const insert = this.sql(
+      'INSERT INTO conflicts (local_id, path, base, mine, theirs) VALUES (?, ?, ?, ?, ?) ON CONFLICT(local_id, path) DO UPDATE SET base = excluded.base, mine = excluded.mine, theirs = excluded.theirs',
+    );
+    for (const conflict of conflicts) {
+      insert.run(
+        localId,
+        conflict.path,
+        JSON.stringify(conflict.base),
+        JSON.stringify(conflict.mine),
+        JSON.stringify(conflict.theirs),
+      );
+    }
   }
 
   /**
@@ -290,7 +269,7 @@ export class WorkspaceStore extends LedgerReads {
     return { access: this.access, path: this.path };
   }
 
-  // --- internals shared with AssetEdits and RemoteMerge
+  // --- internals shared with AssetEdits
 
   /** @internal */
   run(sql: string, ...params: unknown[]): void {

@@ -11,6 +11,7 @@ import { MemorySecretStore } from '../../../electron/auth/secret-store';
 import { SessionService } from '../../../electron/auth/session-service';
 import { EventRelay } from '../../../electron/app/event-relay';
 import { SyncService } from '../../../electron/sync/sync-service';
+import { unsentCount } from '../../../electron/sync/pending-work';
 import { WorkspaceService } from '../../../electron/workspace/workspace-service';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
 import * as docs from '../../fixtures/service-docs/assets';
@@ -56,7 +57,13 @@ async function compose() {
       }),
     },
   });
-  const workspaces = new WorkspaceService({ dataDir, assessmentYear: docs.Y1 + 1, session, events });
+  const workspaces = new WorkspaceService({
+    dataDir,
+    assessmentYear: docs.Y1 + 1,
+    session,
+    events,
+    countUnsent: unsentCount,
+  });
   const sync = new SyncService({ session, workspaces, events });
   session.activeEntityId = () => workspaces.current?.entityId ?? null;
   session.listen({

@@ -4,6 +4,7 @@ import { SubmissionApiClient } from '../../../electron/service-client/service-cl
 import { startReplayServer } from '../../support/replay-server';
 import * as docs from '../../fixtures/service-docs/assets';
 import { makeEngine, tempWorkspace } from '../../../support/sync-harness';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 /**
  * Every answer the real service's docs publish for the asset side goes through our client without
@@ -233,7 +234,7 @@ describe('older answers pulled into a workspace', () => {
     ]);
     // An edit sends only what changed: the older fields stay on the service as they are.
     store.setValue(record!.localId, 'city', 'Haarlem');
-    const work = store.pending();
+    const work = pendingOf(store);
     expect(work.updates[0]?.patch).toEqual({ service_asset_id: 92001, city: 'Haarlem' });
     store.close();
   });

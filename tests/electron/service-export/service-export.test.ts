@@ -15,6 +15,7 @@ import { previewImportFile } from '../../../electron/workbook/workspace-workbook
 import { startHarness, validAsset, type Harness } from '../../sandbox/helpers';
 import { tempWorkspace } from '../../../support/sync-harness';
 import { tmpDir } from '../../../support/workbook-fixtures';
+import { RemoteMerge } from '../../../electron/sync/remote-merge';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -34,7 +35,7 @@ async function sandbox(): Promise<{ h: Harness; client: SubmissionApiClient }> {
 async function pulledWorkspace(client: SubmissionApiClient, entityId: number) {
   const { store } = tempWorkspace();
   cleanups.push(() => store.close());
-  for (const asset of await client.listAllAssets(entityId)) store.applyRemote(asset);
+  for (const asset of await client.listAllAssets(entityId)) new RemoteMerge(store).applyRemote(asset);
   return store;
 }
 

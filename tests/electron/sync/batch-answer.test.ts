@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { batchResponse } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
 import { makeClient, makeEngine, newAsset, tempWorkspace } from '../../../support/sync-harness';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 const E = 7;
 let server: ReplayServer | undefined;
@@ -55,7 +56,7 @@ describe('a created asset answered without its partners_id', () => {
     const record = store.asset(local.localId);
     expect(record?.serviceAssetId).toBe(created['gresb_asset_id']);
     expect(record?.base).toMatchObject({ name: 'Asset 1', address: created['address'] });
-    expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [] });
+    expect(pendingOf(store)).toMatchObject({ creates: [], updates: [], deletes: [] });
     expect(store.unsettledBatches()).toEqual([]);
     expect(store.listAssets()).toHaveLength(1);
     store.close();

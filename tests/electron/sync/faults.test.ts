@@ -9,6 +9,7 @@ import { SubmissionApiClient } from '../../../electron/service-client/service-cl
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { startHarness, type Harness } from '../../sandbox/helpers';
 import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from '../../../support/sync-harness';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 const batchLine = /^POST \/api\/v1\/entities\/\d+\/assets\/batches /;
 
@@ -55,7 +56,7 @@ describe.each(namings)('sync under faults ($names)', ({ realNames }) => {
       expect(onService.some((asset) => asset.service_asset_id === record?.serviceAssetId)).toBe(true);
     }
     expect(store.unsettledBatches()).toEqual([]);
-    expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [] });
+    expect(pendingOf(store)).toMatchObject({ creates: [], updates: [], deletes: [] });
     store.close();
   });
 
@@ -76,7 +77,7 @@ describe.each(namings)('sync under faults ($names)', ({ realNames }) => {
       const id = store.asset(local.localId)?.serviceAssetId ?? -1;
       expect(byId.get(id)?.address).toBe(`Edited street ${i}`);
     });
-    expect(store.pending().updates).toEqual([]);
+    expect(pendingOf(store).updates).toEqual([]);
     store.close();
   });
 
@@ -102,7 +103,7 @@ describe.each(namings)('sync under faults ($names)', ({ realNames }) => {
     const onService = await makeClient(h.baseUrl, h.token).getAsset(h.entityId, id);
     expect(onService).toMatchObject({ address: 'Sent street 1', city: 'Amsterdam' });
     // The answer became the base; the later edit is still pending, and goes out next.
-    expect(store.pending().updates.map((u) => u.patch)).toEqual([
+    expect(pendingOf(store).updates.map((u) => u.patch)).toEqual([
       { service_asset_id: id, city: 'Edited while in flight' },
     ]);
     await engine.push();
@@ -122,7 +123,7 @@ describe.each(namings)('sync under faults ($names)', ({ realNames }) => {
     const failed = await engine.sync();
     expect(failed.stopped?.reason).toBe('error');
     expect(failed.stopped?.message).toMatch(/Could not reach the service/);
-    expect(store.pending().creates.map((r) => r.localId)).toEqual([local.localId]);
+    expect(pendingOf(store).creates.map((r) => r.localId)).toEqual([local.localId]);
 
     proxy.setDown(false);
     const ok = await engine.sync();
@@ -149,7 +150,7 @@ describe.each(namings)('sync under faults ($names)', ({ realNames }) => {
     expect(report.push.requests).toBe(1);
     expect((await remote()).filter((asset) => asset.name?.startsWith(prefix))).toHaveLength(3);
     expect(store.unsettledBatches()).toEqual([]);
-    expect(store.pending().creates).toEqual([]);
+    expect(pendingOf(store).creates).toEqual([]);
     store.close();
   });
 
@@ -188,7 +189,7 @@ describe.each(namings)('sync under faults ($names)', ({ realNames }) => {
     expect(paused.stopped?.reason).toBe('unauthorized');
     expect(paused.stopped?.message).toMatch(/Sign in again/);
     expect(paused.push.created).toBe(2);
-    expect(store.pending().creates).toHaveLength(4);
+    expect(pendingOf(store).creates).toHaveLength(4);
     expect(store.unsettledBatches()).toEqual([]);
 
     token = h.tokenWith(grantableScopes);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { startHarness, type Harness } from '../../sandbox/helpers';
 import { makeClient, makeEngine, newAsset, tempWorkspace } from '../../../support/sync-harness';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 describe('the local part of a sync', () => {
   let h: Harness;
@@ -57,7 +58,7 @@ describe('the local part of a sync', () => {
       address: 'Street 2',
       city: secondFilledFirst ? 'Amsterdam' : 'Edited once filled',
     });
-    expect(store.pending().updates.map((u) => u.patch)).toEqual([
+    expect(pendingOf(store).updates.map((u) => u.patch)).toEqual([
       { service_asset_id: idOf(inFirst as string), city: 'Edited while out' },
       ...(secondFilledFirst
         ? [{ service_asset_id: idOf(inSecond as string), city: 'Edited once filled' }]
@@ -66,7 +67,7 @@ describe('the local part of a sync', () => {
     await engine.push();
     expect(await remote(inFirst as string)).toMatchObject({ city: 'Edited while out' });
     expect(await remote(inSecond as string)).toMatchObject({ city: 'Edited once filled' });
-    expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [] });
+    expect(pendingOf(store)).toMatchObject({ creates: [], updates: [], deletes: [] });
     expect(store.unsettledBatches()).toEqual([]);
     store.close();
   });
@@ -95,7 +96,7 @@ describe('the local part of a sync', () => {
     expect(second.push).toMatchObject({ requests: 1, updated: 1 });
     const id = store.asset(locals[1]?.localId as string)?.serviceAssetId as number;
     expect((await client.getAsset(h.entityId, id)).address).toBe('In memory');
-    expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [] });
+    expect(pendingOf(store)).toMatchObject({ creates: [], updates: [], deletes: [] });
     store.close();
   });
 });

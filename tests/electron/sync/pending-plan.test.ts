@@ -39,8 +39,10 @@ describe('the pending-work plan of a click', () => {
     expect(edited.creates).toHaveLength(2);
     expect(planStats.computed).toBe(before + 2);
 
-    // The sync's own writes forget the plan: what it sent is no longer pending.
+    // The click's sync pushes by that plan (its pull brought nothing new); its own writes forget
+    // it: what it sent is no longer pending.
     await engine.sync();
+    expect(planStats.computed).toBe(before + 2);
     const after = await engine.review();
     expect(after.creates.map((c) => c.name)).toEqual(['Asset 2']);
     expect(planStats.computed).toBe(before + 3);

@@ -10,6 +10,7 @@ import type { WorkspaceStore } from '../../../electron/workspace/workspace-store
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { startHarness, type Harness } from '../../sandbox/helpers';
 import { makeClient, makeEngine, namings, newAsset, tempWorkspace } from '../../../support/sync-harness';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 const page2 = /^GET \/api\/v1\/entities\/\d+\/assets\?page=2&/;
 
@@ -98,7 +99,7 @@ describe.each(namings)('a pull racing another client ($names)', ({ realNames }) 
     const onService = (await listing()).find((asset) => asset.service_asset_id === mine);
     expect(onService?.address).toBe('Edited during the race');
     expect(store.asset(local?.localId as string)?.remoteDeleted).toBe(false);
-    expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [], conflicted: [] });
+    expect(pendingOf(store)).toMatchObject({ creates: [], updates: [], deletes: [], conflicted: [] });
     store.close();
   });
 
@@ -114,7 +115,7 @@ describe.each(namings)('a pull racing another client ($names)', ({ realNames }) 
     expect(after).toContain(a);
     expect(after).not.toContain(b);
     expect(store.assetByServiceId(a)?.current).toBeNull();
-    expect(store.pending().deletes).toHaveLength(1);
+    expect(pendingOf(store).deletes).toHaveLength(1);
     store.close();
   });
 });

@@ -8,6 +8,8 @@ import { assetSchema } from '../../../shared/domain';
 import { assetDeleteText } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
 import { makeClient, makeEngine, tempWorkspace } from '../../../support/sync-harness';
+import { RemoteMerge } from '../../../electron/sync/remote-merge';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 const entityId = 7;
 const listPath = `GET /api/v1/entities/${entityId}/assets`;
@@ -25,7 +27,7 @@ function asset(id: number, name = `Asset ${id}`): Record<string, unknown> {
 function workspaceWithPendingWork() {
   const { store } = tempWorkspace('listing');
   // As the client reads an answer: the docs' gresb_asset_id under our name.
-  for (const id of [1, 2, 3]) store.applyRemote(assetSchema.parse(asset(id)));
+  for (const id of [1, 2, 3]) new RemoteMerge(store).applyRemote(assetSchema.parse(asset(id)));
   store.deleteAsset(store.assetByServiceId(2)?.localId as string);
   store.setValue(store.assetByServiceId(3)?.localId as string, 'address', 'Mine');
   return store;
@@ -54,8 +56,8 @@ describe('a pull never infers deletion from a listing', () => {
     expect(store.assetByServiceId(2)?.current).toBeNull();
     expect(store.assetByServiceId(3)?.current?.['address']).toBe('Mine');
     expect(store.assetByServiceId(3)?.remoteDeleted).toBe(false);
-    expect(store.pending().deletes).toHaveLength(1);
-    expect(store.pending().updates).toHaveLength(1);
+    expect(pendingOf(store).deletes).toHaveLength(1);
+    expect(pendingOf(store).updates).toHaveLength(1);
   }
 
   it('an empty 200 page where the total promised assets is an error, not data', async () => {
@@ -133,7 +135,9 @@ describe('an asset found by its GET after the listing lacked it', () => {
     // The workspace holds lat/lng and an annual owned_entire_period (typed here, or from before).
     const served = { ...asset(4), annual_data: [{ year: 2024, tenant_ctrl: true, en_tot_wf: 100 }] };
     const annual = [{ ...served.annual_data[0], owned_entire_period: false }];
-    store.applyRemote(assetSchema.parse({ ...served, lat: 52.1, lng: 4.9, annual_data: annual }));
+    new RemoteMerge(store).applyRemote(
+      assetSchema.parse({ ...served, lat: 52.1, lng: 4.9, annual_data: annual }),
+    );
     // The service (the real names: no lat, lng or owned_entire_period) changed its city meanwhile.
     server = await startReplayServer({
       [listPath]: { body: [asset(1)], headers: { total: '1', 'per-page': '100' } },
@@ -150,7 +154,7 @@ describe('an asset found by its GET after the listing lacked it', () => {
     );
     expect(owned.every((value) => value === false)).toBe(true);
     // Their absence from the service's copy is not a change: nothing is pending.
-    expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [], conflicted: [] });
+    expect(pendingOf(store)).toMatchObject({ creates: [], updates: [], deletes: [], conflicted: [] });
     store.close();
   });
 });

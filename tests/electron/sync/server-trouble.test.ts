@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { assetDeleteText } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayAnswer, type ReplayServer } from '../../support/replay-server';
 import { makeClient, makeEngine, newAsset, tempWorkspace } from '../../../support/sync-harness';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 const E = 7;
 const listPath = `GET /api/v1/entities/${E}/assets`;
@@ -74,7 +75,7 @@ describe('a service answering 5xx', () => {
     expect(gaps(times).every((gap) => gap > 0)).toBe(true);
     // Nothing was applied, nothing is left to reconcile: the create is still pending.
     expect(store.unsettledBatches()).toEqual([]);
-    expect(store.pending().creates).toHaveLength(1);
+    expect(pendingOf(store).creates).toHaveLength(1);
     store.close();
   });
 
@@ -105,7 +106,7 @@ describe('a service answering 5xx', () => {
     const wait = progress.find((p) => p.retryAt !== undefined);
     expect(wait?.message).toMatch(/having trouble \(HTTP 503\).*maintenance/);
     expect(store.asset(local.localId)?.serviceAssetId).toBe(5001);
-    expect(store.pending().creates).toEqual([]);
+    expect(pendingOf(store).creates).toEqual([]);
     store.close();
   });
 

@@ -9,6 +9,8 @@ import {
   tempWorkspace,
 } from '../../../support/sync-harness';
 import { assetSchema, type Asset } from '../../../shared/domain';
+import { RemoteMerge } from '../../../electron/sync/remote-merge';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNames }) => {
   let h: Harness;
@@ -32,12 +34,12 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
     expect(first.push).toMatchObject({ requests: 1, created: 2, invalid: 0 });
     const idA = store.asset(a.localId)?.serviceAssetId;
     expect(idA).toEqual(expect.any(Number));
-    expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [] });
+    expect(pendingOf(store)).toMatchObject({ creates: [], updates: [], deletes: [] });
 
     store.setValue(a.localId, 'city', 'Haarlem');
     store.setValue(a.localId, `annual_data/${2024}/en_abs_wf`, 61_000);
     store.deleteAsset(b.localId);
-    const patch = store.pending().updates[0]?.patch;
+    const patch = pendingOf(store).updates[0]?.patch;
     expect(patch).toEqual({
       service_asset_id: idA,
       city: 'Haarlem',
@@ -126,7 +128,9 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
       owned_entire_period: false,
       ownership_from: '2024-02-01',
     }));
-    store.applyRemote(assetSchema.parse({ ...base, service_asset_id: id, lat: 52.1, annual_data: annual }));
+    new RemoteMerge(store).applyRemote(
+      assetSchema.parse({ ...base, service_asset_id: id, lat: 52.1, annual_data: annual }),
+    );
     const path = `/api/v1/entities/${h.entityId}/assets/${id}`;
     expect((await h.api('PATCH', path, { body: { city: 'Zwolle' } })).status).toBe(200);
     const pulled = await engine.pull();
@@ -140,7 +144,7 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
       // The service never sends them: their absence is not a change, and nothing is pending.
       expect(after.current?.['lat']).toBe(52.1);
       expect(owned.every((v) => v === false)).toBe(true);
-      expect(store.pending().updates).toEqual([]);
+      expect(pendingOf(store).updates).toEqual([]);
     } else {
       // Our spec's service has them: its values win as any field's do.
       expect(after.current?.['lat'] ?? null).toBeNull();
@@ -158,7 +162,7 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
     // (owned_entire_period false would need ownership dates, which the real service takes.)
     store.setValue(asset.localId, 'lat', 52.37);
     store.setValue(asset.localId, 'lng', 4.89);
-    const work = store.pending(client.assetIds.name);
+    const work = pendingOf(store, client.assetIds.name);
     const report = await engine.sync();
     if (realNames) {
       expect(work.updates).toEqual([]);
@@ -166,12 +170,12 @@ describe.each(namings)('sync against the sandbox over HTTP ($names)', ({ realNam
       expect(report.push.requests).toBe(0);
       // Still kept here, still not pending.
       expect(store.asset(asset.localId)?.current?.['lat']).toBe(52.37);
-      expect(store.pending(client.assetIds.name).localOnly).toHaveLength(1);
+      expect(pendingOf(store, client.assetIds.name).localOnly).toHaveLength(1);
     } else {
       expect(work.updates.map(({ record }) => record.localId)).toEqual([asset.localId]);
       expect(work.localOnly).toEqual([]);
       expect(report.push).toMatchObject({ requests: 1, updated: 1, blocked: [] });
-      expect(store.pending(client.assetIds.name).updates).toEqual([]);
+      expect(pendingOf(store, client.assetIds.name).updates).toEqual([]);
     }
     store.close();
   });

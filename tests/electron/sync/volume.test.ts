@@ -8,6 +8,7 @@ import {
   newAsset,
   tempWorkspace,
 } from '../../../support/sync-harness';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 describe('volume', () => {
   let h: Harness;
@@ -40,7 +41,7 @@ describe('volume', () => {
         records.slice(5_000, 8_000).forEach((r) => store.deleteAsset(r.localId));
         for (let i = 0; i < 4_000; i++) store.createAsset(newAsset(50_000 + i));
       });
-      const pending = store.pending();
+      const pending = pendingOf(store);
       expect(pending.updates.length + pending.deletes.length + pending.creates.length).toBe(12_000);
 
       const before = counter.statuses.length;
@@ -55,7 +56,7 @@ describe('volume', () => {
       });
       const batchCalls = counter.statuses.slice(before).filter((status) => status === 200 || status === 201);
       expect(batchCalls.length).toBeGreaterThan(0);
-      expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [] });
+      expect(pendingOf(store)).toMatchObject({ creates: [], updates: [], deletes: [] });
       store.close();
     },
   );

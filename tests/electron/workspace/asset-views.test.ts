@@ -7,6 +7,7 @@ import type { Asset } from '../../../shared/domain';
 import { changedPaths } from '../../../shared/sync/asset-doc';
 import { assetView, assetViewPage } from '../../../electron/workspace/asset-views';
 import { newAsset, tempWorkspace } from '../../../support/sync-harness';
+import { RemoteMerge } from '../../../electron/sync/remote-merge';
 
 const remote = (id: number): Asset =>
   ({
@@ -20,11 +21,11 @@ const remote = (id: number): Asset =>
 describe('asset views', () => {
   it('pages through the workspace in order, each asset once, as the whole snapshot has them', () => {
     const { store } = tempWorkspace('views');
-    for (let i = 0; i < 4; i++) store.applyRemote(remote(700 + i));
+    for (let i = 0; i < 4; i++) new RemoteMerge(store).applyRemote(remote(700 + i));
     for (let i = 0; i < 3; i++) store.createAsset(newAsset(i));
     const pulled = store.assetByServiceId(701)!;
     store.setValue(pulled.localId, 'city', 'Delft');
-    store.applyRemote({ ...remote(702), city: 'Utrecht' }); // the service changed it: still in step
+    new RemoteMerge(store).applyRemote({ ...remote(702), city: 'Utrecht' }); // the service changed it: still in step
     const whole = assetViewPage(store);
     expect(whole.next).toBeNull();
     expect(whole.assets.map((a) => a.localId)).toEqual(store.listAssets().map((r) => r.localId));

@@ -25,6 +25,7 @@ import { startAppCore, type AppCore } from '../../../electron/app/app-core';
 import { MemorySecretStore } from '../../../electron/auth/secret-store';
 import { toBridgeErrorBody } from '../../../electron/bridge/errors';
 import { describeDamage, unsentIn } from '../../../electron/workspace/workspace-damage';
+import { unsentCount } from '../../../electron/sync/pending-work';
 import { testAssessmentYear } from '../../../support/test-app';
 
 const cores: AppCore[] = [];
@@ -164,8 +165,9 @@ describe('a damaged workspace file', () => {
         file: path,
         kind: 'damaged',
         error: new Error('x'),
+        countUnsent: unsentCount,
       });
-    expect(unsentIn(file)).toBe(1);
+    expect(unsentIn(file, unsentCount)).toBe(1);
     expect(described(file).message).toMatch(
       /It holds 1 change not yet sent, which a rebuild cannot bring back/,
     );

@@ -13,6 +13,7 @@ import { specIdName } from '../../../shared/sync/asset-id-name';
 import { editHandlers } from '../../../electron/workspace/edit-handlers';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { newAsset } from '../../../support/sync-harness';
+import { RemoteMerge } from '../../../electron/sync/remote-merge';
 
 function remote(id: number): Asset {
   return {
@@ -66,7 +67,7 @@ function texts(s: WorkspaceStore, localId: string): { base: string; current: str
 describe('workspace.edit', () => {
   it('reads the row once and parses the document once per keypress', async () => {
     const s = open();
-    s.applyRemote(remote(701));
+    new RemoteMerge(s).applyRemote(remote(701));
     const localId = s.assetByServiceId(701)!.localId;
     const handlers = editHandlers(
       () => s,

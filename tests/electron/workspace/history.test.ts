@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Asset } from '../../../shared/domain';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { newAsset, tempWorkspace } from '../../../support/sync-harness';
+import { RemoteMerge } from '../../../electron/sync/remote-merge';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 function remote(id: number, name: string): Asset {
   return {
@@ -66,26 +68,26 @@ describe('history in main', () => {
 
   it('an undo after a sync is a new pending change, never a reversal of the service copy', () => {
     const { store } = tempWorkspace('history-sync');
-    store.applyRemote(remote(501, 'On the service'));
+    new RemoteMerge(store).applyRemote(remote(501, 'On the service'));
     const local = store.assetByServiceId(501);
     store.step('edit of 1 cell', () => store.setValue(local?.localId as string, 'city', 'Leiden'));
     // The sync took the edit: the service's copy now has it.
-    store.applyRemote({ ...remote(501, 'On the service'), city: 'Leiden' });
-    expect(store.pending().updates).toHaveLength(0);
+    new RemoteMerge(store).applyRemote({ ...remote(501, 'On the service'), city: 'Leiden' });
+    expect(pendingOf(store).updates).toHaveLength(0);
     store.undo();
     const after = store.asset(local?.localId as string);
     expect(after?.base?.['city']).toBe('Leiden');
     expect(after?.current?.['city']).toBe('Amsterdam');
-    expect(store.pending().updates).toHaveLength(1);
+    expect(pendingOf(store).updates).toHaveLength(1);
     store.close();
   });
 
   it('undoing a cell edit leaves a change pulled since alone', () => {
     const { store } = tempWorkspace('history-pull');
-    store.applyRemote(remote(502, 'Pulled'));
+    new RemoteMerge(store).applyRemote(remote(502, 'Pulled'));
     const local = store.assetByServiceId(502);
     store.step('edit of 1 cell', () => store.setValue(local?.localId as string, 'city', 'Leiden'));
-    store.applyRemote({ ...remote(502, 'Pulled'), address: 'Changed by a partner' });
+    new RemoteMerge(store).applyRemote({ ...remote(502, 'Pulled'), address: 'Changed by a partner' });
     store.undo();
     const after = store.asset(local?.localId as string);
     expect(after?.current?.['address']).toBe('Changed by a partner');
@@ -95,7 +97,7 @@ describe('history in main', () => {
 
   it('a new action clears redo; a delete of a synced asset is undone to a live row', () => {
     const { store } = tempWorkspace('history-redo');
-    store.applyRemote(remote(503, 'Synced'));
+    new RemoteMerge(store).applyRemote(remote(503, 'Synced'));
     const local = store.assetByServiceId(503)?.localId as string;
     store.step('delete of an asset', () => store.deleteAsset(local));
     expect(store.asset(local)?.current).toBeNull();

@@ -10,6 +10,7 @@ import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { startHarness, type Harness } from '../../sandbox/helpers';
 import { makeClient, makeEngine, newAsset, tempWorkspace } from '../../../support/sync-harness';
 import { historyOp, historyState } from './fixtures/history-ops';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 const child = fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url));
 
@@ -173,7 +174,7 @@ describe('crash safety', () => {
           .filter((name) => name?.startsWith(prefix));
         expect(names).toHaveLength(60);
         expect(new Set(names).size).toBe(60);
-        expect(reopened.pending().creates).toEqual([]);
+        expect(pendingOf(reopened).creates).toEqual([]);
         expect(reopened.unsettledBatches()).toEqual([]);
         reopened.close();
       },
@@ -202,7 +203,7 @@ describe('crash safety', () => {
             out.some((line) => line.startsWith(`progress pull ${page}/`)),
           );
           const reopened = WorkspaceStore.open(file);
-          const pending = reopened.pending();
+          const pending = pendingOf(reopened);
           // Killed mid-pull, before anything was pushed: both changes are still pending.
           expect(pending.deletes.map((r) => r.localId)).toContain(doomed);
           expect(pending.updates.map((u) => u.record.localId)).toContain(edited);

@@ -15,6 +15,7 @@ import type { ChangeRecorder, DocumentChange } from '../../../electron/workspace
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { tmpDir } from '../../../support/workbook-fixtures';
 import { newAsset, tempWorkspace } from '../../../support/sync-harness';
+import { RemoteMerge } from '../../../electron/sync/remote-merge';
 
 /** A recorder that keeps what it is told (the cell history's seam, issue 31). */
 function keeper(): ChangeRecorder & { told: Array<{ change: DocumentChange; source: ChangeSource }> } {
@@ -60,10 +61,10 @@ describe('the write path', () => {
     const { file } = tempWorkspace('write-path');
     const recorder = keeper();
     const store = WorkspaceStore.open(file, { recorder });
-    store.applyRemote(remote(801));
+    new RemoteMerge(store).applyRemote(remote(801));
     const localId = store.assetByServiceId(801)!.localId;
     store.step('paste of 1 cell', () => store.setValue(localId, 'city', 'Delft', { kind: 'paste' }));
-    store.applyRemote({ ...remote(801), address: 'Pulled' });
+    new RemoteMerge(store).applyRemote({ ...remote(801), address: 'Pulled' });
     store.undo();
     const told = recorder.told.map(({ change, source }) => [
       source.kind,
@@ -89,7 +90,7 @@ describe('the write path', () => {
     const created = store.step('adding an asset', () => store.createAsset(newAsset(5)));
     store.beginBatch('b1', [created.localId]);
     store.settleBatch('b1', () =>
-      store.acknowledge(created.localId, remote(805), undefined, undefined, true),
+      new RemoteMerge(store).acknowledge(created.localId, remote(805), undefined, undefined, true),
     );
     expect(recorder.told.map(({ source }) => source.kind)).toEqual(['typed', 'send-anyway']);
     expect(store.asset(created.localId)?.serviceAssetId).toBe(805);
@@ -100,7 +101,7 @@ describe('the write path', () => {
     const { file } = tempWorkspace('write-path-import');
     const recorder = keeper();
     const store = WorkspaceStore.open(file, { recorder });
-    store.applyRemote(remote(806));
+    new RemoteMerge(store).applyRemote(remote(806));
     const csv = join(tmpDir(), 'assets.csv');
     await exportWorkspace(store, csv);
     const localId = store.assetByServiceId(806)!.localId;

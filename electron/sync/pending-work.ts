@@ -1,6 +1,10 @@
 import { changedPaths, updatePayload, type AssetDoc } from '../../shared/sync/asset-doc';
 import { changesAnything, specIdName, type AssetIdName } from '../../shared/sync/asset-id-name';
-import { toRecord, type AssetRecord, type AssetRow } from './asset-record';
+import { toRecord, type AssetRecord, type AssetRow } from '../workspace/asset-record';
+import type { LedgerPort } from '../workspace/ledger-port';
+import type { PendingCandidate } from '../workspace/ledger-reads';
+
+export type { PendingCandidate };
 
 /**
  * What the sync sends: the difference between each asset's two copies, so nothing is queued twice.
@@ -16,6 +20,24 @@ export interface PendingWork {
    * `owned_entire_period` for the real service, see asset-id-name.ts): kept here, nothing to send.
    */
   localOnly: AssetRecord[];
+}
+
+/** What a sync to a service reading the asset id as `idName` would send (ours by default). */
+export function pendingOf(
+  store: Pick<LedgerPort, 'pendingRows' | 'conflictedIds'>,
+  idName?: AssetIdName,
+): PendingWork {
+  const conflicted = store.conflictedIds();
+  return pendingWork(store.pendingRows(), conflicted, idName);
+}
+
+/**
+ * The changes not yet sent among a file's rows, for a damaged file's message (given to the
+ * workspace: see workspace-damage.ts `UnsentCounter`).
+ */
+export function unsentCount(rows: Iterable<AssetRow>, conflicted: ReadonlySet<string>): number {
+  const work = pendingWork(rows, conflicted);
+  return work.creates.length + work.updates.length + work.deletes.length + work.conflicted.length;
 }
 
 /**
@@ -48,19 +70,6 @@ export function pendingWork(
   return work;
 }
 
-/**
- * A row that may be pending, described without its documents (`WorkspaceStore.pendingCandidates`):
- * enough to queue it, so a push reads and diffs each document only when its batch is filled.
- */
-export interface PendingCandidate {
-  localId: string;
-  serviceAssetId: number | null;
-  remoteDeleted: boolean;
-  notFound: boolean;
-  hasBase: boolean;
-  hasCurrent: boolean;
-}
-
 export function candidateOf(record: AssetRecord): PendingCandidate {
   return {
     localId: record.localId,
@@ -85,15 +94,4 @@ export function candidateKind(
   if (row.serviceAssetId === null) return row.hasCurrent ? 'create' : undefined;
   if (!row.hasCurrent) return 'delete';
   return row.hasBase && !row.notFound ? 'update' : undefined;
-}
-
-/**
- * Whether an edited asset the service has differs from its copy only in fields a service reading
- * the id as `idName` no longer takes: kept here, nothing pending for that service.
- */
-export function changedOnlyHere(record: AssetRecord, idName: AssetIdName): boolean {
-  if (idName === specIdName || record.serviceAssetId === null || !record.base || !record.current)
-    return false;
-  const patch = updatePayload(record.serviceAssetId, record.base, record.current);
-  return patch !== null && !changesAnything(patch, idName);
 }

@@ -5,11 +5,12 @@ import { changedPaths, mergeThreeWay, type AssetDoc } from '../../shared/sync/as
 import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
 import { verdictOf } from '../../shared/sync/server-verdict';
 import { mergeAnswer } from './answer-merge';
-import type { RemoteCopy } from './asset-document';
-import { parseDoc, type AssetRecord } from './asset-record';
-import { localColumns, type StoreAccess } from './store-access';
-import { WorkspaceEditError } from './workspace-edit-error';
-import type { WritePath } from './write-path';
+import type { RemoteCopy } from '../workspace/asset-document';
+import { parseDoc, type AssetRecord } from '../workspace/asset-record';
+import type { LedgerPort } from '../workspace/ledger-port';
+import type { KnownRow } from '../workspace/ledger-reads';
+import { localColumns } from '../workspace/store-access';
+import { WorkspaceEditError } from '../workspace/workspace-edit-error';
 
 /** A pull's copy without the service's `updated_at` (a listing that gave none, a gone asset). */
 const pulled = { kind: 'service', updatedAt: null } as const;
@@ -47,8 +48,8 @@ function rowTexts(listed: ListedAsset): Omit<ServiceCopy, 'theirs'> {
   };
 }
 
-// The row a listed asset writes, defined beside the statement that inserts it.
-export type { RemoteCopy };
+// The row a listed asset writes, defined beside the statement that inserts it; the row it is weighed against.
+export type { RemoteCopy, KnownRow };
 
 /** The listed asset's copy to write, or null for one without an id (nothing can hold it). */
 export function remoteCopy(listed: ListedAsset): RemoteCopy | null {
@@ -57,27 +58,19 @@ export function remoteCopy(listed: ListedAsset): RemoteCopy | null {
   return { id: listed.id, partnersId, ...rowTexts(listed), updatedAt: listed.updatedAt };
 }
 
-/** What the workspace holds of an asset the service lists, to tell whether its copy is news. */
-export interface KnownRow {
-  local_id: string;
-  base: string | null;
-  outliers: string | null;
-  server_validations: string | null;
-  remote_deleted: number;
-  not_found: number;
-}
-const knownColumns = 'local_id, base, outliers, server_validations, remote_deleted, not_found';
-
 /**
  * The service's copy taken into the workspace: pulled assets merged three ways (conflicts kept for
  * the user), answers to what we sent acknowledged under the edits made meanwhile, and assets the
- * service no longer has marked. Runs inside the store's transactions.
+ * service no longer has marked. The sync's (issue 35): it reaches the workspace only through the
+ * ledger port, and every document it changes goes through the workspace's one write path (its
+ * `service` entry). Runs inside the store's transactions.
  */
 export class RemoteMerge {
-  constructor(
-    private readonly store: StoreAccess,
-    private readonly path: WritePath,
-  ) {}
+  constructor(private readonly store: LedgerPort) {}
+
+  private get path(): LedgerPort['serviceWrites'] {
+    return this.store.serviceWrites;
+  }
 
   /**
    * Brings one remote asset in: a new asset is added; a known one is merged three ways, with
@@ -118,8 +111,7 @@ export class RemoteMerge {
   }
 
   private knownRow(id: number): KnownRow | null {
-    const row = this.store.sql(`SELECT ${knownColumns} FROM assets WHERE service_asset_id = ?`).get(id);
-    return (row as KnownRow | undefined) ?? null;
+    return this.store.knownRow(id);
   }
 
   /**
@@ -127,12 +119,7 @@ export class RemoteMerge {
    * one statement (a pull takes its pages in groups: one query per group, not one per asset).
    */
   knownRows(ids: readonly number[]): Map<number, KnownRow> {
-    const rows = this.store
-      .sql(
-        `SELECT service_asset_id, ${knownColumns} FROM assets WHERE service_asset_id IN (SELECT value FROM json_each(?))`,
-      )
-      .all(JSON.stringify(ids)) as Array<KnownRow & { service_asset_id: number }>;
-    return new Map(rows.map((row) => [row.service_asset_id, row]));
+    return this.store.knownRows(ids);
   }
 
   /**
@@ -178,8 +165,7 @@ export class RemoteMerge {
     // copy is the new local copy too, written without reading the row (the common case: a batch).
     if (sent !== undefined && write(theirsJson, ' AND sent IS NULL AND current = ?', sent))
       return prior !== undefined && changedPaths(prior, theirs).length === 0;
-    const row = this.store.sql('SELECT current, sent FROM assets WHERE local_id = ?').get(localId) as
-      { current: string | null; sent: string | null } | undefined;
+    const row = this.store.copiesOf(localId);
     if (!row) throw new WorkspaceEditError(`No asset ${localId} in the workspace`);
     // Deleted or edited while the batch was out: the edits stay on top of the answer.
     const sentJson = row.sent ?? sent ?? null;
@@ -196,8 +182,7 @@ export class RemoteMerge {
 
   /** The copy a batch carried of an asset (its `sent` column), else its analyst's copy, else its base. */
   private sentOrBase(localId: string): string | null {
-    const row = this.store.sql('SELECT sent, current, base FROM assets WHERE local_id = ?').get(localId) as
-      { sent: string | null; current: string | null; base: string | null } | undefined;
+    const row = this.store.copiesOf(localId);
     return row?.sent ?? row?.current ?? row?.base ?? null;
   }
 
@@ -216,7 +201,7 @@ export class RemoteMerge {
       if (record.serviceAssetId === null || !confirmedGone.has(record.serviceAssetId)) continue;
       const edited = record.current !== null && changedPaths(record.base, record.current).length > 0;
       if (edited) {
-        this.store.sql('UPDATE assets SET remote_deleted = 1 WHERE local_id = ?').run(record.localId);
+        this.store.markRemoteDeleted(record.localId);
         conflicts++;
       } else {
         this.removeGone(record.localId);
@@ -224,6 +209,12 @@ export class RemoteMerge {
       }
     }
     return { removed, conflicts };
+  }
+
+  /** Marks the assets the service confirmed gone (by a 404 on each, see `confirmGone`), in one transaction. */
+  markMissingRemote(confirmedGone: ReadonlySet<number>): { removed: number; conflicts: number } {
+    if (confirmedGone.size === 0) return { removed: 0, conflicts: 0 };
+    return this.store.transaction(() => this.markMissing(this.store.listAssets(), confirmedGone));
   }
 
   /** An asset the service no longer has (its delete acknowledged, or confirmed gone): its row goes. */
@@ -246,18 +237,7 @@ export class RemoteMerge {
     if (current !== null && changedRemotely) {
       const { merged, conflicts } = mergeThreeWay(base, current, theirs);
       current = merged;
-      const insert = this.store.sql(
-        'INSERT INTO conflicts (local_id, path, base, mine, theirs) VALUES (?, ?, ?, ?, ?) ON CONFLICT(local_id, path) DO UPDATE SET base = excluded.base, mine = excluded.mine, theirs = excluded.theirs',
-      );
-      for (const conflict of conflicts) {
-        insert.run(
-          existing.localId,
-          conflict.path,
-          JSON.stringify(conflict.base),
-          JSON.stringify(conflict.mine),
-          JSON.stringify(conflict.theirs),
-        );
-      }
+      this.store.keepConflicts(existing.localId, conflicts);
       if (conflicts.length > 0) result = 'conflict';
     }
     const { local, deleted } = localColumns(current === null ? null : JSON.stringify(current), theirsJson);

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Asset } from '../../../shared/domain';
 import { tempWorkspace } from '../../../support/sync-harness';
+import { RemoteMerge } from '../../../electron/sync/remote-merge';
 
 /** The service's copy of asset `id`, as a listing or an answer gives it. */
 const remote = (id: number, city = 'Amsterdam'): Asset => ({
@@ -37,7 +38,7 @@ function storedCopies(file: string): Record<string, string> {
 describe('the workspace stores the local copy only where it is not the serviceâ€™s', () => {
   it('once for a pulled asset, its own copy while edited, none again when the edit is undone', () => {
     const { store, file } = tempWorkspace('one-copy');
-    expect(store.applyRemote(remote(7))).toBe('added');
+    expect(new RemoteMerge(store).applyRemote(remote(7))).toBe('added');
     const { localId } = store.assetByServiceId(7)!;
     expect(storedCopies(file)).toEqual({ [localId]: 'none' });
     expect(store.asset(localId)?.current).toEqual(store.asset(localId)?.base);
@@ -61,17 +62,17 @@ describe('the workspace stores the local copy only where it is not the serviceâ€
 
   it('a pull under an edit keeps the edit as the local copy, and one that catches up stores none', () => {
     const { store, file } = tempWorkspace('merge-copy');
-    store.applyRemote(remote(8));
+    new RemoteMerge(store).applyRemote(remote(8));
     const { localId } = store.assetByServiceId(8)!;
     store.setValue(localId, 'name', 'Renamed here');
 
     // The service moved the city: merged under the local rename, which stays pending.
-    expect(store.applyRemote(remote(8, 'Haarlem'))).toBe('updated');
+    expect(new RemoteMerge(store).applyRemote(remote(8, 'Haarlem'))).toBe('updated');
     expect(store.asset(localId)?.current).toMatchObject({ name: 'Renamed here', city: 'Haarlem' });
     expect(storedCopies(file)).toEqual({ [localId]: 'own' });
 
     // The service's answer to the rename: the local copy is the service's again.
-    store.acknowledge(localId, { ...remote(8, 'Haarlem'), name: 'Renamed here' });
+    new RemoteMerge(store).acknowledge(localId, { ...remote(8, 'Haarlem'), name: 'Renamed here' });
     expect(storedCopies(file)).toEqual({ [localId]: 'none' });
     expect(store.asset(localId)?.current).toMatchObject({ name: 'Renamed here', city: 'Haarlem' });
     expect(store.pendingCandidates()).toEqual([]);
@@ -82,7 +83,7 @@ describe('the workspace stores the local copy only where it is not the serviceâ€
     const { store } = tempWorkspace('pulled-ids');
     // Thousands within a few milliseconds: the ids of one millisecond are counted, not drawn.
     store.transaction(() => {
-      for (let id = 1; id <= 5_000; id++) store.applyRemote(remote(id));
+      for (let id = 1; id <= 5_000; id++) new RemoteMerge(store).applyRemote(remote(id));
     });
     const ids = store.listAssets().map((record) => record.localId);
     expect(new Set(ids).size).toBe(5_000);
@@ -107,13 +108,15 @@ describe('the serviceâ€™s verdict on a pulled asset', () => {
 
   it('stores a verdict without messages as nothing to show, and lets it replace one with messages', () => {
     const { store, file } = tempWorkspace('verdict');
-    store.applyRemote({ ...remote(9), ...said({}) });
+    new RemoteMerge(store).applyRemote({ ...remote(9), ...said({}) });
     const { localId } = store.assetByServiceId(9)!;
     expect(store.asset(localId)?.serverValidations).toBeNull();
     expect(storedVerdict(file, 9)).toBe('');
 
     // The service now refuses a field of the record (the document is the same): the verdict says so.
-    expect(store.applyRemote({ ...remote(9), ...said({ en_abs_we: ['Too high'] }) })).toBe('unchanged');
+    expect(new RemoteMerge(store).applyRemote({ ...remote(9), ...said({ en_abs_we: ['Too high'] }) })).toBe(
+      'unchanged',
+    );
     const refused = store.asset(localId)?.serverValidations;
     expect(refused?.annualData[0]).toEqual({
       year: 2024,
@@ -121,9 +124,9 @@ describe('the serviceâ€™s verdict on a pulled asset', () => {
     });
 
     // A listing that says nothing of validations keeps the verdict; a silent one clears it.
-    store.applyRemote({ ...remote(9), annual_data: [{ year: 2024 }] });
+    new RemoteMerge(store).applyRemote({ ...remote(9), annual_data: [{ year: 2024 }] });
     expect(store.asset(localId)?.serverValidations).toEqual(refused);
-    store.applyRemote({ ...remote(9), ...said({ en_abs_we: [] }) });
+    new RemoteMerge(store).applyRemote({ ...remote(9), ...said({ en_abs_we: [] }) });
     expect(store.asset(localId)?.serverValidations).toBeNull();
     store.close();
   });

@@ -5,10 +5,11 @@
  * left out, takes what it carried, and an asset shows as in step only when it is.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mergeAnswer } from '../../../electron/workspace/answer-merge';
+import { mergeAnswer } from '../../../electron/sync/answer-merge';
 import { Y1, Y2, assetsListText, batchResponse, docsAssetBody } from '../../fixtures/service-docs/assets';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server';
 import { makeClient, makeEngine, tempWorkspace } from '../../../support/sync-harness';
+import { pendingOf } from '../../../electron/sync/pending-work';
 
 const E = 7;
 const listing = {
@@ -74,7 +75,7 @@ describe('a trimmed batch answer', () => {
     const report = await engine.sync({ mode: 'always' });
     expect(report.stopped).toBeUndefined();
     expect(report.push).toMatchObject({ updated: 1, created: 1 });
-    expect(store.pending()).toMatchObject({ creates: [], updates: [], deletes: [] });
+    expect(pendingOf(store)).toMatchObject({ creates: [], updates: [], deletes: [] });
 
     const updated = store.assetByServiceId(91002);
     expect(updated?.base).toMatchObject({
@@ -97,7 +98,7 @@ describe('a trimmed batch answer', () => {
       certifications: [{ certification_id: 598, level: 'Platinum', year: 2017 }],
     });
     expect(made?.base?.annual_data).toHaveLength(2);
-    expect(store.pending().creates).toEqual([]);
+    expect(pendingOf(store).creates).toEqual([]);
     store.close();
   });
 });
