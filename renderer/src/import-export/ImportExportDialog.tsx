@@ -28,13 +28,7 @@ export function ImportExportDialog() {
       data-testid="exchange-dialog"
     >
       <div className="import-export-layout">
-        {/* Close in the title row: a long preview below can never cover it. */}
-        <div className="import-export-title">
-          <h2 id="import-export-title">Import / Export</h2>
-          <button type="button" data-testid="exchange-close" onClick={close}>
-            Close
-          </button>
-        </div>
+        <h2 id="import-export-title">Import / Export</h2>
         <div className="import-export-cards">
           <ExportCard />
           <ImportCard />
@@ -44,6 +38,11 @@ export function ImportExportDialog() {
         </div>
         <PreviewPanel />
         <ReadingsPreviewPanel />
+        <div className="dialog-actions">
+          <button type="button" data-testid="exchange-close" onClick={close}>
+            Close
+          </button>
+        </div>
       </div>
     </dialog>
   );
