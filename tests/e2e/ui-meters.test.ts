@@ -90,6 +90,8 @@ describe('meter readings, in Chromium', () => {
     const showCell = async () => {
       const strip = page.locator('[data-testid="annual-grid"] .ag-body-horizontal-scroll-viewport');
       await strip.waitFor();
+      // From the left edge: the grid may keep where it was scrolled when its tab comes back.
+      if (!(await cell.isVisible())) await strip.evaluate((el) => el.scrollTo({ left: 0 }));
       for (let i = 0; i < 100 && !(await cell.isVisible()); i++)
         await strip.evaluate((el) => el.scrollBy({ left: 600 }));
       await cell.scrollIntoViewIfNeeded();

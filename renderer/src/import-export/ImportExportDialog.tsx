@@ -1,6 +1,5 @@
 /** Workbook export and import through a preview table; the service's own export; the audit log's. */
-import { useRef, useState, type FormEvent } from 'react';
-import { useFileDialogs } from '../bridge/browser-files';
+import { useState, type FormEvent } from 'react';
 import { useModalDialog } from '../shell/use-modal-dialog';
 import {
   chooseWorkbook,
@@ -13,6 +12,7 @@ import {
 } from './import-export-store';
 import { plural, progressText, showBytes } from './format';
 import { PreviewPanel } from './PreviewPanel';
+import { FileChooser } from './FileChooser';
 import { ReadingsImportCard, ReadingsPreviewPanel } from '../meters/ReadingsImportCard';
 import { AuditLogCard } from '../history/AuditLogCard';
 import './import-export.css';
@@ -114,9 +114,6 @@ function ExportCard() {
 function ImportCard() {
   const picked = useImportExport((s) => s.picked);
   const busy = useImportExport((s) => s.busy);
-  const fileDialogs = useFileDialogs();
-  // The browser host has no dialog of main's: the page's own file input chooses the workbook.
-  const input = useRef<HTMLInputElement>(null);
   return (
     <section className="import-export-card" aria-labelledby="import-title">
       <h3 id="import-title">Import a workbook</h3>
@@ -124,30 +121,14 @@ function ImportCard() {
         An .xlsx or .csv file, such as an export edited in Excel. You see what it changes before anything is
         applied.
       </p>
-      <button
-        type="button"
-        className="primary"
-        data-testid="import-choose"
+      <FileChooser
+        testId="import"
+        label="Choose workbook…"
+        busy={busy === 'pick'}
         disabled={busy !== null}
-        onClick={() => (fileDialogs === false ? input.current?.click() : void chooseWorkbook())}
-      >
-        {busy === 'pick' ? 'Reading…' : 'Choose workbook…'}
-      </button>
-      {fileDialogs === false && (
-        <input
-          ref={input}
-          type="file"
-          hidden
-          accept=".xlsx,.csv"
-          data-testid="import-file-input"
-          onChange={(e) => {
-            const file = e.currentTarget.files?.[0];
-            // Cleared so that choosing the same file again (after editing it) reads it again.
-            e.currentTarget.value = '';
-            if (file) void chooseWorkbook(file);
-          }}
-        />
-      )}
+        accept=".xlsx,.csv"
+        choose={chooseWorkbook}
+      />
       {picked && (
         <p className="card-result" data-testid="import-file">
           {picked.name}

@@ -3,11 +3,11 @@ import { useState, type FormEvent } from 'react';
 import { meterSpaces, meterUtilities, spaceLabels, utilityLabels } from '../../../shared/meters/types';
 import type { MeterSpace, MeterUtility } from '../../../shared/meters/types';
 import { useWorkspace } from '../store/workspace';
+import { AssetOptions } from './AssetOptions';
 import { addMeter } from './meters-edits';
 
 export function AddMeterForm() {
   const order = useWorkspace((s) => s.order);
-  const assets = useWorkspace((s) => s.assets);
   const [open, setOpen] = useState(false);
   const [assetId, setAssetId] = useState('');
   const [name, setName] = useState('');
@@ -40,11 +40,7 @@ export function AddMeterForm() {
       <label>
         Asset{' '}
         <select value={assetId} onChange={(e) => setAssetId(e.target.value)}>
-          {order.map((id) => (
-            <option key={id} value={id}>
-              {String(assets.get(id)?.doc['name'] ?? id)}
-            </option>
-          ))}
+          <AssetOptions />
         </select>
       </label>
       <label>

@@ -9,6 +9,7 @@ import type { GridApi } from 'ag-grid-community';
 import type { MeterView, ReadingView } from '../../../shared/meters/views';
 import { plural } from '../import-export/format';
 import { useWorkspace } from '../store/workspace';
+import { AssetOptions } from './AssetOptions';
 import { AddMeterForm } from './AddMeterForm';
 import { issuesByCell, meterColumns, readingColumns } from './meters-columns';
 import { addReading, deleteMeterRows } from './meters-edits';
@@ -85,8 +86,6 @@ export function MetersView() {
 
 function AssetFilter() {
   const assetId = useMeters((s) => s.listingAsset);
-  const order = useWorkspace((s) => s.order);
-  const assets = useWorkspace((s) => s.assets);
   return (
     <label>
       Asset{' '}
@@ -96,11 +95,7 @@ function AssetFilter() {
         onChange={(e) => void showMetersOf(e.target.value || null)}
       >
         <option value="">All assets</option>
-        {order.map((id) => (
-          <option key={id} value={id}>
-            {String(assets.get(id)?.doc['name'] ?? id)}
-          </option>
-        ))}
+        <AssetOptions />
       </select>
     </label>
   );

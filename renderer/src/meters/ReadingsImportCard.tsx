@@ -4,11 +4,11 @@
  * remembered per workspace, the day/month order asked when the file can't tell; then "Apply valid
  * rows" (one undo step, Ctrl+Z or the toolbar's Undo).
  */
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { importColumns, type ImportColumn } from '../../../shared/meters/import-rows';
-import { useFileDialogs } from '../bridge/browser-files';
 import { plural } from '../import-export/format';
-import { useWorkspace } from '../store/workspace';
+import { FileChooser } from '../import-export/FileChooser';
+import { AssetOptions } from './AssetOptions';
 import { applyHeldFigures, applyReadings, chooseReadings, previewAgain, useMeters } from './meters-store';
 import './meters.css';
 
@@ -16,8 +16,6 @@ export function ReadingsImportCard() {
   const busy = useMeters((s) => s.busy);
   const picked = useMeters((s) => s.picked);
   const error = useMeters((s) => s.error);
-  const fileDialogs = useFileDialogs();
-  const input = useRef<HTMLInputElement>(null);
   return (
     <section className="import-export-card" aria-labelledby="readings-import-title">
       <h3 id="readings-import-title">Import meter readings</h3>
@@ -25,29 +23,14 @@ export function ReadingsImportCard() {
         A CSV of readings, one row a reading (a utility portal&apos;s export, a facilities sheet), or ENERGY
         STAR Portfolio Manager&apos;s XML. The annual figures are worked out from them.
       </p>
-      <button
-        type="button"
-        className="primary"
-        data-testid="readings-choose"
+      <FileChooser
+        testId="readings"
+        label="Choose readings file…"
+        busy={busy === 'pick'}
         disabled={busy !== null}
-        onClick={() => (fileDialogs === false ? input.current?.click() : void chooseReadings())}
-      >
-        {busy === 'pick' ? 'Reading…' : 'Choose readings file…'}
-      </button>
-      {fileDialogs === false && (
-        <input
-          ref={input}
-          type="file"
-          hidden
-          accept=".csv,.txt,.xml"
-          data-testid="readings-file-input"
-          onChange={(e) => {
-            const file = e.currentTarget.files?.[0];
-            e.currentTarget.value = '';
-            if (file) void chooseReadings(file);
-          }}
-        />
-      )}
+        accept=".csv,.txt,.xml"
+        choose={chooseReadings}
+      />
       {picked && <p className="card-result">{picked.name}</p>}
       {error && (
         <p role="alert" className="error" data-testid="readings-error">
@@ -125,8 +108,6 @@ function DateOrderQuestion() {
 
 function PmAssetChoice() {
   const preview = useMeters((s) => s.preview);
-  const order = useWorkspace((s) => s.order);
-  const assets = useWorkspace((s) => s.assets);
   return (
     <label>
       Portfolio Manager&apos;s meters go to the asset{' '}
@@ -136,11 +117,7 @@ function PmAssetChoice() {
         onChange={(e) => void previewAgain({ asset: e.target.value })}
       >
         <option value="">(choose)</option>
-        {order.map((id) => (
-          <option key={id} value={id}>
-            {String(assets.get(id)?.doc['name'] ?? id)}
-          </option>
-        ))}
+        <AssetOptions />
       </select>
     </label>
   );
