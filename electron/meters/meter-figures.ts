@@ -173,16 +173,7 @@ export function figureWrites(
       continue;
     }
     if (!states.has(cell.state)) continue;
-    const after: DerivedRecord = {
-      localId: cell.localId,
-      year: cell.year,
-      field: cell.field,
-      value: cell.derived,
-      meters: cell.meters,
-      readings: cell.readings,
-      text: cell.text,
-      estimatedShare: cell.estimatedShare,
-    };
+    const after = derivedRecordOf(cell);
     if (cell.state !== 'same')
       edits.push({
         localId: cell.localId,
@@ -196,6 +187,20 @@ export function figureWrites(
   return { edits, records };
 }
 
+/** What the meters made of a cell, as its record keeps it. */
+function derivedRecordOf(cell: FigureCell): DerivedRecord {
+  return {
+    localId: cell.localId,
+    year: cell.year,
+    field: cell.field,
+    value: cell.derived,
+    meters: cell.meters,
+    readings: cell.readings,
+    text: cell.text,
+    estimatedShare: cell.estimatedShare,
+  };
+}
+
 /**
  * A held-back cell's record: the cell is not written; its record says why, keeping what meters last
  * wrote there (or, when they never did, the held figure marked `unwritten`). An override is left be.
@@ -206,17 +211,7 @@ function heldRecord(cell: FigureCell, before: DerivedRecord | undefined): MeterD
   const kept = before && !before.heldBack?.unwritten;
   const after: DerivedRecord = kept
     ? { ...before, heldBack: { reason: cell.heldBack, unwritten: false } }
-    : {
-        localId: cell.localId,
-        year: cell.year,
-        field: cell.field,
-        value: cell.derived,
-        meters: cell.meters,
-        readings: cell.readings,
-        text: cell.text,
-        estimatedShare: cell.estimatedShare,
-        heldBack: { reason: cell.heldBack, unwritten: true },
-      };
+    : { ...derivedRecordOf(cell), heldBack: { reason: cell.heldBack, unwritten: true } };
   if (before && JSON.stringify(before) === JSON.stringify(after)) return null;
   return { kind: 'derived', id, assetId: cell.localId, before: before ?? null, after };
 }
