@@ -45,6 +45,7 @@ export function recomputeFigures(
   affected: Map<string, Set<number> | null>,
   states: ReadonlySet<FigureState>,
   idName: AssetIdName,
+  accepted: { min: number; max: number },
 ): Omit<MeterWriteResult, 'history'> {
   const month = store.entity()?.reporting_preferences.reporting_period_month ?? 12;
   const written = new Set<string>();
@@ -58,6 +59,7 @@ export function recomputeFigures(
       derived,
       month,
       years ?? undefined,
+      accepted,
     );
     // Cells a reading rule holds back are not offered for "Apply meter figures" either.
     held.push(...preview.cells.filter((c) => !c.heldBack && !states.has(c.state) && c.state !== 'override'));

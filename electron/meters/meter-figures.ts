@@ -88,6 +88,8 @@ export function figuresOf(
   derived: ReadonlyMap<string, DerivedRecord>,
   month: number,
   years?: Iterable<number>,
+  /** The years the assessment takes: a year the asset has no row for is created only inside them. */
+  accepted?: { min: number; max: number },
 ): FiguresPreview {
   const wanted = new Set<number>(years ?? []);
   if (years === undefined) for (const r of asset.readings) for (const y of yearsOf(r, month)) wanted.add(y);
@@ -99,6 +101,7 @@ export function figuresOf(
     const result = rollup(asset.meters, asset.readings, period);
     const row = annualRow(asset.doc, year);
     if (!row) {
+      if (accepted && (year < accepted.min || year > accepted.max)) continue;
       const covered = result.meters.some(
         (m) =>
           m.readingsInPeriod > 0 &&

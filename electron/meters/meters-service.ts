@@ -1,3 +1,4 @@
+import { acceptedYears } from '../../shared/domain/context';
 import { randomUUID } from 'node:crypto';
 import type { MeterWriteResult } from '../../shared/bridge/contract';
 import type { ChangeSource } from '../../shared/history/change-source';
@@ -91,6 +92,11 @@ export class MetersService {
     return store.entity()?.reporting_preferences.reporting_period_month ?? 12;
   }
 
+  /** The years the assessment takes: a bill straddling into another year creates no row there. */
+  private accepted(): { min: number; max: number } {
+    return acceptedYears(this.deps.assessmentYear);
+  }
+
   /**
    * Writes meter changes and, in the same step, the derived cells of the assets and years they
    * touch (`years` null: all the asset's years). Returns what the renderer needs.
@@ -106,7 +112,7 @@ export class MetersService {
       const list = typeof changes === 'function' ? changes() : changes;
       const touched = affectedBy(list, this.month(store));
       meters.write(list, source);
-      return recomputeFigures(store, meters, touched, autoStates, this.deps.idName());
+      return recomputeFigures(store, meters, touched, autoStates, this.deps.idName(), this.accepted());
     });
     return { ...result, history: store.historyState() };
   }
@@ -296,6 +302,7 @@ export class MetersService {
           meters.derived(localId),
           this.month(store),
           years,
+          this.accepted(),
         );
         out.cells.push(...preview.cells);
         out.warnings.push(...preview.warnings);
@@ -308,7 +315,7 @@ export class MetersService {
       if (replaceTyped) states.add('typed');
       const affected = new Map(assetIds.map((id) => [id, years ? new Set(years) : null] as const));
       const result = store.step('applying meter figures', () =>
-        recomputeFigures(store, meters, affected, states, this.deps.idName()),
+        recomputeFigures(store, meters, affected, states, this.deps.idName(), this.accepted()),
       );
       return { ...result, history: store.historyState() };
     },

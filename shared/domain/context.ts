@@ -59,6 +59,11 @@ export type CompiledContext = {
 const defaultCountries = new Set(countryCodes);
 const compiled = new WeakMap<ValidationContext, CompiledContext>();
 
+/** The reporting years an assessment takes (the annual year rule's range; meters create no other). */
+export function acceptedYears(assessmentYear: number): { min: number; max: number } {
+  return { min: assessmentYear - 5, max: assessmentYear };
+}
+
 export function compileContext(ctx: ValidationContext): CompiledContext {
   const hit = compiled.get(ctx);
   if (hit) return hit;
@@ -69,8 +74,8 @@ export function compileContext(ctx: ValidationContext): CompiledContext {
     propertyTypes: ctx.propertyTypes.length > 0 ? new Set(ctx.propertyTypes) : null,
     countries: ctx.countries ? new Set(ctx.countries) : defaultCountries,
     listsAuthoritative: ctx.listSource !== 'shipped',
-    minYear: ctx.assessmentYear - 5,
-    maxYear: ctx.assessmentYear,
+    minYear: acceptedYears(ctx.assessmentYear).min,
+    maxYear: acceptedYears(ctx.assessmentYear).max,
     currentYear: ctx.currentYear ?? ctx.assessmentYear,
   };
   compiled.set(ctx, c);
