@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/test-app';
-import { gridCell, screenshot, useUiPage, workspaceProbe } from '../support/ui-page';
+import { gridCell, revealCell, screenshot, useUiPage, workspaceProbe } from '../support/ui-page';
 
 /** Energy fields by space, electricity: the first one empty in the asset's row is the test's. */
 const candidates = [
@@ -87,15 +87,7 @@ describe('meter readings, in Chromium', () => {
 
     // The derived cell in the annual grid, marked and explained on hover.
     const cell = gridCell(page, 'annual-grid', `${asset.localId}:${year}`, field);
-    const showCell = async () => {
-      const strip = page.locator('[data-testid="annual-grid"] .ag-body-horizontal-scroll-viewport');
-      await strip.waitFor();
-      // From the left edge: the grid may keep where it was scrolled when its tab comes back.
-      if (!(await cell.isVisible())) await strip.evaluate((el) => el.scrollTo({ left: 0 }));
-      for (let i = 0; i < 100 && !(await cell.isVisible()); i++)
-        await strip.evaluate((el) => el.scrollBy({ left: 600 }));
-      await cell.scrollIntoViewIfNeeded();
-    };
+    const showCell = () => revealCell(page, 'annual-grid', `${asset.localId}:${year}`, field);
     await showCell();
     await expect.poll(() => cell.getAttribute('class')).toContain('cell-derived');
     await cell.hover();

@@ -12,6 +12,7 @@ import {
   gridCell,
   openUiPage,
   pasteInPage,
+  revealCell,
   screenshot,
   screenshotIfFailed,
   type UiPage,
@@ -173,7 +174,7 @@ describe('desktop UI in Chromium', () => {
       .not.toContain('cell-warning');
 
     // Fill down, single cell: 2023 takes 2022's value (Ctrl+D).
-    await cell('annual-grid', row(2023), 'en_abs_we').click();
+    await (await revealCell(page, 'annual-grid', row(2023), 'en_abs_we')).click();
     await page.keyboard.press('Control+d');
     await expect.poll(() => valueAt(first.localId, 'annual_data/2023/en_abs_we')).toBe(6666);
 

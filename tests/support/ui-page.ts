@@ -69,6 +69,23 @@ export function gridCell(page: Page, grid: string, rowId: string, colId: string)
 }
 
 /**
+ * A grid cell brought into the drawn columns first: AG Grid draws only the columns near the view, and
+ * a grid may keep where it was scrolled, so the strip is walked from its left edge until the cell is
+ * drawn.
+ */
+export async function revealCell(page: Page, grid: string, rowId: string, colId: string): Promise<Locator> {
+  const cell = gridCell(page, grid, rowId, colId);
+  if (await cell.isVisible()) return cell;
+  const strip = page.locator(`[data-testid="${grid}"] .ag-body-horizontal-scroll-viewport`);
+  await strip.waitFor();
+  await strip.evaluate((el) => el.scrollTo({ left: 0 }));
+  for (let i = 0; i < 100 && !(await cell.isVisible()); i++)
+    await strip.evaluate((el) => el.scrollBy({ left: 400 }));
+  await cell.scrollIntoViewIfNeeded();
+  return cell;
+}
+
+/**
  * What main's workspace holds, read as a second pair of eyes beside the page: an asset by local id,
  * and a value at a document path (`field` or `annual_data/<year>/<field>`; null stays null).
  */
