@@ -59,8 +59,9 @@ export async function writeAuditCsv(file: string, pages: AsyncIterable<AuditRow[
 }
 
 /**
- * A part deflated by Node's zlib (the asset workbook's writer does the same in
- * shared/workbook/write-workbook.ts; its ZIP class is private to that writer).
+ * A part deflated by Node's zlib as its rows come and written out at once. Not the asset workbook's
+ * `ZipOut` (shared/workbook/zip-out.ts): that one packs a whole part before adding it, which for a
+ * million-row log would hold every compressed sheet in memory; here a part streams to the file.
  */
 class NativePart extends ZipPassThrough {
   constructor(name: string) {

@@ -67,6 +67,7 @@ export function acceptedYears(assessmentYear: number): { min: number; max: numbe
 export function compileContext(ctx: ValidationContext): CompiledContext {
   const hit = compiled.get(ctx);
   if (hit) return hit;
+  const years = acceptedYears(ctx.assessmentYear);
   const c: CompiledContext = {
     ctx,
     certifications: new Map(ctx.certifications.map((s) => [s.id, s])),
@@ -74,8 +75,8 @@ export function compileContext(ctx: ValidationContext): CompiledContext {
     propertyTypes: ctx.propertyTypes.length > 0 ? new Set(ctx.propertyTypes) : null,
     countries: ctx.countries ? new Set(ctx.countries) : defaultCountries,
     listsAuthoritative: ctx.listSource !== 'shipped',
-    minYear: acceptedYears(ctx.assessmentYear).min,
-    maxYear: acceptedYears(ctx.assessmentYear).max,
+    minYear: years.min,
+    maxYear: years.max,
     currentYear: ctx.currentYear ?? ctx.assessmentYear,
   };
   compiled.set(ctx, c);
