@@ -48,7 +48,7 @@ export function applyBatchAnswer(
     answer[list].forEach((asset, i) => {
       const record = findRecord(asset, byPartner, new Map());
       if (record) {
-        tx.acknowledged(record.localId, asset, carried(list, i), list === 'always_created');
+        tx.acknowledged(record, asset, carried(list, i), list === 'always_created');
         settled.add(record.localId);
       } else untraced++;
       summary.created++;
@@ -57,7 +57,7 @@ export function applyBatchAnswer(
   for (const list of ['updated', 'always_updated'] as const) {
     answer[list].forEach((asset, i) => {
       const record = findRecord(asset, new Map(), byService);
-      if (record) tx.acknowledged(record.localId, asset, carried(list, i), list === 'always_updated');
+      if (record) tx.acknowledged(record, asset, carried(list, i), list === 'always_updated');
       summary.updated++;
     });
   }

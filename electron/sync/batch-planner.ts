@@ -8,7 +8,7 @@ import {
 import { updatePayload, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { PushMode, PushSummary } from '../../shared/sync/types';
 import { changesAnything, type AssetIdName } from '../../shared/sync/asset-id-name';
-import type { AssetRecord } from '../workspace/asset-record';
+import type { AssetRecord, AssetRow, ParsedDocs } from '../workspace/asset-record';
 import { candidateKind, candidateOf, type PendingWork } from './pending-work';
 import type { LedgerPort } from '../workspace/ledger-port';
 
@@ -59,6 +59,15 @@ export class BatchPlanner {
   private readonly cursor: Record<Queue, number> = { creates: 0, updates: 0, deletes: 0 };
   private readonly conflictedIds: ReadonlySet<string>;
   private blocked: PushSummary['blocked'] = [];
+  /**
+   * What the plan parsed and diffed of each queued asset, with the texts it parsed: a batch takes
+   * them while the row holds those texts still (the usual case), rather than parsing and diffing
+   * every document twice in one click. Let go as each asset's batch is filled.
+   */
+  private readonly planned = new Map<
+    string,
+    { base: string | null; current: string | null; record: AssetRecord; patch?: AssetDoc }
+  >();
 
   /**
    * `work`: the click's plan (pending-plan.ts), the one the review and the dry run read: it says
@@ -70,6 +79,8 @@ export class BatchPlanner {
     work: PendingWork,
   ) {
     this.conflictedIds = store.conflictedIds();
+    for (const record of work.creates) this.plan(work, record);
+    for (const { record, patch } of work.updates) this.plan(work, record, patch);
     this.queues.creates = work.creates.map((record) => record.localId);
     this.queues.updates = work.updates.map(({ record }) => record.localId);
     for (const record of work.deletes) {
@@ -79,6 +90,18 @@ export class BatchPlanner {
     this.conflicted = work.conflicted.length;
     this.unconfirmedDeletes = work.deletes.length - this.queues.deletes.length;
   }
+
+  private plan(work: PendingWork, record: AssetRecord, patch?: AssetDoc): void {
+    const texts = work.texts.get(record.localId);
+    if (texts) this.planned.set(record.localId, { ...texts, record, patch });
+  }
+
+  /** The documents the plan parsed of this row, if it holds the very texts they were parsed from. */
+  private readonly parsed = (row: AssetRow): ParsedDocs | undefined => {
+    const known = this.planned.get(row.local_id);
+    if (!known || known.base !== row.base || known.current !== row.current) return undefined;
+    return { base: known.record.base, current: known.record.current };
+  };
 
   /** Batches needed if nothing is blocked: the progress total, by the click's plan. */
   estimate(): number {
@@ -93,7 +116,7 @@ export class BatchPlanner {
   next(): PlannedBatch | undefined {
     const batch: PlannedBatch = {
       creates: this.take('creates', (record) => this.createItem(record)),
-      updates: this.take('updates', (record) => this.updateItem(record)),
+      updates: this.take('updates', (record, known) => this.updateItem(record, known)),
       deletes: this.take('deletes', (record) => ({
         record,
         payload: { service_asset_id: record.serviceAssetId },
@@ -109,19 +132,27 @@ export class BatchPlanner {
     return out;
   }
 
-  private take(queue: Queue, toItem: (record: AssetRecord) => PlannedItem | undefined): PlannedItem[] {
+  private take(
+    queue: Queue,
+    toItem: (
+      record: AssetRecord,
+      known?: { record: AssetRecord; patch?: AssetDoc },
+    ) => PlannedItem | undefined,
+  ): PlannedItem[] {
     const items: PlannedItem[] = [];
     const ids = this.queues[queue];
     while (items.length < this.opts.size && this.cursor[queue] < ids.length) {
       // As many as the batch still has room for, read in one statement; more if some drop out.
       const chunk = ids.slice(this.cursor[queue], this.cursor[queue] + this.opts.size - items.length);
       this.cursor[queue] += chunk.length;
-      const read = this.store.assetDocs(chunk);
+      const read = this.store.assetDocs(chunk, this.parsed);
       for (const localId of chunk) {
         const found = read.get(localId);
+        const known = this.planned.get(localId);
+        this.planned.delete(localId);
         // Changed since the queues were built (reverted, deleted, restored): the next sync sees it.
         if (!found || this.kindOf(found.record) !== queue) continue;
-        const item = toItem(found.record);
+        const item = toItem(found.record, known);
         if (item) {
           item.sent = found.currentJson;
           items.push(item);
@@ -142,9 +173,18 @@ export class BatchPlanner {
     return this.checked(record, payload, payload, this.opts.createCtx);
   }
 
-  private updateItem(record: AssetRecord): PlannedItem | undefined {
+  private updateItem(
+    record: AssetRecord,
+    known?: { record: AssetRecord; patch?: AssetDoc },
+  ): PlannedItem | undefined {
     if (record.serviceAssetId === null || !record.base || !record.current) return undefined;
-    const patch = updatePayload(record.serviceAssetId, record.base, record.current);
+    // The plan's diff of these very documents (taken from it above) and the same id: still the patch.
+    const same =
+      known?.patch !== undefined &&
+      known.record.base === record.base &&
+      known.record.current === record.current &&
+      known.record.serviceAssetId === record.serviceAssetId;
+    const patch = same ? known.patch : updatePayload(record.serviceAssetId, record.base, record.current);
     // Only a removed field changed (see asset-id-name.ts): it stays local, nothing is sent.
     if (!patch || !changesAnything(patch, this.opts.idName)) return undefined;
     return this.checked(record, record.current, patch, this.opts.updateCtx);

@@ -1,6 +1,10 @@
 import type { Asset } from '../../shared/domain';
 import type { ServerVerdict } from '../../shared/sync/types';
+import type { AssetRecord } from '../workspace/asset-record';
 import type { LedgerPort } from '../workspace/ledger-port';
+
+/** An asset that was sent, as its answer is traced back to it (see batch-answer.ts `SentAsset`). */
+type SentRecord = Pick<AssetRecord, 'localId' | 'partnersId' | 'serviceAssetId'>;
 import { RemoteMerge } from './remote-merge';
 
 /**
@@ -25,8 +29,11 @@ export class BatchSettlement {
    * the asset as the answer's JSON held it, when the answer may be partial (see answer-merge.ts).
    * `anyway`: sent with its errors (the analyst's "send anyway"), the change's source.
    */
-  acknowledged(localId: string, asset: Asset, carried?: Record<string, unknown>, anyway = false): void {
-    if (this.merge.acknowledge(localId, asset, this.sent?.get(localId), carried, anyway))
+  acknowledged(record: SentRecord, asset: Asset, carried?: Record<string, unknown>, anyway = false): void {
+    const { localId, serviceAssetId, partnersId } = record;
+    // The ids as the batch was filled: with the copy sent, the row's image before is known unread.
+    const ids = { serviceAssetId, partnersId };
+    if (this.merge.acknowledge(localId, asset, this.sent?.get(localId), carried, anyway, ids))
       this.sameAsSent.add(localId);
   }
 

@@ -20,6 +20,11 @@ export interface PendingWork {
    * `owned_entire_period` for the real service, see asset-id-name.ts): kept here, nothing to send.
    */
   localOnly: AssetRecord[];
+  /**
+   * The texts each queued create and update was parsed from (the row's `base` and `current`): a
+   * batch filled from this plan takes the parsed documents while its row still holds these.
+   */
+  texts: Map<string, { base: string | null; current: string | null }>;
 }
 
 /** What a sync to a service reading the asset id as `idName` would send (ours by default). */
@@ -49,7 +54,14 @@ export function pendingWork(
   conflicted: ReadonlySet<string>,
   idName: AssetIdName = specIdName,
 ): PendingWork {
-  const work: PendingWork = { creates: [], updates: [], deletes: [], conflicted: [], localOnly: [] };
+  const work: PendingWork = {
+    creates: [],
+    updates: [],
+    deletes: [],
+    conflicted: [],
+    localOnly: [],
+    texts: new Map(),
+  };
   for (const row of rows) {
     // Most rows are in step with the service: same text, nothing to parse or compare.
     if (row.base !== null && row.base === row.current && row.remote_deleted === 0) continue;
@@ -58,13 +70,17 @@ export function pendingWork(
     if (kind === 'conflicted') {
       if (record.remoteDeleted || changedPaths(record.base, record.current).length > 0)
         work.conflicted.push(record);
-    } else if (kind === 'create') work.creates.push(record);
-    else if (kind === 'delete') work.deletes.push(record);
+    } else if (kind === 'create') {
+      work.creates.push(record);
+      work.texts.set(record.localId, { base: row.base, current: row.current });
+    } else if (kind === 'delete') work.deletes.push(record);
     else if (kind === 'update' && record.serviceAssetId !== null && record.base && record.current) {
       const patch = updatePayload(record.serviceAssetId, record.base, record.current);
       // The same rule as the batch planner's: an update the service would read as empty is not sent.
-      if (patch && changesAnything(patch, idName)) work.updates.push({ record, patch });
-      else if (patch) work.localOnly.push(record);
+      if (patch && changesAnything(patch, idName)) {
+        work.updates.push({ record, patch });
+        work.texts.set(record.localId, { base: row.base, current: row.current });
+      } else if (patch) work.localOnly.push(record);
     }
   }
   return work;

@@ -5,7 +5,7 @@ import { changedPaths, mergeThreeWay, type AssetDoc } from '../../shared/sync/as
 import { listedOf, type ListedAsset } from '../../shared/sync/listed-asset';
 import { verdictOf } from '../../shared/sync/server-verdict';
 import { mergeAnswer } from './answer-merge';
-import type { RemoteCopy } from '../workspace/asset-document';
+import type { RemoteCopy, ServiceColumns } from '../workspace/asset-document';
 import { parseDoc, type AssetRecord } from '../workspace/asset-record';
 import type { LedgerPort } from '../workspace/ledger-port';
 import type { KnownRow } from '../workspace/ledger-reads';
@@ -26,17 +26,28 @@ function verdictText(listed: ListedAsset): string | null {
   return listed.verdict === 'silent' ? '' : JSON.stringify(verdictOf(listed.asset()));
 }
 
+/** The row's ids as a batch was filled (see `RemoteMerge.acknowledge`). */
+export type SentIds = { serviceAssetId: number | null; partnersId: number | null };
+
+/** What a batch answer writes over the copy sent (see `acknowledgeAsSent`). */
+interface SentAnswer {
+  theirs: AssetDoc;
+  prior: AssetDoc | undefined;
+  same: boolean;
+  columns: ServiceColumns;
+  keepOutliers: boolean;
+  source: Extract<ChangeSource, { kind: 'service' | 'send-anyway' }>;
+}
+
+/** The condition of writing an answer over the copy sent: the row's analyst's copy is still it. */
+const asSentOnly = ' AND sent IS NULL AND current = ?';
+
 /** The service's copy as an `assets` row stores it: its document (and that as text), outliers, verdict. */
 interface ServiceCopy {
   theirs: AssetDoc;
   theirsJson: string;
   outliers: string;
   verdict: string | null;
-}
-
-function serviceCopy(asset: Asset): ServiceCopy {
-  const listed = listedOf(asset);
-  return { theirs: listed.doc, ...rowTexts(listed) };
 }
 
 /** The texts an `assets` row stores of the service's copy. */
@@ -136,35 +147,38 @@ export class RemoteMerge {
     sent?: string,
     carried?: Record<string, unknown>,
     anyway = false,
+    ids?: SentIds,
   ): boolean {
-    const copy = serviceCopy(asset);
-    const { outliers, verdict } = copy;
-    let { theirs, theirsJson } = copy;
+    const listed = listedOf(asset);
+    const outliers = JSON.stringify(listed.outliers);
+    const verdict = verdictText(listed);
+    let theirs = listed.doc;
     let keepOutliers = false;
     let prior: AssetDoc | undefined;
     if (carried) {
       // A batch answer may carry only part of the asset: merged into the copy sent, not taken whole.
       prior = parseDoc(sent ?? this.sentOrBase(localId)) ?? {};
       theirs = mergeAnswer(prior, theirs, carried);
-      theirsJson = JSON.stringify(theirs);
       keepOutliers = !Object.hasOwn(carried, '_outliers');
     }
+    // Stringified once, after the merge (the answer's own text is never stored when it was merged).
+    const theirsJson = JSON.stringify(theirs);
     const source = anyway
       ? ({ kind: 'send-anyway' } as const)
       : ({ kind: 'service', updatedAt: asset.updated_at } as const);
-    const write = (currentJson: string | null, where: string, ...params: unknown[]): boolean => {
-      let written = false;
-      this.path.service('asset', localId, { source }, (w) => {
-        const columns = { base: theirsJson, ...localColumns(currentJson, theirsJson), outliers, verdict };
-        written = w.acknowledge(localId, asset.service_asset_id, columns, keepOutliers, where, ...params);
-        return undefined;
-      });
-      return written;
-    };
+    const columnsFor = (currentJson: string | null) => ({
+      base: theirsJson,
+      ...localColumns(currentJson, theirsJson),
+      outliers,
+      verdict,
+    });
     // The local copy is still the one sent (nothing edited while the batch was out): the service's
     // copy is the new local copy too, written without reading the row (the common case: a batch).
-    if (sent !== undefined && write(theirsJson, ' AND sent IS NULL AND current = ?', sent))
-      return prior !== undefined && changedPaths(prior, theirs).length === 0;
+    if (sent !== undefined) {
+      const same = prior !== undefined && changedPaths(prior, theirs).length === 0;
+      const answer = { theirs, prior, same, columns: columnsFor(theirsJson), keepOutliers, source };
+      if (this.acknowledgeAsSent(localId, asset, sent, answer, ids)) return same;
+    }
     const row = this.store.copiesOf(localId);
     if (!row) throw new WorkspaceEditError(`No asset ${localId} in the workspace`);
     // Deleted or edited while the batch was out: the edits stay on top of the answer.
@@ -176,8 +190,42 @@ export class RemoteMerge {
       const base = parseDoc(sentJson) ?? theirs;
       currentJson = JSON.stringify(mergeThreeWay(base, parseDoc(row.current) ?? {}, theirs).merged);
     }
-    write(currentJson, '');
+    this.path.service('asset', localId, { source }, (w) => {
+      w.acknowledge(localId, asset.service_asset_id, columnsFor(currentJson), keepOutliers);
+      return undefined;
+    });
     return false;
+  }
+
+  /**
+   * The answer written over a row whose analyst's copy is still the text sent (`sent`), else
+   * nothing (false). Given the row's ids as its batch was filled (`ids`), its images before and
+   * after are known without reading the row back and parsing it twice (a fifth of settling a
+   * 5,000-asset batch): before, the copy sent; after, the service's, or the copy sent itself when
+   * no cell of it changed (`same`), so the recorder finds nothing to record without walking both.
+   */
+  private acknowledgeAsSent(
+    localId: string,
+    asset: Asset,
+    sent: string,
+    answer: SentAnswer,
+    ids?: SentIds,
+  ): boolean {
+    const { theirs, prior, same, columns, keepOutliers, source } = answer;
+    const before = ids ? { current: prior ?? parseDoc(sent), ...ids } : undefined;
+    let written = false;
+    this.path.service('asset', localId, { source, before }, (w) => {
+      written = w.acknowledge(localId, asset.service_asset_id, columns, keepOutliers, asSentOnly, sent);
+      if (!before) return undefined;
+      // Not written: the row is as it was, so the image after is the one before (nothing to record).
+      if (!written) return before;
+      return {
+        current: same ? before.current : theirs,
+        serviceAssetId: asset.service_asset_id ?? null,
+        partnersId: before.partnersId,
+      };
+    });
+    return written;
   }
 
   /** The copy a batch carried of an asset (its `sent` column), else its analyst's copy, else its base. */

@@ -47,19 +47,26 @@ export const inStep = '(base IS NOT NULL AND local IS NULL AND deleted = 0)';
 export const parseDoc = (text: string | null): AssetDoc | null =>
   text === null ? null : (JSON.parse(text) as AssetDoc);
 
+/** An asset's documents parsed before from the very texts a row holds now (see `toRecord`). */
+export interface ParsedDocs {
+  base: AssetDoc | null;
+  current: AssetDoc | null;
+}
+
 /**
  * The record of a row. A copy in step with the service's (the same text: most of a pulled
  * workspace) is parsed once and shared by `base` and `current`: documents are never changed in place
- * (every edit makes a new one, see `setPathValue`).
+ * (every edit makes a new one, see `setPathValue`). `parsed`: the row's documents as parsed before
+ * from the same texts (the sync's plan), taken instead of parsing them again.
  */
-export function toRecord(row: AssetRow): AssetRecord {
-  const base = parseDoc(row.base);
+export function toRecord(row: AssetRow, parsed?: ParsedDocs): AssetRecord {
+  const base = parsed ? parsed.base : parseDoc(row.base);
   return {
     localId: row.local_id,
     serviceAssetId: row.service_asset_id,
     partnersId: row.partners_id,
     base,
-    current: row.current === row.base ? base : parseDoc(row.current),
+    current: parsed ? parsed.current : row.current === row.base ? base : parseDoc(row.current),
     serverValidations: row.server_validations ? (JSON.parse(row.server_validations) as ServerVerdict) : null,
     outliers: row.outliers ? (JSON.parse(row.outliers) as Outlier[]) : [],
     remoteDeleted: row.remote_deleted === 1,

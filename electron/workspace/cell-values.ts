@@ -89,6 +89,9 @@ function changedAssetCells(
   after: AssetDoc | null,
 ): Array<{ path: string; previous: Scalar; value: Scalar }> {
   const out: Array<{ path: string; previous: Scalar; value: Scalar }> = [];
+  // The same document (documents are never changed in place): a write that left its cells as they
+  // were, such as a batch answer the service took as sent, says so without a walk of both.
+  if (before === after) return out;
   for (const path of changedPaths(before, after)) {
     const parts = path.split('/');
     if (parts.length === 2) continue;

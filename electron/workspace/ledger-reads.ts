@@ -1,5 +1,12 @@
 import { createPayload, type AssetDoc } from '../../shared/sync/asset-doc';
-import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
+import {
+  assetColumns,
+  inStep,
+  toRecord,
+  type AssetRecord,
+  type AssetRow,
+  type ParsedDocs,
+} from './asset-record';
 import { WorkspaceReads } from './workspace-reads';
 
 /**
@@ -118,13 +125,19 @@ export class LedgerReads extends WorkspaceReads {
 
   /**
    * Assets with their two copies only (no verdicts, no outliers), by local id, read in one
-   * statement, with the local copy's text as stored: what a push plans a batch from.
+   * statement, with the local copy's text as stored: what a push plans a batch from. `parsed`: a
+   * row's documents as parsed before from the same texts, if known (spares parsing them again).
    */
-  assetDocs(localIds: readonly string[]): Map<string, { record: AssetRecord; currentJson: string | null }> {
+  assetDocs(
+    localIds: readonly string[],
+    parsed?: (row: AssetRow) => ParsedDocs | undefined,
+  ): Map<string, { record: AssetRecord; currentJson: string | null }> {
     const rows = this.sql(
       'SELECT local_id, service_asset_id, partners_id, base, current, remote_deleted, not_found, in_flight, updated_at, NULL AS server_validations, NULL AS outliers FROM assets WHERE local_id IN (SELECT value FROM json_each(?))',
     ).all(JSON.stringify(localIds)) as AssetRow[];
-    return new Map(rows.map((row) => [row.local_id, { record: toRecord(row), currentJson: row.current }]));
+    return new Map(
+      rows.map((row) => [row.local_id, { record: toRecord(row, parsed?.(row)), currentJson: row.current }]),
+    );
   }
 
   /**

@@ -17,7 +17,9 @@ export class WorkspaceReads {
   ) {}
 
   listAssets(): AssetRecord[] {
-    return (this.sql(`SELECT ${assetColumns} FROM assets ORDER BY rowid`).all() as AssetRow[]).map(toRecord);
+    return (this.sql(`SELECT ${assetColumns} FROM assets ORDER BY rowid`).all() as AssetRow[]).map((row) =>
+      toRecord(row),
+    );
   }
 
   /**
