@@ -1,4 +1,5 @@
 import type { Asset } from '../../shared/domain';
+import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type { ServerVerdict } from '../../shared/sync/types';
 import type { AssetRecord } from '../workspace/asset-record';
 import type { LedgerPort } from '../workspace/ledger-port';
@@ -16,10 +17,14 @@ export class BatchSettlement {
   readonly sameAsSent = new Set<string>();
   private readonly merge: RemoteMerge;
 
-  /** `sent`: the copy each asset carried, as the push kept it (see `LedgerPort.beginBatch`). */
+  /**
+   * `sent`: the copy each asset carried, as the push kept it (see `LedgerPort.beginBatch`); `docs`:
+   * the same copies as parsed when the batch was filled.
+   */
   constructor(
     private readonly store: LedgerPort,
     private readonly sent?: ReadonlyMap<string, string>,
+    private readonly docs?: ReadonlyMap<string, AssetDoc>,
   ) {
     this.merge = new RemoteMerge(store);
   }
@@ -32,7 +37,7 @@ export class BatchSettlement {
   acknowledged(record: SentRecord, asset: Asset, carried?: Record<string, unknown>, anyway = false): void {
     const { localId, serviceAssetId, partnersId } = record;
     // The ids as the batch was filled: with the copy sent, the row's image before is known unread.
-    const ids = { serviceAssetId, partnersId };
+    const ids = { serviceAssetId, partnersId, doc: this.docs?.get(localId) };
     if (this.merge.acknowledge(localId, asset, this.sent?.get(localId), carried, anyway, ids))
       this.sameAsSent.add(localId);
   }

@@ -1,6 +1,6 @@
 import { changedPaths, updatePayload, type AssetDoc } from '../../shared/sync/asset-doc';
 import { changesAnything, specIdName, type AssetIdName } from '../../shared/sync/asset-id-name';
-import { toRecord, type AssetRecord, type AssetRow } from '../workspace/asset-record';
+import { parseDoc, toRecord, type AssetRecord, type AssetRow } from '../workspace/asset-record';
 import type { LedgerPort } from '../workspace/ledger-port';
 import type { PendingCandidate } from '../workspace/ledger-reads';
 
@@ -65,14 +65,16 @@ export function pendingWork(
   for (const row of rows) {
     // Most rows are in step with the service: same text, nothing to parse or compare.
     if (row.base !== null && row.base === row.current && row.remote_deleted === 0) continue;
+    const kind = candidateKind(candidateOfRow(row), conflicted);
+    if (kind === 'create') {
+      work.creates.push(unparsed(row));
+      work.texts.set(row.local_id, { base: row.base, current: row.current });
+      continue;
+    }
     const record = toRecord(row);
-    const kind = candidateKind(candidateOf(record), conflicted);
     if (kind === 'conflicted') {
       if (record.remoteDeleted || changedPaths(record.base, record.current).length > 0)
         work.conflicted.push(record);
-    } else if (kind === 'create') {
-      work.creates.push(record);
-      work.texts.set(record.localId, { base: row.base, current: row.current });
     } else if (kind === 'delete') work.deletes.push(record);
     else if (kind === 'update' && record.serviceAssetId !== null && record.base && record.current) {
       const patch = updatePayload(record.serviceAssetId, record.base, record.current);
@@ -84,6 +86,39 @@ export function pendingWork(
     }
   }
   return work;
+}
+
+/** A row's candidate, told from its columns without parsing its documents. */
+function candidateOfRow(row: AssetRow): PendingCandidate {
+  return {
+    localId: row.local_id,
+    serviceAssetId: row.service_asset_id,
+    remoteDeleted: row.remote_deleted === 1,
+    notFound: row.not_found === 1,
+    hasBase: row.base !== null,
+    hasCurrent: row.current !== null,
+  };
+}
+
+/**
+ * A create's record whose documents are parsed when first read: whether a row is a create is told
+ * from its columns, so a push parses each new asset when its batch is filled (the first batch
+ * leaves after 5,000 parses, not 20,000), and a plan that is never sent parses none.
+ */
+function unparsed(row: AssetRow): AssetRecord {
+  const record = toRecord({ ...row, base: null, current: null });
+  const docs: { base?: AssetRecord['base']; current?: AssetRecord['current'] } = {};
+  Object.defineProperties(record, {
+    base: {
+      enumerable: true,
+      get: () => (docs.base === undefined ? (docs.base = parseDoc(row.base)) : docs.base),
+    },
+    current: {
+      enumerable: true,
+      get: () => (docs.current === undefined ? (docs.current = parseDoc(row.current)) : docs.current),
+    },
+  });
+  return record;
 }
 
 export function candidateOf(record: AssetRecord): PendingCandidate {

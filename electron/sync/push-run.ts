@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Asset, BatchRequest, BatchResponse } from '../../shared/domain';
+import type { AssetDoc } from '../../shared/sync/asset-doc';
 import type { PushMode, PushSummary } from '../../shared/sync/types';
 import {
   mayHoldRemovedFields,
@@ -54,7 +55,10 @@ export class PushRun {
    * Batches out (or about to be), by id: the assets their answers are traced back to, and the copy
    * each carried. Kept lean (ids only): the documents read to plan a batch are garbage once it is.
    */
-  private readonly out = new Map<string, { batch: SentBatch; sent: Map<string, string> }>();
+  private readonly out = new Map<
+    string,
+    { batch: SentBatch; sent: Map<string, string>; docs: Map<string, AssetDoc> }
+  >();
 
   /**
    * `settled`: where every asset an answer settled is added, true when its copy is now, in
@@ -100,8 +104,13 @@ export class PushRun {
         record: { localId, partnersId, serviceAssetId },
       }));
     const sent = new Map<string, string>();
-    for (const item of [...planned.creates, ...planned.updates])
-      if (typeof item.sent === 'string') sent.set(item.record.localId, item.sent);
+    // The copies sent as parsed to plan the batch: its answer is merged into them, not a parse of `sent`.
+    const docs = new Map<string, AssetDoc>();
+    for (const item of [...planned.creates, ...planned.updates]) {
+      if (typeof item.sent !== 'string') continue;
+      sent.set(item.record.localId, item.sent);
+      if (item.record.current) docs.set(item.record.localId, item.record.current);
+    }
     this.out.set(batchId, {
       batch: {
         creates: lean(planned.creates),
@@ -109,6 +118,7 @@ export class PushRun {
         deletes: lean(planned.deletes),
       },
       sent,
+      docs,
     });
     // Named as the connection's service reads it: the id's name, without the fields it removed.
     const request = toWireRequest(requestBody(planned, this.opts.mode), this.opts.idName);
@@ -139,7 +149,7 @@ export class PushRun {
     const summary = emptyPush();
     let untraced: string[] = [];
     // Edits made while the batch was out are rebased on the copy it carried (`out.sent`).
-    const tx = new BatchSettlement(this.store, out.sent);
+    const tx = new BatchSettlement(this.store, out.sent, out.docs);
     this.store.settleBatch(batchId, () => {
       untraced = applyBatchAnswer(tx, out.batch, answer, summary, json);
     });

@@ -26,8 +26,15 @@ function verdictText(listed: ListedAsset): string | null {
   return listed.verdict === 'silent' ? '' : JSON.stringify(verdictOf(listed.asset()));
 }
 
-/** The row's ids as a batch was filled (see `RemoteMerge.acknowledge`). */
-export type SentIds = { serviceAssetId: number | null; partnersId: number | null };
+/**
+ * The row's ids as a batch was filled (see `RemoteMerge.acknowledge`), and the copy sent as it was
+ * parsed then (`doc`: the very text `sent`), if kept.
+ */
+export type SentIds = {
+  serviceAssetId: number | null;
+  partnersId: number | null;
+  doc?: AssetDoc | undefined;
+};
 
 /** What a batch answer writes over the copy sent (see `acknowledgeAsSent`). */
 interface SentAnswer {
@@ -157,7 +164,7 @@ export class RemoteMerge {
     let prior: AssetDoc | undefined;
     if (carried) {
       // A batch answer may carry only part of the asset: merged into the copy sent, not taken whole.
-      prior = parseDoc(sent ?? this.sentOrBase(localId)) ?? {};
+      prior = (sent !== undefined ? ids?.doc : undefined) ?? parseDoc(sent ?? this.sentOrBase(localId)) ?? {};
       theirs = mergeAnswer(prior, theirs, carried);
       keepOutliers = !Object.hasOwn(carried, '_outliers');
     }
@@ -212,7 +219,13 @@ export class RemoteMerge {
     ids?: SentIds,
   ): boolean {
     const { theirs, prior, same, columns, keepOutliers, source } = answer;
-    const before = ids ? { current: prior ?? parseDoc(sent), ...ids } : undefined;
+    const before = ids
+      ? {
+          current: prior ?? ids.doc ?? parseDoc(sent),
+          serviceAssetId: ids.serviceAssetId,
+          partnersId: ids.partnersId,
+        }
+      : undefined;
     let written = false;
     this.path.service('asset', localId, { source, before }, (w) => {
       written = w.acknowledge(localId, asset.service_asset_id, columns, keepOutliers, asSentOnly, sent);
