@@ -9,7 +9,7 @@ import { updatePayload, type AssetDoc } from '../../shared/sync/asset-doc';
 import type { PushMode, PushSummary } from '../../shared/sync/types';
 import { changesAnything, type AssetIdName } from '../../shared/sync/asset-id-name';
 import type { AssetRecord, AssetRow, ParsedDocs } from '../workspace/asset-record';
-import { candidateKind, candidateOf, type PendingWork } from './pending-work';
+import { candidateKind, candidateOf, type PendingWork, type PlannedDocs } from './pending-work';
 import type { LedgerPort } from '../workspace/ledger-port';
 
 export interface PlannedItem {
@@ -62,12 +62,9 @@ export class BatchPlanner {
   /**
    * What the plan parsed and diffed of each queued asset, with the texts it parsed: a batch takes
    * them while the row holds those texts still (the usual case), rather than parsing and diffing
-   * every document twice in one click. Let go as each asset's batch is filled.
+   * every document twice in one click.
    */
-  private readonly planned = new Map<
-    string,
-    { base: string | null; current: string | null; record: AssetRecord; patch?: AssetDoc }
-  >();
+  private readonly planned: ReadonlyMap<string, PlannedDocs>;
 
   /**
    * `work`: the click's plan (pending-plan.ts), the one the review and the dry run read: it says
@@ -79,8 +76,7 @@ export class BatchPlanner {
     work: PendingWork,
   ) {
     this.conflictedIds = store.conflictedIds();
-    for (const record of work.creates) this.plan(work, record);
-    for (const { record, patch } of work.updates) this.plan(work, record, patch);
+    this.planned = work.parsed;
     this.queues.creates = work.creates.map((record) => record.localId);
     this.queues.updates = work.updates.map(({ record }) => record.localId);
     for (const record of work.deletes) {
@@ -89,11 +85,6 @@ export class BatchPlanner {
     }
     this.conflicted = work.conflicted.length;
     this.unconfirmedDeletes = work.deletes.length - this.queues.deletes.length;
-  }
-
-  private plan(work: PendingWork, record: AssetRecord, patch?: AssetDoc): void {
-    const texts = work.texts.get(record.localId);
-    if (texts) this.planned.set(record.localId, { ...texts, record, patch });
   }
 
   /** The documents the plan parsed of this row, if it holds the very texts they were parsed from. */
@@ -149,7 +140,6 @@ export class BatchPlanner {
       for (const localId of chunk) {
         const found = read.get(localId);
         const known = this.planned.get(localId);
-        this.planned.delete(localId);
         // Changed since the queues were built (reverted, deleted, restored): the next sync sees it.
         if (!found || this.kindOf(found.record) !== queue) continue;
         const item = toItem(found.record, known);

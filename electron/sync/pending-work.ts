@@ -24,7 +24,15 @@ export interface PendingWork {
    * The texts each queued create and update was parsed from (the row's `base` and `current`): a
    * batch filled from this plan takes the parsed documents while its row still holds these.
    */
-  texts: Map<string, { base: string | null; current: string | null }>;
+  parsed: Map<string, PlannedDocs>;
+}
+
+/** A queued asset as the plan read it: the texts of its row, its record parsed from them, its patch. */
+export interface PlannedDocs {
+  base: string | null;
+  current: string | null;
+  record: AssetRecord;
+  patch?: AssetDoc;
 }
 
 /** What a sync to a service reading the asset id as `idName` would send (ours by default). */
@@ -60,15 +68,16 @@ export function pendingWork(
     deletes: [],
     conflicted: [],
     localOnly: [],
-    texts: new Map(),
+    parsed: new Map(),
   };
   for (const row of rows) {
     // Most rows are in step with the service: same text, nothing to parse or compare.
     if (row.base !== null && row.base === row.current && row.remote_deleted === 0) continue;
     const kind = candidateKind(candidateOfRow(row), conflicted);
     if (kind === 'create') {
-      work.creates.push(unparsed(row));
-      work.texts.set(row.local_id, { base: row.base, current: row.current });
+      const record = unparsed(row);
+      work.creates.push(record);
+      work.parsed.set(row.local_id, { base: row.base, current: row.current, record });
       continue;
     }
     const record = toRecord(row);
@@ -81,7 +90,7 @@ export function pendingWork(
       // The same rule as the batch planner's: an update the service would read as empty is not sent.
       if (patch && changesAnything(patch, idName)) {
         work.updates.push({ record, patch });
-        work.texts.set(record.localId, { base: row.base, current: row.current });
+        work.parsed.set(record.localId, { base: row.base, current: row.current, record, patch });
       } else if (patch) work.localOnly.push(record);
     }
   }

@@ -41,11 +41,15 @@ const knownColumns = 'local_id, base, outliers, server_validations, remote_delet
  * them. WorkspaceStore adds the writes.
  */
 export class LedgerReads extends WorkspaceReads {
-  /** Every asset's row, in the stored order, documents as text: what the sync plans its work from. */
-  pendingRows(): IterableIterator<AssetRow> {
+  /**
+   * The rows that may be pending, in the stored order, documents as text: what the sync plans its
+   * work from. A row in step with the service (most of a pulled workspace) is never pending, so its
+   * texts are not read at all; the others are read in one go (faster than a row at a time).
+   */
+  pendingRows(): AssetRow[] {
     return this.sql(
-      `SELECT ${assetColumns} FROM assets ORDER BY rowid`,
-    ).iterate() as IterableIterator<AssetRow>;
+      `SELECT ${assetColumns} FROM assets WHERE NOT (${inStep} AND remote_deleted = 0) ORDER BY rowid`,
+    ).all() as AssetRow[];
   }
 
   /** What the workspace holds of the asset with this service id (see electron/sync/remote-merge.ts). */

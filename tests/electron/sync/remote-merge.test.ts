@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Asset } from '../../../shared/domain';
-import { tempWorkspace } from '../../../support/sync-harness';
+import { newAsset, tempWorkspace } from '../../../support/sync-harness';
 import { RemoteMerge } from '../../../electron/sync/remote-merge';
 
 /** The service's copy of asset `id`, as a listing or an answer gives it. */
@@ -128,6 +128,55 @@ describe('the service’s verdict on a pulled asset', () => {
     expect(store.asset(localId)?.serverValidations).toEqual(refused);
     new RemoteMerge(store).applyRemote({ ...remote(9), ...said({ en_abs_we: [] }) });
     expect(store.asset(localId)?.serverValidations).toBeNull();
+    store.close();
+  });
+});
+
+describe('a batch answer taken over the copy sent (issue 33: its images known, not read back)', () => {
+  it('records the cells the service changed, with its source, and nothing for an answer that kept them', () => {
+    const { store } = tempWorkspace('answer-images');
+    const created = store.createAsset(newAsset(3));
+    const other = store.createAsset(newAsset(4));
+    const sentOf = (localId: string) => store.copiesOf(localId)!.current!;
+    const ids = (localId: string) => {
+      const record = store.asset(localId)!;
+      return { serviceAssetId: null, partnersId: record.partnersId, doc: record.current! };
+    };
+    const answer = (localId: string, id: number, city: string): Asset => ({
+      ...(JSON.parse(sentOf(localId)) as Asset),
+      service_asset_id: id,
+      city,
+      certifications: [],
+      _outliers: [],
+      created_at: null,
+      updated_at: '2026-03-03T10:00:00Z',
+    });
+    const carried = (asset: Asset) => JSON.parse(JSON.stringify(asset)) as Record<string, unknown>;
+    const merge = new RemoteMerge(store);
+    const changed = answer(created.localId, 901, 'Haarlem');
+    const kept = answer(other.localId, 902, 'Amsterdam');
+    store.transaction(() => {
+      const [sentA, sentB] = [sentOf(created.localId), sentOf(other.localId)];
+      expect(
+        merge.acknowledge(created.localId, changed, sentA, carried(changed), false, ids(created.localId)),
+      ).toBe(false);
+      expect(merge.acknowledge(other.localId, kept, sentB, carried(kept), false, ids(other.localId))).toBe(
+        true,
+      );
+    });
+    expect(store.asset(created.localId)).toMatchObject({ serviceAssetId: 901, inStep: true });
+    expect(store.asset(created.localId)?.current?.city).toBe('Haarlem');
+    const [latest, ...older] = store.cells.entries({ kind: 'asset', id: created.localId }, 'city', 'Haarlem');
+    expect(latest).toMatchObject({
+      value: 'Haarlem',
+      previous: 'Amsterdam',
+      source: { kind: 'service', updatedAt: '2026-03-03' },
+    });
+    expect(older.map((entry) => entry.value)).toEqual(['Amsterdam']);
+    // Nothing else of the first changed; nothing of the second.
+    expect(store.cells.entries({ kind: 'asset', id: created.localId }, 'name', 'Asset 3')).toHaveLength(1);
+    expect(store.cells.entries({ kind: 'asset', id: other.localId }, 'city', 'Amsterdam')).toHaveLength(1);
+    expect(store.asset(other.localId)).toMatchObject({ serviceAssetId: 902, inStep: true });
     store.close();
   });
 });
