@@ -62,9 +62,11 @@ export class BatchPlanner {
   /**
    * What the plan parsed and diffed of each queued asset, with the texts it parsed: a batch takes
    * them while the row holds those texts still (the usual case), rather than parsing and diffing
-   * every document twice in one click.
+   * every document twice in one click. The push's to consume: each entry is let go as its batch is
+   * filled (a 20,000-asset plan is not held whole to the push's end; nothing else reads it, and a
+   * batch without its entry parses the row itself).
    */
-  private readonly planned: ReadonlyMap<string, PlannedDocs>;
+  private readonly planned: Map<string, PlannedDocs>;
 
   /**
    * `work`: the click's plan (pending-plan.ts), the one the review and the dry run read: it says
@@ -140,6 +142,7 @@ export class BatchPlanner {
       for (const localId of chunk) {
         const found = read.get(localId);
         const known = this.planned.get(localId);
+        this.planned.delete(localId);
         // Changed since the queues were built (reverted, deleted, restored): the next sync sees it.
         if (!found || this.kindOf(found.record) !== queue) continue;
         const item = toItem(found.record, known);
