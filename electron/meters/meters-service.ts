@@ -14,6 +14,7 @@ import { badRequest, notFound } from '../../shared/errors';
 import type { BridgeHandlers } from '../bridge/handlers';
 import type { PickedFiles } from '../files/picked-files';
 import type { WorkspaceStore } from '../workspace/workspace-store';
+import { cellsLabel } from '../workspace/edit-handlers';
 import { applyMeterEdit, applyReadingEdit, newMeter, newReading } from './meter-edits';
 import { affectedBy, recomputeFigures } from './figures-recompute';
 import { assetMeters, figuresOf } from './meter-figures';
@@ -212,7 +213,7 @@ export class MetersService {
         { kind: 'typed' },
       );
     },
-    'meters.edit': ({ meters: meterEdits = [], readings: readingEdits = [], label }) => {
+    'meters.edit': ({ meters: meterEdits = [], readings: readingEdits = [], source = 'typed', label }) => {
       if (meterEdits.length + readingEdits.length === 0) throw badRequest('No cell to change.');
       const { meters } = this.open();
       const changes: MeterDocChange[] = [];
@@ -245,7 +246,7 @@ export class MetersService {
         } else changes.push({ kind: 'reading', id, assetId: meter.assetId, before, after });
       }
       const cells = meterEdits.length + readingEdits.length;
-      return this.writeStep(label ?? `edit of ${countOf(cells, 'meter cell')}`, changes, { kind: 'typed' });
+      return this.writeStep(label ?? cellsLabel(source, cells, 'meter cell'), changes, { kind: source });
     },
     'meters.addReadings': ({ readings: inputs }) => {
       const { meters } = this.open();

@@ -345,3 +345,72 @@ describe('editing meters and readings in their grids', () => {
     ).toBe(-5);
   });
 });
+
+describe("the grids' paste, fill, replace and clear", () => {
+  it('labels the step by what the hand did, records it as the source, and recomputes in the same step', async () => {
+    const { file } = tempWorkspace('hand');
+    const recorded: Array<{ kind: string; id: string; source: ChangeSource }> = [];
+    const store = WorkspaceStore.open(`${file}-2.sqlite`, {
+      recorder: {
+        record: (changes, source) => {
+          for (const c of changes) recorded.push({ ...c.doc, source });
+        },
+      },
+    });
+    const asset = store.step('adding an asset', () => store.createAsset(tower));
+    const files = new PickedFiles(undefined);
+    const csv = join(dirname(file), 'portal.csv');
+    writeFileSync(csv, portalCsv);
+    const { fileId } = files.add(csv, 'portal.csv', portalCsv.length, async () => undefined);
+    const service = new MetersService({
+      workspace: () => store,
+      files,
+      idName: () => 'service_asset_id',
+      assessmentYear: 2025,
+    });
+    const h = service.handlers;
+    await h['meters.applyImport']({ planId: (await h['meters.previewImport']({ fileId })).planId });
+    const en = () =>
+      (store.asset(asset.localId)?.current?.['annual_data'] as Array<Record<string, unknown>>).find(
+        (r) => r['year'] === 2024,
+      )?.['en_abs_we'];
+    // 3,100 (January's share of the straddling bill) + 33,500.
+    expect(en()).toBe(36_600);
+    const readings = (await h['meters.list']({})).readings.filter(
+      (r) => r.meterId === 'E1' && r.start.startsWith('2024'),
+    );
+    const estimated = readings.find((r) => r.estimated)!;
+
+    // A paste of two cells (the quantity as text, as the clipboard gives it, and its unit).
+    recorded.length = 0;
+    const pasted = await h['meters.edit']({
+      readings: [
+        { id: estimated.id, field: 'quantity', value: '34' },
+        { id: estimated.id, field: 'unit', value: 'MWh' },
+      ],
+      source: 'paste',
+    });
+    expect(pasted.history.undo).toBe('paste of 2 meter cells');
+    expect(recorded.filter((r) => r.kind === 'reading').map((r) => r.source)).toEqual([{ kind: 'paste' }]);
+    // Recomputed in the same step: 3,100 + 34,000.
+    expect(en()).toBe(37_100);
+
+    // A clear of "estimated" (it becomes "no"), a replace, a fill: each its own verb.
+    const cleared = await h['meters.edit']({
+      readings: [{ id: estimated.id, field: 'estimated', value: null }],
+      source: 'clear',
+    });
+    expect(cleared.history.undo).toBe('clear of 1 meter cell');
+    expect((await h['meters.list']({})).readings.find((r) => r.id === estimated.id)?.estimated).toBe(false);
+    const replaced = await h['meters.edit']({
+      readings: [{ id: estimated.id, field: 'unit', value: 'kWh' }],
+      source: 'replace',
+    });
+    expect(replaced.history.undo).toBe('replace of 1 meter cell');
+    // 34 kWh now: 3,100 + 34.
+    expect(en()).toBe(3_134);
+    store.undo();
+    expect(en()).toBe(37_100);
+    store.close();
+  });
+});
