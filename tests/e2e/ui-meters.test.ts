@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/test-app';
-import { gridCell, revealCell, screenshot, useUiPage, workspaceProbe } from '../support/ui-page';
+import {
+  copyInPage,
+  gridCell,
+  pasteInPage,
+  revealCell,
+  screenshot,
+  useUiPage,
+  workspaceProbe,
+} from '../support/ui-page';
 
 /** Energy fields by space, electricity: the first one empty in the asset's row is the test's. */
 const candidates = [
@@ -193,12 +201,14 @@ describe('meter readings, in Chromium', () => {
     const estimated = (await app.core.handlers['meters.list']({})).readings.find((r) => r.estimated)!;
     await grid.locator('.ag-row[row-index="0"] [col-id="start"]').click();
     await page.keyboard.press('ControlOrMeta+F');
-    const input = page.getByTestId('readings-grid-find-input');
+    const bar = page.getByTestId('readings-grid-find');
+    const input = bar.getByTestId('find-input');
     await input.waitFor();
     await input.fill('mwh');
-    await expect.poll(() => page.getByTestId('readings-grid-find-count').textContent()).toBe('1 match');
+    // The first match from the focused cell, as the asset grids' find bar goes.
+    await expect.poll(() => bar.getByTestId('find-count').textContent()).toBe('1 of 1');
     await input.press('Enter');
-    await expect.poll(() => page.getByTestId('readings-grid-find-count').textContent()).toBe('1 of 1');
+    await expect.poll(() => bar.getByTestId('find-count').textContent()).toBe('1 of 1');
     const focused = grid.locator('.ag-cell-focus');
     expect(await focused.getAttribute('col-id')).toBe('unit');
     expect(await focused.locator('xpath=ancestor::*[@row-id][1]').getAttribute('row-id')).toBe(estimated.id);
@@ -221,6 +231,127 @@ describe('meter readings, in Chromium', () => {
       )
       .toBe(of(rowIds[0]!).estimated);
     expect(await page.getByTestId('undo').getAttribute('title')).toMatch(/fill of 1 meter cell/);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('edits the Readings grid as the asset grids: a Shift+arrow range copied and pasted, filled, replaced, cleared, and undone', async () => {
+    const left = (await app.core.handlers['meters.list']({})).meters.map((m) => m.id);
+    if (left.length > 0) await app.core.handlers['meters.delete']({ meterIds: left });
+    const { probe, asset, path, year, field, file } = await setup();
+    await page.goto(app.host.launchUrl);
+    const guide = page.getByTestId('guide-dismiss');
+    if (await guide.isVisible()) await guide.click();
+    await importReadings(file);
+    await page.getByTestId('readings-apply').click();
+    await page.getByTestId('readings-applied').waitFor();
+    await page.getByTestId('exchange-close').click();
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
+    await page.getByTestId('tab-meters').click();
+    const grid = page.locator('[data-testid="readings-grid"]');
+    await expect.poll(() => grid.locator('.ag-row[row-id]').count()).toBe(3);
+
+    // The readings by their place in the grid: the straddling bills and the estimated one.
+    const ids = await Promise.all(
+      [0, 1, 2].map(
+        async (i) => (await grid.locator(`.ag-row[row-index="${i}"]`).first().getAttribute('row-id'))!,
+      ),
+    );
+    const reading = async (id: string) =>
+      (await app.core.handlers['meters.list']({})).readings.find((r) => r.id === id)!;
+    const [first, second, third] = await Promise.all(ids.map(reading));
+    expect([first!.start, second!.start, third!.start]).toEqual([
+      `${year - 1}-12-02`,
+      `${year}-02-01`,
+      `${year}-12-01`,
+    ]);
+    const cell = (row: number, col: string) =>
+      grid.locator(`.ag-row[row-index="${row}"] [col-id="${col}"]`).first();
+    const undoTitle = () => page.getByTestId('undo').getAttribute('title');
+    const status = page.getByTestId('status-range');
+
+    // Shift+arrow: the first bill's quantity and unit, copied as Excel would take them.
+    await cell(0, 'quantity').click();
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(() => status.textContent()).toMatch(/^2 cells · 1 numbers, sum 6,100/);
+    expect(await cell(0, 'unit').getAttribute('class')).toContain('cell-in-range');
+    expect(await copyInPage(page)).toBe('6100\tkWh');
+
+    // Pasted over the estimated bill's quantity and unit: one step, and the annual figure follows.
+    // 3,100 (January) + 6,100 (February..November, all inside) + 1,550 (December's half) = 10,750.
+    await cell(1, 'quantity').click();
+    await pasteInPage(page, '6100\tkWh');
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(10_750);
+    expect(await undoTitle()).toMatch(/paste of 2 meter cells/);
+    await expect.poll(async () => (await cell(1, 'unit').textContent())?.trim()).toBe('kWh');
+
+    // Fill down over a range: the first quantity into the two below, one step.
+    // 3,100 + 6,100 + 6,100 x 31/62 = 12,250.
+    await cell(0, 'quantity').click();
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(() => status.textContent()).toMatch(/^3 cells/);
+    await page.keyboard.press('ControlOrMeta+D');
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(12_250);
+    expect((await reading(third!.id)).quantity).toBe(6_100);
+    expect(await undoTitle()).toMatch(/fill of 2 meter cells/);
+
+    // Replace (Ctrl+H): every 6100 of the quantity column becomes 12200, one step.
+    // 12,200 x 31/61 = 6,200 + 12,200 + 12,200 x 31/62 = 6,100: 24,500.
+    await page.keyboard.press('ControlOrMeta+H');
+    const bar = page.getByTestId('readings-grid-find');
+    await bar.getByTestId('find-input').fill('6100');
+    await expect.poll(() => bar.getByTestId('find-count').textContent()).toMatch(/of 3$/);
+    await bar.getByTestId('replace-input').fill('12200');
+    await bar.getByTestId('replace-all').click();
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(24_500);
+    expect(await undoTitle()).toMatch(/replace of 3 meter cells/);
+    // The Source column is read-only: a replace there changes nothing and says so.
+    await bar.getByTestId('find-input').fill('portal');
+    await bar.getByTestId('replace-input').fill('x');
+    await bar.getByTestId('replace-all').click();
+    await expect
+      .poll(() => page.getByText('Nothing replaced (3 cells read-only, skipped)').count())
+      .toBeGreaterThan(0);
+    await screenshot(page, 'ui-meters-replace.png');
+    await bar.getByTestId('find-input').press('Escape');
+
+    // Delete over the unit and estimated of two readings: "estimated" is cleared (no), a unit
+    // can't be empty and stays, and the analyst is told.
+    await cell(0, 'unit').click();
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(() => status.textContent()).toMatch(/^4 cells/);
+    await page.keyboard.press('Delete');
+    await expect.poll(async () => (await reading(second!.id)).estimated).toBe(false);
+    expect((await reading(second!.id)).unit).toBe('kWh');
+    expect(await undoTitle()).toMatch(/clear of 2 meter cells/);
+    await expect
+      .poll(() => page.getByText("2 cells left as they were: they can't be empty.").count())
+      .toBeGreaterThan(0);
+    const mark = async () =>
+      (await app.core.handlers['meters.derived']({ assetIds: [asset.localId] })).find(
+        (m) => m.year === year && m.field === field,
+      );
+    await expect.poll(async () => (await mark())?.estimatedShare ?? 0).toBe(0);
+
+    // Undo, step by step: the estimate, the replace, the fill, the paste.
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(async () => (await reading(second!.id)).estimated).toBe(true);
+    await expect.poll(async () => (await mark())?.estimatedShare ?? 0).toBeGreaterThan(0);
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(12_250);
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(10_750);
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
+    await expect.poll(async () => (await cell(1, 'quantity').textContent())?.trim()).toBe('33.5');
+    expect((await reading(second!.id)).unit).toBe('MWh');
+
+    // The derived annual cell shows the figure made again, marked as derived.
+    await page.getByTestId('tab-annual').click();
+    const annual = await revealCell(page, 'annual-grid', `${asset.localId}:${year}`, field);
+    await expect.poll(async () => (await annual.textContent())?.trim()).toBe('38150');
+    expect(await annual.getAttribute('class')).toContain('cell-derived');
     expect(pageErrors).toEqual([]);
   });
 });
