@@ -4,7 +4,7 @@
  * (`editing/grid-events.ts`), Ctrl+F / Ctrl+H / F3 to its find bar, and the grid options of ranges
  * and shortcuts. The grid's editing model rides in its `context` option (`editing/grid-editing.ts`).
  */
-import { useRef } from 'react';
+import { useRef, type RefObject } from 'react';
 import type { GridApi, GridOptions } from 'ag-grid-community';
 import { rangeGridOptions } from '../editing/cell-range';
 import { gridEditingHandlers, type GridEditingHandlers } from '../editing/grid-events';
@@ -14,7 +14,7 @@ import type { FindBarHandle } from './FindBar';
 export function useGridEditing<R>(
   api: () => GridApi<R> | null,
   cellHistory?: () => void,
-): { findBar: React.RefObject<FindBarHandle | null>; handlers: GridEditingHandlers } {
+): { findBar: RefObject<FindBarHandle | null>; handlers: GridEditingHandlers } {
   const findBar = useRef<FindBarHandle | null>(null);
   const handlers = gridEditingHandlers({
     api,
