@@ -76,6 +76,29 @@ describe('meter readings, in Chromium', () => {
     await page.getByTestId('readings-preview').waitFor();
   };
 
+  /**
+   * The file's three readings applied on a fresh page, the Meters tab open on them. The tests before
+   * leave their meter in the workspace: gone first, so the file's meter is new again.
+   */
+  const readingsOnMetersTab = async () => {
+    const left = (await app.core.handlers['meters.list']({})).meters.map((m) => m.id);
+    if (left.length > 0) await app.core.handlers['meters.delete']({ meterIds: left });
+    const ready = await setup();
+    const { probe, asset, path, file } = ready;
+    await page.goto(app.host.launchUrl);
+    const guide = page.getByTestId('guide-dismiss');
+    if (await guide.isVisible()) await guide.click();
+    await importReadings(file);
+    await page.getByTestId('readings-apply').click();
+    await page.getByTestId('readings-applied').waitFor();
+    await page.getByTestId('exchange-close').click();
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
+    await page.getByTestId('tab-meters').click();
+    const grid = page.locator('[data-testid="readings-grid"]');
+    await expect.poll(() => grid.locator('.ag-row[row-id]').count()).toBe(3);
+    return { ...ready, grid };
+  };
+
   it('imports a readings CSV, shows the derived cell and its hover, and undoes', async () => {
     const { probe, asset, row, year, field, path, file } = await setup();
     await page.goto(app.host.launchUrl);
@@ -132,19 +155,7 @@ describe('meter readings, in Chromium', () => {
   });
 
   it('lists the readings in the Meters tab, where an edited reading moves the derived cell, undone by Ctrl+Z', async () => {
-    const { probe, asset, path, file } = await setup();
-    await page.goto(app.host.launchUrl);
-    const guide = page.getByTestId('guide-dismiss');
-    if (await guide.isVisible()) await guide.click();
-    await importReadings(file);
-    await page.getByTestId('readings-apply').click();
-    await page.getByTestId('readings-applied').waitFor();
-    await page.getByTestId('exchange-close').click();
-    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
-
-    await page.getByTestId('tab-meters').click();
-    const readings = page.locator('[data-testid="readings-grid"] .ag-row[row-id]');
-    await expect.poll(() => readings.count()).toBe(3);
+    const { probe, asset, path } = await readingsOnMetersTab();
     const meterRow = page.locator('[data-testid="meters-grid"] .ag-row[row-id]');
     await expect.poll(() => meterRow.count()).toBe(1);
     const listing = await app.core.handlers['meters.list']({});
@@ -181,21 +192,7 @@ describe('meter readings, in Chromium', () => {
   });
 
   it('fills down (Ctrl+D) and finds (Ctrl+F, Enter) in the Readings grid', async () => {
-    // The test before leaves its meter in the workspace: gone, so the file's meter is new again.
-    const left = (await app.core.handlers['meters.list']({})).meters.map((m) => m.id);
-    if (left.length > 0) await app.core.handlers['meters.delete']({ meterIds: left });
-    const { probe, asset, path, file } = await setup();
-    await page.goto(app.host.launchUrl);
-    const guide = page.getByTestId('guide-dismiss');
-    if (await guide.isVisible()) await guide.click();
-    await importReadings(file);
-    await page.getByTestId('readings-apply').click();
-    await page.getByTestId('readings-applied').waitFor();
-    await page.getByTestId('exchange-close').click();
-    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
-    await page.getByTestId('tab-meters').click();
-    const grid = page.locator('[data-testid="readings-grid"]');
-    await expect.poll(() => grid.locator('.ag-row[row-id]').count()).toBe(3);
+    const { grid } = await readingsOnMetersTab();
 
     // Find: "MWh" is the unit of the one estimated bill; Enter takes the grid's focus there.
     const estimated = (await app.core.handlers['meters.list']({})).readings.find((r) => r.estimated)!;
@@ -230,25 +227,12 @@ describe('meter readings, in Chromium', () => {
           (await app.core.handlers['meters.list']({})).readings.find((r) => r.id === rowIds[1])?.estimated,
       )
       .toBe(of(rowIds[0]!).estimated);
-    expect(await page.getByTestId('undo').getAttribute('title')).toMatch(/fill of 1 meter cell/);
+    await expect.poll(() => page.getByTestId('undo').getAttribute('title')).toMatch(/fill of 1 meter cell/);
     expect(pageErrors).toEqual([]);
   });
 
   it('edits the Readings grid as the asset grids: a Shift+arrow range copied and pasted, filled, replaced, cleared, and undone', async () => {
-    const left = (await app.core.handlers['meters.list']({})).meters.map((m) => m.id);
-    if (left.length > 0) await app.core.handlers['meters.delete']({ meterIds: left });
-    const { probe, asset, path, year, field, file } = await setup();
-    await page.goto(app.host.launchUrl);
-    const guide = page.getByTestId('guide-dismiss');
-    if (await guide.isVisible()) await guide.click();
-    await importReadings(file);
-    await page.getByTestId('readings-apply').click();
-    await page.getByTestId('readings-applied').waitFor();
-    await page.getByTestId('exchange-close').click();
-    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
-    await page.getByTestId('tab-meters').click();
-    const grid = page.locator('[data-testid="readings-grid"]');
-    await expect.poll(() => grid.locator('.ag-row[row-id]').count()).toBe(3);
+    const { probe, asset, path, year, field, grid } = await readingsOnMetersTab();
 
     // The readings by their place in the grid: the straddling bills and the estimated one.
     const ids = await Promise.all(
@@ -281,7 +265,7 @@ describe('meter readings, in Chromium', () => {
     await cell(1, 'quantity').click();
     await pasteInPage(page, '6100\tkWh');
     await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(10_750);
-    expect(await undoTitle()).toMatch(/paste of 2 meter cells/);
+    await expect.poll(undoTitle).toMatch(/paste of 2 meter cells/);
     await expect.poll(async () => (await cell(1, 'unit').textContent())?.trim()).toBe('kWh');
 
     // Fill down over a range: the first quantity into the two below, one step.
@@ -293,7 +277,7 @@ describe('meter readings, in Chromium', () => {
     await page.keyboard.press('ControlOrMeta+D');
     await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(12_250);
     expect((await reading(third!.id)).quantity).toBe(6_100);
-    expect(await undoTitle()).toMatch(/fill of 2 meter cells/);
+    await expect.poll(undoTitle).toMatch(/fill of 2 meter cells/);
 
     // Replace (Ctrl+H): every 6100 of the quantity column becomes 12200, one step.
     // 12,200 x 31/61 = 6,200 + 12,200 + 12,200 x 31/62 = 6,100: 24,500.
@@ -304,9 +288,11 @@ describe('meter readings, in Chromium', () => {
     await bar.getByTestId('replace-input').fill('12200');
     await bar.getByTestId('replace-all').click();
     await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(24_500);
-    expect(await undoTitle()).toMatch(/replace of 3 meter cells/);
+    await expect.poll(undoTitle).toMatch(/replace of 3 meter cells/);
     // The Source column is read-only: a replace there changes nothing and says so.
     await bar.getByTestId('find-input').fill('portal');
+    // The search settles on a Source cell first (Replace all works in the current match's column).
+    await expect.poll(() => bar.getByTestId('find-count').textContent()).toMatch(/of 3$/);
     await bar.getByTestId('replace-input').fill('x');
     await bar.getByTestId('replace-all').click();
     await expect
@@ -324,7 +310,7 @@ describe('meter readings, in Chromium', () => {
     await page.keyboard.press('Delete');
     await expect.poll(async () => (await reading(second!.id)).estimated).toBe(false);
     expect((await reading(second!.id)).unit).toBe('kWh');
-    expect(await undoTitle()).toMatch(/clear of 2 meter cells/);
+    await expect.poll(undoTitle).toMatch(/clear of 2 meter cells/);
     await expect
       .poll(() => page.getByText("2 cells left as they were: they can't be empty.").count())
       .toBeGreaterThan(0);

@@ -102,33 +102,32 @@ const tickBox = {
 export function meterColumns(assetName: (localId: string) => string): ColDef<MeterView>[] {
   const meter = (spec: CellSpec<MeterView>, extra: Partial<ColDef<MeterView>> = {}) =>
     column<MeterView>('meters', spec, extra);
+  // A code from a list, shown by its label (a label or a code is taken back), never empty.
+  const codes = <K extends 'utility' | 'space'>(
+    field: K,
+    header: string,
+    list: readonly MeterView[K][],
+    labels: Record<MeterView[K], string>,
+    width: number,
+  ) =>
+    meter(
+      {
+        field,
+        header,
+        value: (m) => m[field],
+        format: (v) => labels[v as MeterView[K]] ?? plainText(v),
+        editable: true,
+        clearable: false,
+      },
+      { ...listEditor(list), width },
+    );
   return [
     tickBox,
     meter({ field: 'id', header: 'Meter ID', value: (m) => m.id }, { width: 130 }),
     meter({ field: 'asset', header: 'Asset', value: (m) => assetName(m.assetId) }, { width: 180 }),
     meter({ field: 'name', header: 'Name', value: (m) => m.name, editable: true }, { width: 160 }),
-    meter(
-      {
-        field: 'utility',
-        header: 'Utility',
-        value: (m) => m.utility,
-        format: (v) => utilityLabels[v as keyof typeof utilityLabels] ?? plainText(v),
-        editable: true,
-        clearable: false,
-      },
-      { ...listEditor(meterUtilities), width: 150 },
-    ),
-    meter(
-      {
-        field: 'space',
-        header: 'Space',
-        value: (m) => m.space,
-        format: (v) => spaceLabels[v as keyof typeof spaceLabels] ?? plainText(v),
-        editable: true,
-        clearable: false,
-      },
-      { ...listEditor(meterSpaces), width: 210 },
-    ),
+    codes('utility', 'Utility', meterUtilities, utilityLabels, 150),
+    codes('space', 'Space', meterSpaces, spaceLabels, 210),
     meter(
       { field: 'areaServed', header: 'Floor area served', value: (m) => m.areaServed, editable: true },
       { type: 'rightAligned', width: 130 },

@@ -45,6 +45,11 @@ const tower: AssetDoc = {
 
 function setup() {
   const { store, file } = tempWorkspace('meters');
+  return withTower(store, file);
+}
+
+/** The Tower asset in `store`, the portal's CSV picked beside `file`, and the meters service over them. */
+function withTower(store: WorkspaceStore, file: string) {
   const asset = store.step('adding an asset', () => store.createAsset(tower));
   const files = new PickedFiles(undefined);
   const csv = join(dirname(file), 'portal.csv');
@@ -60,7 +65,7 @@ function setup() {
     (
       store.asset(asset.localId)?.current?.['annual_data'] as Array<Record<string, unknown>> | undefined
     )?.find((r) => r['year'] === year);
-  return { store, service, fileId, localId: asset.localId, row };
+  return { store, service, fileId, asset, localId: asset.localId, row };
 }
 
 describe('meters service', () => {
@@ -202,28 +207,23 @@ describe('meters service', () => {
   });
 });
 
+/** A workspace whose store tells a recorder each change and its source, with the portal's CSV picked. */
+function recordingSetup(name: string) {
+  const { file } = tempWorkspace(name);
+  const recorded: Array<{ kind: string; id: string; source: ChangeSource }> = [];
+  const store = WorkspaceStore.open(`${file}-2.sqlite`, {
+    recorder: {
+      record: (changes, source) => {
+        for (const c of changes) recorded.push({ ...c.doc, source });
+      },
+    },
+  });
+  return { ...withTower(store, file), recorded };
+}
+
 describe('meters through the one write path', () => {
   it('tells the cell history each derived cell with the meters and readings it came from', async () => {
-    const { file } = tempWorkspace('recorded');
-    const recorded: Array<{ kind: string; id: string; source: ChangeSource }> = [];
-    const store = WorkspaceStore.open(`${file}-2.sqlite`, {
-      recorder: {
-        record: (changes, source) => {
-          for (const c of changes) recorded.push({ ...c.doc, source });
-        },
-      },
-    });
-    const asset = store.step('adding an asset', () => store.createAsset(tower));
-    const files = new PickedFiles(undefined);
-    const csv = join(dirname(file), 'portal.csv');
-    writeFileSync(csv, portalCsv);
-    const { fileId } = files.add(csv, 'portal.csv', portalCsv.length, async () => undefined);
-    const service = new MetersService({
-      workspace: () => store,
-      files,
-      idName: () => 'service_asset_id',
-      assessmentYear: 2025,
-    });
+    const { store, asset, fileId, service, recorded } = recordingSetup('recorded');
     const preview = await service.handlers['meters.previewImport']({ fileId });
     recorded.length = 0;
     await service.handlers['meters.applyImport']({ planId: preview.planId });
@@ -348,32 +348,10 @@ describe('editing meters and readings in their grids', () => {
 
 describe("the grids' paste, fill, replace and clear", () => {
   it('labels the step by what the hand did, records it as the source, and recomputes in the same step', async () => {
-    const { file } = tempWorkspace('hand');
-    const recorded: Array<{ kind: string; id: string; source: ChangeSource }> = [];
-    const store = WorkspaceStore.open(`${file}-2.sqlite`, {
-      recorder: {
-        record: (changes, source) => {
-          for (const c of changes) recorded.push({ ...c.doc, source });
-        },
-      },
-    });
-    const asset = store.step('adding an asset', () => store.createAsset(tower));
-    const files = new PickedFiles(undefined);
-    const csv = join(dirname(file), 'portal.csv');
-    writeFileSync(csv, portalCsv);
-    const { fileId } = files.add(csv, 'portal.csv', portalCsv.length, async () => undefined);
-    const service = new MetersService({
-      workspace: () => store,
-      files,
-      idName: () => 'service_asset_id',
-      assessmentYear: 2025,
-    });
+    const { store, fileId, service, recorded, row } = recordingSetup('hand');
     const h = service.handlers;
     await h['meters.applyImport']({ planId: (await h['meters.previewImport']({ fileId })).planId });
-    const en = () =>
-      (store.asset(asset.localId)?.current?.['annual_data'] as Array<Record<string, unknown>>).find(
-        (r) => r['year'] === 2024,
-      )?.['en_abs_we'];
+    const en = () => row(2024)?.['en_abs_we'];
     // 3,100 (January's share of the straddling bill) + 33,500.
     expect(en()).toBe(36_600);
     const readings = (await h['meters.list']({})).readings.filter(
