@@ -2,7 +2,9 @@
  * Meters in Chromium through the browser host (issue 32): a utility portal's readings CSV imported
  * from the Import dialog (preview with its duplicate flagged, "Apply valid rows"), the derived
  * annual cell drawn as derived with how it was made on hover, its history saying "from 1 meter"
- * with the way to the Meters tab on that asset, and Undo taking it all back.
+ * with the way to the Meters tab on that asset, and Undo taking it all back; and the Readings grid
+ * edited as the asset grids are (a Shift+arrow range copied and pasted, filled, replaced from the
+ * find bar, cleared with Delete, each undone), the derived annual figure recomputed at each step.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
