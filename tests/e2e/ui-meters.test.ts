@@ -292,6 +292,8 @@ describe('meter readings, in Chromium', () => {
     await page.keyboard.press('ControlOrMeta+D');
     await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(12_250);
     expect((await reading(third!.id)).quantity).toBe(6_100);
+    // The status bar's sum follows the written values: 3 x 6,100.
+    await expect.poll(() => status.textContent()).toMatch(/^3 cells · 3 numbers, sum 18,300/);
     await expect.poll(undoTitle).toMatch(/fill of 2 meter cells/);
 
     // Replace (Ctrl+H): every 6100 of the quantity column becomes 12200, one step.

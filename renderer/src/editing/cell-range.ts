@@ -189,6 +189,11 @@ export function rangeCommand<R>(api: GridApi<R>, command: RangeCommand): boolean
   return true;
 }
 
+/** The grid's rows were read again (the Meters tab's listing after a write): the range's sum follows. */
+export function rowsChanged<R>(api: GridApi<R>): void {
+  if (rangeBounds(api)) changed(api);
+}
+
 /** The range's cells highlighted: a class rule for every grid's data columns. */
 export const rangeClassRules = {
   'cell-in-range': <R>(p: CellClassParams<R>): boolean => inRange(p.api, p.node.rowIndex, p.column),

@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import type { ColDef, GridApi, GridOptions } from 'ag-grid-community';
-import { rangeClassRules } from '../editing/cell-range';
+import { rangeClassRules, rowsChanged } from '../editing/cell-range';
 import { suppressGridShortcuts } from '../editing/keyboard';
 import { FindBar } from '../grids/FindBar';
 import { editingGridOptions, useGridEditing } from '../grids/grid-editing-wiring';
@@ -43,7 +43,9 @@ export function MeterGrid<T extends { id: string }>(props: {
     [],
   );
   useEffect(() => {
-    api.current?.setGridOption('rowData', props.rows);
+    if (!api.current) return;
+    api.current.setGridOption('rowData', props.rows);
+    rowsChanged(api.current);
   }, [props.rows]);
   return (
     <div
