@@ -90,9 +90,18 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
   }
   // A pull's new assets have no row there: their ids say when they arrived (CellHistory.arrival).
   const recorded = new Set([...docs.values()].filter((d) => d.kind === 'asset').map((d) => d.ref));
+  const arrivedDates = new Map(
+    db
+      .sql('SELECT local_id, arrived_updated_at FROM assets WHERE arrived_updated_at IS NOT NULL')
+      .raw()
+      .all() as Array<[string, string]>,
+  );
   for (const localId of names.keys()) {
     if (recorded.has(localId) || (wanted && !wanted.has(localId))) continue;
-    const origin = history.unrecordedOrigin({ kind: 'asset', id: localId });
+    const origin = history.unrecordedOrigin(
+      { kind: 'asset', id: localId },
+      arrivedDates.get(localId) ?? null,
+    );
     if (origin.source.kind !== 'service' || origin.at < from || origin.at >= to) continue;
     const { asset, field } = describe('asset', localId, '', names);
     arrivals.push({

@@ -227,13 +227,27 @@ export class CellHistory implements ChangeRecorder {
     return arrived !== undefined && arrived >= this.historyStartedAt();
   }
 
-  /** Where a document without a `cell_docs` row came from: a pull since history began, or before it. */
-  unrecordedOrigin(ref: DocumentRef): { at: number; source: ChangeSource } {
+  /**
+   * Where a document without a `cell_docs` row came from: a pull since history began, with the
+   * service's `updated_at` its row kept when it arrived (`assets.arrived_updated_at`, read here
+   * unless the caller read it: the audit log reads them all at once), or before history.
+   */
+  unrecordedOrigin(ref: DocumentRef, arrivedUpdatedAt?: string | null): { at: number; source: ChangeSource } {
     const arrived = ref.kind === 'asset' ? uuidTime(ref.id) : undefined;
     const started = this.historyStartedAt();
-    return arrived !== undefined && arrived >= started
-      ? { at: Math.floor(arrived / 1_000) * 1_000, source: pulledSource }
-      : { at: started, source: beforeHistory };
+    if (arrived === undefined || arrived < started) return { at: started, source: beforeHistory };
+    const updatedAt = arrivedUpdatedAt !== undefined ? arrivedUpdatedAt : this.arrivalDate(ref.id);
+    return {
+      at: Math.floor(arrived / 1_000) * 1_000,
+      // Cut to its day as a pull's changes are (`storedSource`): `docId` stores it as one row per day.
+      source: updatedAt ? storedSource({ kind: 'service', updatedAt }) : pulledSource,
+    };
+  }
+
+  private arrivalDate(localId: string): string | null {
+    const row = this.db.sql('SELECT arrived_updated_at AS at FROM assets WHERE local_id = ?').get(localId) as
+      { at: string | null } | undefined;
+    return row?.at ?? null;
   }
 
   /** A portfolio answer's value now, as its row keeps it (JSON text; null: no such answer). */
