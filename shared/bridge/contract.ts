@@ -67,6 +67,8 @@ import type {
   ReadingsImportResult,
 } from '../meters/views';
 import type { CellHistoryEntry } from '../history/change-source';
+import { historyArgs } from '../history/bridge-args';
+import type { ImportDetail, ImportSummary } from '../history/import-record';
 
 export type { MeterWriteResult } from '../meters/views';
 export type { AppInfo, OAuthFinished, OAuthStart, SessionState, WorkspaceSnapshot } from './types';
@@ -210,15 +212,12 @@ export const bridgeMethods = {
    * an audit log (CSV or XLSX) in main's save dialog; null when cancelled.
    */
   'workspace.exportAuditLog': method<{ fileName: string; changes: number; downloadId?: string } | null>()(
-    z
-      .object({
-        format: z.enum(['xlsx', 'csv']),
-        from: z.number().int().min(0).optional(),
-        to: z.number().int().min(0).optional(),
-        localIds: z.array(localId).min(1).max(100_000).optional(),
-      })
-      .strict(),
+    historyArgs.exportAuditLog,
   ),
+  /** An applied import's record (the file is gone): what it changed, its cell highlighted if given. */
+  'workspace.importRecord': method<ImportDetail>()(historyArgs.importRecord),
+  /** The workspace's latest imports, newest first (the Import dialog's "Recent imports"). */
+  'workspace.recentImports': method<ImportSummary[]>()(noArgs),
   'sync.review': method<PendingReview>()(noArgs),
   'sync.run': method<SyncReport>()(
     z
