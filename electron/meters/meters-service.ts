@@ -208,7 +208,7 @@ export class MetersService {
           updated: 0,
           cells: done.readings.length,
           skipped: done.problems.length,
-          skippedWhat: 'readings left out (already there, twice in the file, or with a problem)',
+          skippedWhat: `${done.problems.length === 1 ? 'row' : 'rows'} left out (a reading already there or twice in the file, or a problem)`,
           label,
         });
       },

@@ -15,6 +15,7 @@ import { PreviewPanel } from './PreviewPanel';
 import { FileChooser } from './FileChooser';
 import { ReadingsImportCard, ReadingsPreviewPanel } from '../meters/ReadingsImportCard';
 import { AuditLogCard } from '../history/AuditLogCard';
+import { RecentImports } from '../history/RecentImports';
 import './import-export.css';
 
 export function ImportExportDialog() {
@@ -136,6 +137,7 @@ function ImportCard() {
         </p>
       )}
       <ErrorAt place="import" />
+      <RecentImports />
     </section>
   );
 }
