@@ -279,9 +279,9 @@ export const bridgeMethods = {
       })
       .strict(),
   ),
-  /** Writes the workspace to a file the user chooses in main's save dialog; null when cancelled. */
+  /** Writes the workspace to a file chosen in main's save dialog (`sourcesTab`: an .xlsx's); null: cancelled. */
   'workbook.export': method<{ fileName: string; assets: number; downloadId?: string } | null>()(
-    z.object({ format: z.enum(['xlsx', 'csv']) }).strict(),
+    z.object({ format: z.enum(['xlsx', 'csv']), sourcesTab: z.boolean().optional() }).strict(),
   ),
   /**
    * Reads a picked workbook (files.pick) into a preview; nothing changes until it is applied. Given

@@ -3,11 +3,12 @@
  * typed value, then the cell menu (right click) names the shortcut and opens the history, which
  * lists the typed value over the value the first pull brought from the service; Alt+H opens it
  * from the keyboard. A value imported from a workbook: its entry's "Show the import" opens the
- * import's record with that cell highlighted; the Import dialog's "Recent imports" opens it too.
+ * import's record with that cell highlighted; the Import dialog's "Recent imports" opens it too;
+ * an export with "Add a Sources tab" names the import as the value's source.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -131,6 +132,26 @@ describe("a cell's history in the grid", () => {
     expect(await record.getByTestId('import-record-cell').count()).toBeGreaterThanOrEqual(1);
     expect(await record.locator('tr[aria-current="true"]').count()).toBe(0);
     await record.getByRole('button', { name: 'Close' }).click();
+
+    // The export card's "Add a Sources tab" (off by default, an .xlsx's only): the imported city's row.
+    const sourcesTab = page.getByTestId('export-sources-tab');
+    expect(await sourcesTab.isChecked()).toBe(false);
+    await page.getByTestId('export-format-csv').check();
+    expect(await sourcesTab.isDisabled()).toBe(true);
+    await page.getByTestId('export-format-xlsx').check();
+    await sourcesTab.check();
+    const withSources = join(dirname(book), 'with-sources.xlsx');
+    app.picker.saveNext = withSources;
+    await page.getByTestId('export-run').click();
+    await page.getByTestId('export-result').waitFor();
+    const written = new ExcelJS.Workbook();
+    await written.xlsx.readFile(withSources);
+    const sources = written.getWorksheet('Sources');
+    if (!sources) throw new Error('no Sources tab');
+    const lines: string[][] = [];
+    sources.eachRow((line) => lines.push((line.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
+    const city = lines.find((line) => line[4] === 'city' && line[5] === 'Zwolle');
+    expect(city?.[6]).toBe(`from assets-2025.xlsx, ${place}`);
     await page.getByTestId('exchange-close').click();
     await exchange.waitFor({ state: 'hidden' });
     expect(ui.pageErrors).toEqual([]);

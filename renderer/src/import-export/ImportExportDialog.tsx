@@ -7,6 +7,7 @@ import {
   importLink,
   runServiceExport,
   setFormat,
+  setSourcesTab,
   useImportExport,
   type ErrorPlace,
 } from './import-export-store';
@@ -61,6 +62,7 @@ function ErrorAt({ place }: { place: ErrorPlace }) {
 
 function ExportCard() {
   const format = useImportExport((s) => s.format);
+  const sourcesTab = useImportExport((s) => s.sourcesTab);
   const exported = useImportExport((s) => s.exported);
   const busy = useImportExport((s) => s.busy);
   return (
@@ -91,6 +93,16 @@ function ExportCard() {
           CSV (.csv), one sheet
         </label>
       </fieldset>
+      <label className="inline" title="Where each value that was not typed here came from, and when">
+        <input
+          type="checkbox"
+          data-testid="export-sources-tab"
+          checked={sourcesTab && format === 'xlsx'}
+          disabled={format !== 'xlsx'}
+          onChange={(e) => setSourcesTab(e.target.checked)}
+        />
+        Add a Sources tab
+      </label>
       <button
         type="button"
         className="primary"
