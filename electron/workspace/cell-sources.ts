@@ -59,9 +59,13 @@ export function cellSources(
   for (const { localId, doc } of assets) {
     const row = docs.get(localId);
     // Where the document came from: its row's origin, or a pull's arrival (or before history).
+    const ref = { kind: 'asset' as const, id: localId };
     const origin = row
-      ? { at: row.at, source: history.sourceOf(row.source) }
-      : history.unrecordedOrigin({ kind: 'asset', id: localId }, arrived.get(localId) ?? null);
+      ? {
+          at: row.at,
+          source: history.datedOrigin(ref, history.sourceOf(row.source), arrived.get(localId) ?? null),
+        }
+      : history.unrecordedOrigin(ref, arrived.get(localId) ?? null);
     const mineFromTheStart = fromHand(origin.source) === true;
     const changed = row ? latest.get(row.id) : undefined;
     const out: CellSource[] = [];
