@@ -42,6 +42,8 @@ const undoSchema = z.object({
   at: z.number(),
   file: z.string(),
   undone: z.boolean(),
+  /** Its record (electron/workspace/import-records.ts), marked undone with it. */
+  record: z.number().int().optional(),
   entries: z.array(
     z.object({
       localId: z.string(),
@@ -136,7 +138,14 @@ export function applyImport(store: WorkspaceStore, plan: ImportPlan, opts: Apply
         skippedWhat: rejected === 1 ? 'asset rejected' : 'assets rejected',
         label,
       });
-      const undo: UndoRecord = { importId: plan.id, at, file: plan.source.file, undone: false, entries };
+      const undo: UndoRecord = {
+        importId: plan.id,
+        at,
+        file: plan.source.file,
+        undone: false,
+        record: record.id,
+        entries,
+      };
       store.setMeta(UNDO_KEY, JSON.stringify(undo));
       return { importId: plan.id, at, file: plan.source.file, created, updated, skipped: rejected };
     }),
@@ -206,6 +215,7 @@ export function undoImport(store: WorkspaceStore, importId?: string): { removed:
       }
     }
     store.setMeta(UNDO_KEY, JSON.stringify({ ...undo, undone: true }));
+    if (undo.record !== undefined) store.imports.markUndone(undo.record);
     return { removed, restored };
   });
 }

@@ -71,6 +71,13 @@ export class ImportRecords {
       .run(sourceId, json, id);
   }
 
+  /** Undone by the Import card's own "Undo import" (Ctrl+Z's undo is its step's). */
+  markUndone(id: number): void {
+    this.db
+      .sql("UPDATE import_records SET json = json_set(json, '$.undone', json('true')) WHERE id = ?")
+      .run(id);
+  }
+
   /** The latest imports, newest first. */
   recent(limit = 10): ImportSummary[] {
     const rows = this.db
@@ -185,12 +192,12 @@ interface SummaryRow {
 function summaryOf(row: SummaryRow): ImportSummary | undefined {
   const source = changeSourceSchema.safeParse(JSON.parse(row.source_json));
   if (!source.success || (source.data.kind !== 'workbook' && source.data.kind !== 'csv')) return undefined;
-  const facts = JSON.parse(row.json) as ImportFacts;
+  const { undone, ...facts } = JSON.parse(row.json) as ImportFacts & { undone?: boolean };
   return {
     ...facts,
     importId: row.id,
     at: row.at,
     file: source.data.file,
-    step: row.undone === null ? 'gone' : row.undone === 1 ? 'undone' : 'done',
+    step: undone === true || row.undone === 1 ? 'undone' : row.undone === null ? 'gone' : 'done',
   };
 }

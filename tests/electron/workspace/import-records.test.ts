@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { PickedFiles } from '../../../electron/files/picked-files';
 import { historyService } from '../../../electron/history/history-service';
 import { MetersService } from '../../../electron/meters/meters-service';
-import { applyImport } from '../../../electron/workbook/apply-import';
+import { applyImport, undoImport } from '../../../electron/workbook/apply-import';
 import { exportWorkspace, previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { sourceInWords } from '../../../shared/history/source-words';
@@ -103,8 +103,11 @@ describe("an import's record", () => {
     // Without a cell: from the start, nothing highlighted.
     expect((await history['workspace.importRecord']({ importId: importId! })).highlighted).toBeNull();
 
-    // Undone by Ctrl+Z: the record says so (the undo is the history's, it erases nothing).
+    // Undone by Ctrl+Z, or by the Import card's "Undo import": the record says so.
     store.undo();
+    expect((await history['workspace.recentImports']({})).map((r) => r.step)).toEqual(['undone', 'done']);
+    store.redo();
+    undoImport(store);
     expect((await history['workspace.recentImports']({})).map((r) => r.step)).toEqual(['undone', 'done']);
     store.close();
     const reopened = WorkspaceStore.open(file);
