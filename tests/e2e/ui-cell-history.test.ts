@@ -127,6 +127,8 @@ describe("a cell's history in the grid", () => {
     await page.getByTestId('exchange-button').click();
     await exchange.waitFor({ state: 'visible' });
     await page.getByTestId('recent-imports').locator('summary').click();
+    await page.getByTestId('recent-import').first().waitFor();
+    await screenshot(page, 'ui-cell-history-recent-imports.png');
     await page.getByTestId('recent-import').first().click();
     await record.getByTestId('import-record-facts').waitFor();
     expect(await record.getByTestId('import-record-cell').count()).toBeGreaterThanOrEqual(1);
