@@ -1,8 +1,9 @@
 /**
  * A cell's history as an analyst opens it, in Chromium against the embedded sandbox (issue 31): a
  * typed value, then the cell menu (right click) names the shortcut and opens the history, which
- * lists the typed value over the value the first pull brought from the service; Alt+H opens it
- * from the keyboard. A value imported from a workbook: its entry's "Show the import" opens the
+ * lists the typed value over the value the first pull brought from the service (with the service's
+ * date); Alt+H opens it from the keyboard. The corner mark: on the pulled value, gone once typed,
+ * back once imported. A value imported from a workbook: its entry's "Show the import" opens the
  * import's record with that cell highlighted; the Import dialog's "Recent imports" opens it too;
  * an export with "Add a Sources tab" names the import as the value's source.
  */
@@ -35,10 +36,15 @@ describe("a cell's history in the grid", () => {
     const guide = page.getByTestId('guide-dismiss');
     if (await guide.isVisible()) await guide.click();
     const before = String(asset.doc['city'] ?? '');
+    const sourced = async () => /\bcell-sourced\b/.test((await cell.getAttribute('class')) ?? '');
+    // A pulled value (its arrival wrote no history) is marked as not from the analyst's hand...
+    if (before) await expect.poll(sourced).toBe(true);
     await cell.click();
     await page.keyboard.type('Haarlem');
     await page.keyboard.press('Enter');
     await expect.poll(() => workspaceProbe(app).valueAt(asset.localId, 'city')).toBe('Haarlem');
+    // ...and a typed one is not.
+    await expect.poll(sourced).toBe(false);
 
     await cell.click({ button: 'right' });
     const menu = page.getByTestId('cell-menu');
@@ -102,6 +108,8 @@ describe("a cell's history in the grid", () => {
     await expect.poll(() => workspaceProbe(app).valueAt(asset.localId, 'city')).toBe('Zwolle');
 
     const cell = gridCell(page, 'assets-grid', asset.localId, 'city');
+    // Imported: marked again as a value not from the analyst's hand.
+    await expect.poll(async () => (await cell.getAttribute('class')) ?? '').toMatch(/\bcell-sourced\b/);
     await cell.click();
     await page.keyboard.press('Alt+h');
     const panel = page.getByTestId('cell-history');
