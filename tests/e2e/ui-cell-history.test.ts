@@ -94,6 +94,13 @@ describe("a cell's history in the grid", () => {
     sheet.getRow(row).getCell(column).value = 'Zwolle';
     await wb.xlsx.writeFile(book);
     const place = `Asset Characteristics!${sheet.getColumn(column).letter}${row}`;
+    // Run alone (-t), the page is not open yet.
+    if (!(await page.getByTestId('exchange-button').isVisible())) {
+      await page.goto(app.host.launchUrl);
+      const guide = page.getByTestId('guide-dismiss');
+      await page.getByTestId('exchange-button').waitFor();
+      if (await guide.isVisible()) await guide.click();
+    }
 
     await page.getByTestId('exchange-button').click();
     const exchange = page.getByTestId('exchange-dialog');
