@@ -230,7 +230,7 @@ describe('meters through the one write path', () => {
     const kinds = new Set(recorded.map((r) => r.kind));
     expect(kinds).toEqual(new Set(['meter', 'reading', 'asset', 'derived']));
     expect(recorded.filter((r) => r.kind === 'reading').map((r) => r.source)).toEqual(
-      Array(4).fill({ kind: 'csv', file: 'portal.csv' }),
+      Array(4).fill({ kind: 'csv', file: 'portal.csv', import: expect.any(Number) }),
     );
     const cell = recorded.find((r) => r.kind === 'asset');
     expect(cell).toMatchObject({ id: asset.localId, source: { kind: 'meters', meters: ['E1'] } });
