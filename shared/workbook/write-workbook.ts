@@ -24,9 +24,9 @@ import {
   workbookXml,
   type ListValidation,
 } from './xlsx-parts';
-import { ZipOut, type ByteSink, type RawDeflate } from './zip-out';
+import { ZipOut, type ByteSink, type Packer } from './zip-out';
 
-export type { ByteSink, RawDeflate } from './zip-out';
+export type { ByteSink, Packer, PartPacker, RawDeflate } from './zip-out';
 
 export interface WriteWorkbookOptions {
   /** The reporting years side by side, e.g. `reportingYears(...)` or `allYears(...)`. */
@@ -80,20 +80,11 @@ function labelColumn(field: ListField): string {
 export function schemeList(schemes: readonly { id: number; name: string }[]): ListItem[] {
   return schemes.map((s) => ({ value: String(s.id), label: s.name }));
 }
-type Record_ = Record<string, unknown>;
 
 /** Excel keeps a list validation's inline formula to 255 characters; longer lists get no dropdown. */
 const MAX_INLINE_LIST = 255;
 /** Asset rows between waits for the packing to catch up (a few chunks' worth of each tab). */
 const SETTLE_EVERY = 500;
-
-/** An asset's annual records by year (the last of a year kept, as the import reads them back). */
-function annualByYear(asset: Doc): Map<number, Record_> {
-  const byYear = new Map<number, Record_>();
-  for (const r of Array.isArray(asset.annual_data) ? asset.annual_data : [])
-    if (typeof r.year === 'number') byYear.set(r.year, r);
-  return byYear;
-}
 
 function recordSlots(
   assets: readonly Doc[],
@@ -215,8 +206,8 @@ export async function writeAssetWorkbook(
   sink: ByteSink,
   assets: readonly Doc[],
   opts: WriteWorkbookOptions,
-  /** The host's deflate (default: fflate's, level 1). */
-  deflate?: RawDeflate,
+  /** The host's deflate or packer (default: fflate's, level 1). */
+  deflate?: Packer,
 ): Promise<void> {
   const layout = workbookLayout({
     years: opts.years,
@@ -247,7 +238,7 @@ export async function writeAssetWorkbook(
   let r = 2;
   for (const asset of assets) {
     r++;
-    slots.fill(annualByYear(asset));
+    slots.fillRecords(asset.annual_data);
     for (const tab of tabs) tab.row(asset, r);
     slots.clear();
     // Packing in another thread may fall behind: wait for it now and then, so the pieces waiting
