@@ -91,11 +91,8 @@ function sameRecords(a: unknown, b: ReadonlyArray<Record<string, unknown>>): boo
  * are unchanged: this look, without a copy of the document or the path-by-path diff, settles them.
  */
 function leavesUnchanged(g: Group, before: AssetDoc): boolean {
-  const years = new Map<number, Record<string, unknown>>();
-  for (const e of Array.isArray(before.annual_data) ? before.annual_data : [])
-    if (typeof e.year === 'number') years.set(e.year, e);
   const columnSlots = g.rows.map(({ sheet }) => slotsOf(sheet));
-  annual.fill(years);
+  annual.fillRecords(before.annual_data);
   try {
     return sameCells(g, before, columnSlots);
   } finally {
