@@ -80,12 +80,18 @@ class ElementStream {
     let text = chunk;
     if (this.pieces) {
       // The end tag may straddle the pieces: look in the held text's last few characters too.
+      // Searched apart from the new text: the two joined would be flattened into a copy of the
+      // whole chunk (a megabyte) at every chunk (issue 33: most of the import's garbage).
       const carry = this.tail;
-      const hit = (carry + text).indexOf(this.close);
+      const edge = carry + text.slice(0, this.close.length - 1);
+      const straddles = edge.indexOf(this.close);
+      const inText = straddles < 0 ? text.indexOf(this.close) : -1;
+      const hit = straddles >= 0 ? straddles : inText < 0 ? -1 : inText + carry.length;
       if (hit < 0) {
         this.pieces.push(text);
         this.piecesLength += text.length;
-        this.tail = (carry + text).slice(-(this.close.length - 1));
+        const keep = this.close.length - 1;
+        this.tail = text.length >= keep ? text.slice(-keep) : (carry + text).slice(-keep);
         if (this.piecesLength > this.maxLength) throw this.tooLong();
         return;
       }
