@@ -24,9 +24,9 @@ import {
   workbookXml,
   type ListValidation,
 } from './xlsx-parts';
-import { ZipOut, type ByteSink, type Packer } from './zip-out';
+import { ZipOut, type ByteSink, type RawDeflate } from './zip-out';
 
-export type { ByteSink, Packer, PartPacker, RawDeflate } from './zip-out';
+export type { ByteSink, RawDeflate } from './zip-out';
 
 export interface WriteWorkbookOptions {
   /** The reporting years side by side, e.g. `reportingYears(...)` or `allYears(...)`. */
@@ -206,8 +206,8 @@ export async function writeAssetWorkbook(
   sink: ByteSink,
   assets: readonly Doc[],
   opts: WriteWorkbookOptions,
-  /** The host's deflate or packer (default: fflate's, level 1). */
-  deflate?: Packer,
+  /** The host's deflate (default: fflate's, level 1). */
+  deflate?: RawDeflate,
 ): Promise<void> {
   const layout = workbookLayout({
     years: opts.years,
