@@ -147,8 +147,9 @@ export default async function run(): Promise<void> {
     xmlParts = null;
     parts.length = 0;
 
-    // SheetJS's book (9.4 M cells as objects) is dropped once written: held, it made every later
-    // collection mark it (the string bomb's refusal took 2.0-2.9 s with it, 0.3 s without).
+    // SheetJS's book (9.4 M cells as objects) is dropped once written: held, every later
+    // collection marked it (the string bomb's refusal below took 2.0-2.9 s with it, 1.8 s without
+    // at a load of 10; 0.3 s in a process of its own).
     let peerBook: XLSX.WorkBook | null = null;
     const { result: _read, ...peerRead } = await measure(
       () => (peerBook = XLSX.read(readFileSync(file), { dense: true })),
