@@ -75,6 +75,12 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
     }
     return field;
   };
+  const arrivedDates = new Map(
+    db
+      .sql('SELECT local_id, arrived_updated_at FROM assets WHERE arrived_updated_at IS NOT NULL')
+      .raw()
+      .all() as Array<[string, string]>,
+  );
   const arrivals: AuditRow[] = [];
   for (const [id, at, source] of db
     .sql(
@@ -86,13 +92,24 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
     const doc = docs.get(id);
     if (!doc) continue;
     const { asset, field } = describe(doc.kind, doc.ref, '', names);
-    arrivals.push({ at, asset, field, path: '', previous: null, value: null, source: words(source, null) });
+    // A pulled asset's row keeps no date: the one it arrived with (CellHistory.datedOrigin).
+    const origin = history.sourceOf(source);
+    const text =
+      origin.kind === 'service' && origin.updatedAt === null && doc.kind === 'asset'
+        ? sourceInWords(
+            history.datedOrigin({ kind: 'asset', id: doc.ref }, origin, arrivedDates.get(doc.ref) ?? null),
+          )
+        : words(source, null);
+    arrivals.push({ at, asset, field, path: '', previous: null, value: null, source: text });
   }
   // A pull's new assets have no row there: their ids say when they arrived (CellHistory.arrival).
   const recorded = new Set([...docs.values()].filter((d) => d.kind === 'asset').map((d) => d.ref));
   for (const localId of names.keys()) {
     if (recorded.has(localId) || (wanted && !wanted.has(localId))) continue;
-    const origin = history.unrecordedOrigin({ kind: 'asset', id: localId });
+    const origin = history.unrecordedOrigin(
+      { kind: 'asset', id: localId },
+      arrivedDates.get(localId) ?? null,
+    );
     if (origin.source.kind !== 'service' || origin.at < from || origin.at >= to) continue;
     const { asset, field } = describe('asset', localId, '', names);
     arrivals.push({

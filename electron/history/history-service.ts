@@ -1,12 +1,13 @@
 /**
  * Cell history and the audit log over the open workspace (issue 31): a cell's or an answer's
- * history, the grid's markers, and the audit log's export. Its slice of the bridge:
- * `workspace.cellHistory`, `workspace.answerHistory`, `workspace.handCells`,
- * `workspace.exportAuditLog`. What is recorded is recorded by the write path (CellHistory is its
+ * history, the grid's markers, the audit log's export, and the records of the imports applied (the
+ * file is gone; `workspace/import-records.ts`). Its slice of the bridge: `workspace.cellHistory`,
+ * `workspace.answerHistory`, `workspace.handCells`, `workspace.exportAuditLog`,
+ * `workspace.importRecord`, `workspace.recentImports`. What is recorded is recorded by the write path (CellHistory is its
  * ChangeRecorder), never here.
  */
 import { basename } from 'node:path';
-import { badRequest } from '../../shared/errors';
+import { badRequest, notFound } from '../../shared/errors';
 import type { BridgeHandlers } from '../bridge/handlers';
 import { writeThenRename } from '../storage/write-then-rename';
 import type { PickSaveFile } from '../workbook/workbook-service';
@@ -17,7 +18,12 @@ import { cellsOf } from '../workspace/cell-values';
 
 export type HistoryHandlers = Pick<
   BridgeHandlers,
-  'workspace.cellHistory' | 'workspace.answerHistory' | 'workspace.handCells' | 'workspace.exportAuditLog'
+  | 'workspace.cellHistory'
+  | 'workspace.answerHistory'
+  | 'workspace.handCells'
+  | 'workspace.exportAuditLog'
+  | 'workspace.importRecord'
+  | 'workspace.recentImports'
 >;
 
 export interface HistoryDeps {
@@ -53,6 +59,13 @@ export function historyService(deps: HistoryDeps): { handlers: HistoryHandlers }
         return store.cells.entries({ kind: 'answer', id: `${responseId}:${variable}` }, 'value', current);
       },
       'workspace.handCells': () => Object.fromEntries(deps.store().cells.handCells('asset')),
+      'workspace.importRecord': ({ importId, localId, path }) => {
+        const cell = localId !== undefined && path !== undefined ? { localId, path } : undefined;
+        const record = deps.store().imports.detail(importId, cell);
+        if (!record) throw notFound('That import is not recorded in this workspace.');
+        return record;
+      },
+      'workspace.recentImports': () => deps.store().imports.recent(),
       'workspace.exportAuditLog': async ({ format, from, to, localIds }) => {
         const store = deps.store();
         if (!deps.pickSaveFile) throw badRequest('This host has no save dialog.');

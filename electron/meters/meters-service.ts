@@ -14,6 +14,7 @@ import { badRequest, notFound } from '../../shared/errors';
 import type { BridgeHandlers } from '../bridge/handlers';
 import type { PickedFiles } from '../files/picked-files';
 import type { WorkspaceStore } from '../workspace/workspace-store';
+import { cellsLabel } from '../workspace/edit-handlers';
 import { applyMeterEdit, applyReadingEdit, newMeter, newReading } from './meter-edits';
 import { affectedBy, recomputeFigures } from './figures-recompute';
 import { assetMeters, figuresOf } from './meter-figures';
@@ -104,15 +105,26 @@ export class MetersService {
   private writeStep(
     label: string,
     changes: readonly MeterDocChange[] | (() => readonly MeterDocChange[]),
-    source: ChangeSource,
+    source: ChangeSource | (() => ChangeSource),
+    done?: () => void,
   ): MeterWriteResult {
     const { store, meters } = this.open();
     const result = store.step(label, () => {
-      // Made inside the step when they depend on what it did first (assets an import creates).
+      // Made inside the step when they depend on what it did first (assets an import creates, the
+      // import's record whose id its source carries).
       const list = typeof changes === 'function' ? changes() : changes;
       const touched = affectedBy(list, this.month(store));
-      meters.write(list, source);
-      return recomputeFigures(store, meters, touched, autoStates, this.deps.idName(), this.accepted());
+      meters.write(list, typeof source === 'function' ? source() : source);
+      const figures = recomputeFigures(
+        store,
+        meters,
+        touched,
+        autoStates,
+        this.deps.idName(),
+        this.accepted(),
+      );
+      done?.();
+      return figures;
     });
     return { ...result, history: store.historyState() };
   }
@@ -168,13 +180,18 @@ export class MetersService {
     if (plan.plan.readings.length === 0 && create.length === 0)
       throw badRequest(`${plan.file}: no valid reading to add.`);
     this.plan = undefined;
-    const source = { kind: 'csv' as const, file: plan.file.slice(0, 255) };
     let done: ReadingsPlan = plan.plan;
-    const result = this.writeStep(
+    const label =
       create.length > 0
         ? `import of readings from ${plan.file}, with ${countOf(create.length, 'new asset')}`
-        : `import of ${countOf(plan.plan.readings.length, 'reading')} from ${plan.file}`,
+        : `import of ${countOf(plan.plan.readings.length, 'reading')} from ${plan.file}`;
+    // Recorded once, inside the step (the file is deleted once read): its changes carry the record's id.
+    let record: ReturnType<WorkspaceStore['imports']['begin']> | undefined;
+    const began = () => (record ??= store.imports.begin('readings', plan.file));
+    const result = this.writeStep(
+      label,
       () => {
+        const { source } = began();
         if (create.length > 0) {
           // The assets the file names and the workspace lacks: made first, then the file planned again.
           for (const asset of createdAssets(plan.parsed, new Set(create))) store.createAsset(asset, source);
@@ -182,7 +199,20 @@ export class MetersService {
         }
         return importChanges(done);
       },
-      source,
+      () => began().source,
+      () => {
+        const { id, source } = began();
+        store.imports.finish(id, source, {
+          kind: 'readings',
+          sheets: [],
+          created: done.meters.filter((p) => p.isNew).length,
+          updated: 0,
+          cells: done.readings.length,
+          skipped: done.problems.length,
+          skippedWhat: `${done.problems.length === 1 ? 'row' : 'rows'} left out (a reading already there or twice in the file, or a problem)`,
+          label,
+        });
+      },
     );
     return {
       ...result,
@@ -212,7 +242,7 @@ export class MetersService {
         { kind: 'typed' },
       );
     },
-    'meters.edit': ({ meters: meterEdits = [], readings: readingEdits = [], label }) => {
+    'meters.edit': ({ meters: meterEdits = [], readings: readingEdits = [], source = 'typed', label }) => {
       if (meterEdits.length + readingEdits.length === 0) throw badRequest('No cell to change.');
       const { meters } = this.open();
       const changes: MeterDocChange[] = [];
@@ -245,7 +275,7 @@ export class MetersService {
         } else changes.push({ kind: 'reading', id, assetId: meter.assetId, before, after });
       }
       const cells = meterEdits.length + readingEdits.length;
-      return this.writeStep(label ?? `edit of ${countOf(cells, 'meter cell')}`, changes, { kind: 'typed' });
+      return this.writeStep(label ?? cellsLabel(source, cells, 'meter cell'), changes, { kind: source });
     },
     'meters.addReadings': ({ readings: inputs }) => {
       const { meters } = this.open();

@@ -42,6 +42,8 @@ const undoSchema = z.object({
   at: z.number(),
   file: z.string(),
   undone: z.boolean(),
+  /** Its record (electron/workspace/import-records.ts), marked undone with it. */
+  record: z.number().int().optional(),
   entries: z.array(
     z.object({
       localId: z.string(),
@@ -83,10 +85,11 @@ export function applyImport(store: WorkspaceStore, plan: ImportPlan, opts: Apply
   // One undo step in the workspace's history (Ctrl+Z), beside the import's own "Undo import".
   const label = `import of ${work.length} asset${work.length === 1 ? '' : 's'} from ${plan.source.name ?? basename(plan.source.file)}`;
   const file = (plan.source.name ?? basename(plan.source.file)).slice(0, 255);
-  const source: ChangeSource =
-    plan.source.format === 'csv' ? { kind: 'csv', file } : { kind: 'workbook', file };
   return store.step(label, () =>
     store.transaction(() => {
+      // Recorded once, in this step (the file is deleted once read): its changes carry the record's id.
+      const record = store.imports.begin(plan.source.format === 'csv' ? 'csv' : 'workbook', file);
+      const { source } = record;
       const stale: string[] = [];
       for (const row of work) {
         if (row.status !== 'changed' || row.localId === null) continue;
@@ -125,7 +128,24 @@ export function applyImport(store: WorkspaceStore, plan: ImportPlan, opts: Apply
           entries.push({ localId, before, afterHash: docHash(row.doc) });
         }
       }
-      const undo: UndoRecord = { importId: plan.id, at, file: plan.source.file, undone: false, entries };
+      store.imports.finish(record.id, source, {
+        kind: source.kind,
+        sheets: plan.source.sheets,
+        created: created.length,
+        updated: updated.length,
+        cells: work.reduce((n, row) => n + (row.doc ? row.changes.length : 0), 0),
+        skipped: rejected,
+        skippedWhat: rejected === 1 ? 'asset rejected' : 'assets rejected',
+        label,
+      });
+      const undo: UndoRecord = {
+        importId: plan.id,
+        at,
+        file: plan.source.file,
+        undone: false,
+        record: record.id,
+        entries,
+      };
       store.setMeta(UNDO_KEY, JSON.stringify(undo));
       return { importId: plan.id, at, file: plan.source.file, created, updated, skipped: rejected };
     }),
@@ -195,6 +215,7 @@ export function undoImport(store: WorkspaceStore, importId?: string): { removed:
       }
     }
     store.setMeta(UNDO_KEY, JSON.stringify({ ...undo, undone: true }));
+    if (undo.record !== undefined) store.imports.markUndone(undo.record);
     return { removed, restored };
   });
 }

@@ -91,13 +91,10 @@ function sameRecords(a: unknown, b: ReadonlyArray<Record<string, unknown>>): boo
  * are unchanged: this look, without a copy of the document or the path-by-path diff, settles them.
  */
 function leavesUnchanged(g: Group, before: AssetDoc): boolean {
-  const years = new Map<number, Record<string, unknown>>();
-  for (const e of Array.isArray(before.annual_data) ? before.annual_data : [])
-    if (typeof e.year === 'number') years.set(e.year, e);
-  const columnSlots = g.rows.map(({ sheet }) => slotsOf(sheet));
-  annual.fill(years);
+  const plans = g.rows.map(({ sheet }) => planOf(sheet));
+  annual.fillRecords(before.annual_data);
   try {
-    return sameCells(g, before, columnSlots);
+    return sameCells(g, before, plans);
   } finally {
     annual.clear();
   }
@@ -109,22 +106,53 @@ function leavesUnchanged(g: Group, before: AssetDoc): boolean {
  * Shared by every plan (the check runs to its end before the next), renewed should it grow large.
  */
 let annual = new AnnualSlots();
-const sheetSlots = new WeakMap<ParsedSheet, Int32Array>();
 
-/** Per column of a tab, its annual slot (-1 for other columns). */
-function slotsOf(sheet: ParsedSheet): Int32Array {
-  let slots = sheetSlots.get(sheet);
-  if (!slots) {
+/** How the unchanged check reads a tab's column: not at all, the asset's field, a slot, a record's. */
+const SKIP = 0;
+const ASSET = 1;
+const SLOT = 2;
+const NESTED = 3;
+
+/**
+ * Per column of a tab, made once per tab (issue 33: the check read each column's source, its kind
+ * and field, for every cell of every row; 9.4 million columns for 10,000 assets x 6 years).
+ */
+interface SheetPlan {
+  how: Uint8Array;
+  /** The annual slot, for SLOT columns. */
+  slot: Int32Array;
+  field: string[];
+}
+const sheetPlans = new WeakMap<ParsedSheet, SheetPlan>();
+
+function planOf(sheet: ParsedSheet): SheetPlan {
+  let plan = sheetPlans.get(sheet);
+  if (!plan) {
     if (annual.size > 100_000) annual = new AnnualSlots();
-    slots = Int32Array.from(sheet.columns, ({ source }) =>
-      source.kind === 'annual' ? annual.slot(source.year, source.field) : -1,
-    );
-    sheetSlots.set(sheet, slots);
+    const { columns } = sheet;
+    plan = {
+      how: Uint8Array.from(columns, ({ importable, source }) =>
+        !importable
+          ? SKIP
+          : source.kind === 'asset'
+            ? source.field === 'service_asset_id' || source.field === 'partners_id'
+              ? SKIP
+              : ASSET
+            : source.kind === 'annual'
+              ? SLOT
+              : NESTED,
+      ),
+      slot: Int32Array.from(columns, ({ source }) =>
+        source.kind === 'annual' ? annual.slot(source.year, source.field) : -1,
+      ),
+      field: columns.map(({ source }) => source.field),
+    };
+    sheetPlans.set(sheet, plan);
   }
-  return slots;
+  return plan;
 }
 
-function sameCells(g: Group, before: AssetDoc, columnSlots: readonly Int32Array[]): boolean {
+function sameCells(g: Group, before: AssetDoc, plans: readonly SheetPlan[]): boolean {
   const values = annual.values;
   const slots: Record<Nested, Map<number, Map<string, Scalar>> | undefined> = {
     certifications: undefined,
@@ -132,24 +160,31 @@ function sameCells(g: Group, before: AssetDoc, columnSlots: readonly Int32Array[
   };
   for (let r = 0; r < g.rows.length; r++) {
     const { sheet, row } = g.rows[r]!;
-    const columns = sheet.columns;
-    const slotOf = columnSlots[r]!;
-    for (let i = 0; i < columns.length; i++) {
-      const column = columns[i] as ReadColumn;
-      const value = row.values[i];
-      if (value === undefined || !column.importable) continue;
-      const source = column.source;
-      if (source.kind === 'asset') {
-        if (source.field === 'service_asset_id' || source.field === 'partners_id') continue;
-        if (value === null ? !absent(before[source.field]) : before[source.field] !== value) return false;
-      } else if (source.kind === 'annual') {
-        const held = values[slotOf[i]!];
-        if (value === null ? !absent(held) : held !== value) return false;
-      } else {
-        const kind = (slots[source.kind] ??= new Map());
-        const slot = kind.get(source.index) ?? new Map<string, Scalar>();
-        slot.set(source.field, value);
-        kind.set(source.index, slot);
+    const { how, slot: slotOf, field } = plans[r]!;
+    const cells = row.values;
+    for (let i = 0; i < cells.length; i++) {
+      const value = cells[i];
+      if (value === undefined) continue;
+      switch (how[i]) {
+        case SLOT: {
+          const held = values[slotOf[i]!];
+          if (value === null ? !absent(held) : held !== value) return false;
+          break;
+        }
+        case ASSET: {
+          const held = before[field[i]!];
+          if (value === null ? !absent(held) : held !== value) return false;
+          break;
+        }
+        case NESTED: {
+          const source = sheet.columns[i]!.source as Extract<ReadColumn['source'], { index: number }>;
+          const kind = (slots[source.kind] ??= new Map());
+          const slot = kind.get(source.index) ?? new Map<string, Scalar>();
+          slot.set(source.field, value);
+          kind.set(source.index, slot);
+          break;
+        }
+        default:
       }
     }
   }

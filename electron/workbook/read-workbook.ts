@@ -3,6 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { LISTS_MARKER } from '../../shared/workbook/write-workbook';
 import { METERS_MARKER, READINGS_MARKER } from '../../shared/meters/workbook-tabs';
+import { SOURCES_MARKER } from '../../shared/workbook/plain-sheet';
 import { SheetParser, type ParsedSheet, type ParsedWorkbook, type RawOrIssue } from './sheet-parser';
 import { decodeXml, SharedStringsReader, WorksheetReader, type CellCount } from './sheet-xml';
 import { defaultLimits, mb, WorkbookError, type WorkbookLimits } from './workbook-limits';
@@ -12,7 +13,7 @@ export { DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_ROWS, WorkbookError } from './wor
 export type { WorkbookErrorKind } from './workbook-limits';
 
 /** Our own tabs that hold no assets, known by their hidden first row. */
-const ownTabMarkers = new Set([LISTS_MARKER, METERS_MARKER, READINGS_MARKER]);
+const ownTabMarkers = new Set([LISTS_MARKER, METERS_MARKER, READINGS_MARKER, SOURCES_MARKER]);
 
 export interface ReadWorkbookOptions extends Partial<WorkbookLimits> {
   /** Refused before parsing when the file is larger (default 40 MB). */
@@ -166,7 +167,8 @@ export async function readWorkbook(file: string, opts: ReadWorkbookOptions = {})
         width: () => parser.width(),
         row: (number: number, cells: RawOrIssue[]) => {
           // The lists our export puts behind its dropdowns: reference data, not assets; so are the
-          // meters' tabs (`asset_desk:meters`, `asset_desk:readings`), read by the readings import.
+          // meters' tabs (`asset_desk:meters`, `asset_desk:readings`), read by the readings import; and
+          // the Sources tab (`asset_desk:sources`), what the history said when the book was written.
           if (number === 1 && typeof cells[0] === 'string' && ownTabMarkers.has(cells[0])) listsTab = true;
           if (!listsTab) parser.push(number, cells);
         },

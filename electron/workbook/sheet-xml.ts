@@ -80,12 +80,18 @@ class ElementStream {
     let text = chunk;
     if (this.pieces) {
       // The end tag may straddle the pieces: look in the held text's last few characters too.
+      // Searched apart from the new text: the two joined would be flattened into a copy of the
+      // whole chunk (a megabyte) at every chunk (issue 33: most of the import's garbage).
       const carry = this.tail;
-      const hit = (carry + text).indexOf(this.close);
+      const edge = carry + text.slice(0, this.close.length - 1);
+      const straddles = edge.indexOf(this.close);
+      const inText = straddles < 0 ? text.indexOf(this.close) : -1;
+      const hit = straddles >= 0 ? straddles : inText < 0 ? -1 : inText + carry.length;
       if (hit < 0) {
         this.pieces.push(text);
         this.piecesLength += text.length;
-        this.tail = (carry + text).slice(-(this.close.length - 1));
+        const keep = this.close.length - 1;
+        this.tail = text.length >= keep ? text.slice(-keep) : (carry + text).slice(-keep);
         if (this.piecesLength > this.maxLength) throw this.tooLong();
         return;
       }
@@ -180,10 +186,43 @@ export class SharedStringsReader {
   }
 }
 
-/** Where the value of attribute `prefix` (' r="') starts in a start tag; -1 when absent. */
-function attrStart(tag: string, prefix: string): number {
-  const i = tag.indexOf(prefix);
-  return i >= 0 ? i + prefix.length : -1;
+const found = { refAt: -1, typeAt: -1 };
+
+/**
+ * Where the values of a cell's `r` and `t` attributes start within its start tag (`xml` from
+ * `start` to `end`, its `>`); -1 when absent. The first ` r="` and ` t="` count, as a search of
+ * the tag's text would find them. One object answers every call: read it at once.
+ */
+function cellAttrs(xml: string, start: number, end: number): { refAt: number; typeAt: number } {
+  let refAt = -1;
+  let typeAt = -1;
+  for (let i = start + 2; i < end - 3; i++) {
+    if (xml.charCodeAt(i) !== 32 || xml.charCodeAt(i + 2) !== 61 || xml.charCodeAt(i + 3) !== 34) continue;
+    const name = xml.charCodeAt(i + 1);
+    if (name === 114 /* r */ && refAt < 0) refAt = i + 4;
+    else if (name === 116 /* t */ && typeAt < 0) typeAt = i + 4;
+  }
+  found.refAt = refAt;
+  found.typeAt = typeAt;
+  return found;
+}
+
+/**
+ * A value of only digits (an optional minus first), at most 15 of them, read where it lies: what
+ * `Number` gives for its text, exactly (below 2^53 each step is exact). Anything else (a point,
+ * an exponent, spaces, nothing): undefined, for `Number` to read.
+ */
+function wholeNumber(xml: string, from: number, to: number): number | undefined {
+  const negative = xml.charCodeAt(from) === 45;
+  const first = negative ? from + 1 : from;
+  if (to <= first || to - first > 15) return undefined;
+  let n = 0;
+  for (let i = first; i < to; i++) {
+    const d = xml.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    n = n * 10 + d;
+  }
+  return negative ? -n : n;
 }
 
 /** The column of the cell reference at `at` ("AB12" -> 28; 0 when it has no letters). */
@@ -257,12 +296,12 @@ export class WorksheetReader {
       }
       const startEnd = xml.indexOf('>', start);
       if (startEnd < 0) break;
-      // Attributes are looked up within the start tag (a short string: a sheet has millions).
-      const tag = xml.slice(start, startEnd);
-      const refAt = attrStart(tag, ' r="');
-      column = refAt >= 0 ? columnAt(tag, refAt) : column + 1;
+      // The reference and type are found in the start tag where it lies, with no string cut out
+      // of it (issue 33: two strings per cell, millions of them, were a good part of the GC).
+      const { refAt, typeAt } = cellAttrs(xml, start, startEnd);
+      column = refAt >= 0 ? columnAt(xml, refAt) : column + 1;
       if (column > this.limits.maxColumns) {
-        const ref = refAt >= 0 ? tag.slice(refAt, tag.indexOf('"', refAt)) : `row ${number}`;
+        const ref = refAt >= 0 ? xml.slice(refAt, xml.indexOf('"', refAt)) : `row ${number}`;
         throw refuse.columns(this.sheet, ref, this.limits.maxColumns);
       }
       if (++this.count.cells > this.limits.maxCells) throw refuse.cells(this.limits.maxCells);
@@ -274,16 +313,20 @@ export class WorksheetReader {
       if (stop < 0) stop = xml.length;
       at = stop + 4;
       if (column > width) continue;
-      const typeAt = attrStart(tag, ' t="');
       let value: RawOrIssue;
       if (typeAt < 0 && xml.startsWith('<v>', startEnd + 1)) {
         // The common cell, a plain number: <c r="B7"><v>12.5</v></c>.
-        const v = xml.slice(startEnd + 4, xml.indexOf('</v>', startEnd + 4));
-        const n = Number(v);
-        value =
-          v.trim() === '' ? null : Number.isNaN(n) ? { unreadable: 'The cell shows an error value' } : n;
+        const vEnd = xml.indexOf('</v>', startEnd + 4);
+        const whole = wholeNumber(xml, startEnd + 4, vEnd);
+        if (whole !== undefined) value = whole;
+        else {
+          const v = xml.slice(startEnd + 4, vEnd);
+          const n = Number(v);
+          value =
+            v.trim() === '' ? null : Number.isNaN(n) ? { unreadable: 'The cell shows an error value' } : n;
+        }
       } else {
-        const type = typeAt >= 0 ? tag.slice(typeAt, tag.indexOf('"', typeAt)) : 'n';
+        const type = typeAt >= 0 ? xml.slice(typeAt, xml.indexOf('"', typeAt)) : 'n';
         value = this.value(type, xml.slice(startEnd + 1, stop));
       }
       if (value !== null) {

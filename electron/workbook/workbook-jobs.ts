@@ -21,6 +21,8 @@ export interface ExportWorkspaceOptions {
   years?: readonly number[];
   /** Used when the workspace has no annual data at all (normally the assessment year). */
   fallbackYear?: number;
+  /** A workbook's Sources tab: where each value that is not the analyst's own came from (sources-sheet.ts). */
+  sourcesTab?: boolean;
 }
 
 export type WriteJob =

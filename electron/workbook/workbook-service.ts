@@ -77,7 +77,7 @@ export class WorkbookService {
   }
 
   readonly handlers: WorkbookHandlers = {
-    'workbook.export': async ({ format }) => {
+    'workbook.export': async ({ format, sourcesTab }) => {
       const { store, file: workspaceFile } = this.deps.workspaces.require();
       if (!this.deps.pickSaveFile) throw badRequest('This host has no save dialog.');
       const offerDownload = this.deps.offerDownload;
@@ -90,6 +90,7 @@ export class WorkbookService {
         format,
         fallbackYear: this.deps.assessmentYear - 1,
         workspaceFile,
+        sourcesTab: format === 'xlsx' && sourcesTab === true,
       });
       if (offerDownload) {
         const downloadId = offerDownload(written.file, defaultName);

@@ -1,4 +1,5 @@
 import { meterSheets } from './meter-workbook';
+import { sourcesSheets } from './sources-sheet';
 import { extname } from 'node:path';
 import { areaUnitFromName } from '../../shared/domain';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
@@ -66,7 +67,7 @@ export function exportJob(
     title: entity ? `Assets of ${entity.name}` : 'Assets',
     ...(unit ? { areaUnitLabel: unit } : {}),
     // The meters travel with the assets (issue 32): Meters and Readings tabs, when there are meters.
-    extraSheets: meterSheets(store),
+    extraSheets: opts.sourcesTab ? [...meterSheets(store), ...sourcesSheets(store)] : meterSheets(store),
     lists: {
       property_type_code: reference.propertyTypes,
       country: reference.countries,

@@ -90,8 +90,18 @@ function assetWriter(access: SqlAccess) {
     /** An asset the service lists and the workspace did not know: its copy is the base, stored once. */
     insertFromService(localId: string, row: RemoteCopy): void {
       sql(
-        'INSERT INTO assets (local_id, service_asset_id, partners_id, base, outliers, server_validations, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ).run(localId, row.id, row.partnersId, row.theirsJson, row.outliers, row.verdict, now());
+        'INSERT INTO assets (local_id, service_asset_id, partners_id, base, outliers, server_validations, updated_at, arrived_updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(
+        localId,
+        row.id,
+        row.partnersId,
+        row.theirsJson,
+        row.outliers,
+        row.verdict,
+        now(),
+        // The service's date its cells' history shows (history-schema.ts), in the same row write.
+        row.updatedAt?.slice(0, 64) ?? null,
+      );
     },
 
     /** A pull's newer copy merged three ways: the base, the analyst's copy on it, and the service's word. */

@@ -8,6 +8,7 @@ import { fromHand } from '../../shared/history/source-words';
 import type { Scalar } from '../../shared/sync/asset-doc';
 import type { ChangeRecorder, DocumentChange, DocumentRef } from './change-recorder';
 import { changedCells, cellsOf, decodeValue, encodeValue } from './cell-values';
+import { placed, storedSource, uuidTime, type PlacesOf } from './history-sources';
 
 /** What the cell history needs of its connection to the workspace file (the store's statement cache). */
 export interface HistoryAccess {
@@ -17,38 +18,7 @@ export interface HistoryAccess {
 const beforeHistory: ChangeSource = { kind: 'before-history' };
 const pulledSource: ChangeSource = { kind: 'service', updatedAt: null };
 
-/** The time a version 7 UUID carries (its first 48 bits, epoch ms); undefined for any other id. */
-export function uuidTime(id: string): number | undefined {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(id)) return undefined;
-  return parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
-}
-
-/**
- * A source as its row stores it: the service's `updated_at` cut to its UTC day, the grain its words
- * show ("from the service, updated 3 Mar 2026"). A pull's changes then share one source row per
- * distinct day rather than one per asset (each asset has its own `updated_at` to the second), so
- * the table stays small and a changed cell's row still names its source by a small integer.
- */
-export function storedSource(source: ChangeSource): ChangeSource {
-  if (source.kind !== 'service' || source.updatedAt === null) return source;
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(source.updatedAt) ? null : new Date(source.updatedAt);
-  if (!day || Number.isNaN(day.getTime())) return source;
-  return { kind: 'service', updatedAt: day.toISOString().slice(0, 10) };
-}
-
-/** Where a document's cells sit in the source of a write, by path (undefined: nowhere known). */
-export type PlacesOf = (docId: string) => ReadonlyMap<string, string> | undefined;
-
-/** A source with the place of one cell in it: a workbook's sheet and cell, a CSV's row. */
-export function placed(source: ChangeSource, place: string | null): ChangeSource {
-  if (place === null) return source;
-  const bang = place.lastIndexOf('!');
-  if (source.kind === 'workbook' && bang > 0)
-    return { ...source, sheet: place.slice(0, bang).slice(0, 64), cell: place.slice(bang + 1).slice(0, 16) };
-  const row = /(\d+)$/.exec(place);
-  if (source.kind === 'csv' && row) return { ...source, row: Number(row[1]) };
-  return source;
-}
+export { placed, storedSource, uuidTime, type PlacesOf };
 
 /**
  * The cell history of one workspace file (issue 31): the recorder the one write path calls with
@@ -194,7 +164,7 @@ export class CellHistory implements ChangeRecorder {
     }
     if (first !== null) {
       const origin = doc
-        ? { at: doc.origin_at, source: this.sourceOf(doc.origin_source) }
+        ? { at: doc.origin_at, source: this.datedOrigin(ref, this.sourceOf(doc.origin_source)) }
         : this.unrecordedOrigin(ref);
       out.push({ at: origin.at, value: first, previous: null, source: origin.source });
     }
@@ -235,13 +205,38 @@ export class CellHistory implements ChangeRecorder {
     return arrived !== undefined && arrived >= this.historyStartedAt();
   }
 
-  /** Where a document without a `cell_docs` row came from: a pull since history began, or before it. */
-  unrecordedOrigin(ref: DocumentRef): { at: number; source: ChangeSource } {
+  /**
+   * Where a document without a `cell_docs` row came from: a pull since history began, with the
+   * service's `updated_at` its row kept when it arrived (`assets.arrived_updated_at`, read here
+   * unless the caller read it: the audit log reads them all at once), or before history.
+   */
+  unrecordedOrigin(ref: DocumentRef, arrivedUpdatedAt?: string | null): { at: number; source: ChangeSource } {
     const arrived = ref.kind === 'asset' ? uuidTime(ref.id) : undefined;
     const started = this.historyStartedAt();
-    return arrived !== undefined && arrived >= started
-      ? { at: Math.floor(arrived / 1_000) * 1_000, source: pulledSource }
-      : { at: started, source: beforeHistory };
+    if (arrived === undefined || arrived < started) return { at: started, source: beforeHistory };
+    const updatedAt = arrivedUpdatedAt !== undefined ? arrivedUpdatedAt : this.arrivalDate(ref.id);
+    return {
+      at: Math.floor(arrived / 1_000) * 1_000,
+      // Cut to its day as a pull's changes are (`storedSource`): `docId` stores it as one row per day.
+      source: updatedAt ? storedSource({ kind: 'service', updatedAt }) : pulledSource,
+    };
+  }
+
+  /**
+   * A document's origin as its `cell_docs` row keeps it, with the service's date a pulled asset's
+   * row leaves out (`docId`): its `assets.arrived_updated_at`, written once when it arrived (read
+   * here unless the caller read it).
+   */
+  datedOrigin(ref: DocumentRef, source: ChangeSource, arrived?: string | null): ChangeSource {
+    if (source.kind !== 'service' || source.updatedAt !== null || ref.kind !== 'asset') return source;
+    const updatedAt = arrived !== undefined ? arrived : this.arrivalDate(ref.id);
+    return updatedAt ? storedSource({ kind: 'service', updatedAt }) : source;
+  }
+
+  private arrivalDate(localId: string): string | null {
+    const row = this.db.sql('SELECT arrived_updated_at AS at FROM assets WHERE local_id = ?').get(localId) as
+      { at: string | null } | undefined;
+    return row?.at ?? null;
   }
 
   /** A portfolio answer's value now, as its row keeps it (JSON text; null: no such answer). */
@@ -330,7 +325,9 @@ export class CellHistory implements ChangeRecorder {
         { id: number } | undefined;
       if (row) id = row.id;
       else {
-        const origin = this.unrecordedOrigin(ref);
+        // Without the service's date (it would read the asset's row a second time in a keypress):
+        // `datedOrigin` adds it when the history is read.
+        const origin = this.unrecordedOrigin(ref, null);
         id = (
           this.db
             .sql(

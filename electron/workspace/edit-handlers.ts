@@ -38,9 +38,9 @@ const verbs: Record<HandSourceKind, string> = {
   clear: 'clear',
 };
 
-/** "paste of 9 cells", "edit of 1 cell". */
-function cellsLabel(source: HandSourceKind, count: number): string {
-  return `${verbs[source]} of ${count} ${count === 1 ? 'cell' : 'cells'}`;
+/** "paste of 9 cells", "edit of 1 cell" (`noun`: "meter cell" for the Meters tab's grids). */
+export function cellsLabel(source: HandSourceKind, count: number, noun = 'cell'): string {
+  return `${verbs[source]} of ${count} ${count === 1 ? noun : `${noun}s`}`;
 }
 
 /**

@@ -54,3 +54,35 @@ export function createHistoryTables(db: Database.Database, now: number): void {
     "INSERT INTO meta (key, value) VALUES ('history_started_at', ?) ON CONFLICT(key) DO NOTHING",
   ).run(String(Math.floor(now / 1_000) * 1_000));
 }
+
+/**
+ * The history's second step (issue 31's three gaps):
+ * - `assets.arrived_updated_at`: the service's `updated_at` of the copy a pull's new asset arrived
+ *   with, written by the row's own insert (`insertFromService`), never after: a pull's arrival
+ *   writes no history row, and its cells' first entry reads "from the service, updated 3 Mar 2026"
+ *   from here (`CellHistory.unrecordedOrigin`). NULL: the service gave none, or the asset did not
+ *   arrive by a pull (older rows too: they read "from the service" as before).
+ * - `import_records`: one row per workbook or readings import applied, for "Show the import" (the
+ *   uploaded file is deleted once read). The file's name is in its source row (`source`, a
+ *   `change_sources` row of its own: the source carries the record's id), never here again; what
+ *   it changed is the history's rows of that source between `first_change` and `last_change`
+ *   (ids of `cell_history`) and the documents it brought (`cell_docs` between `first_doc` and
+ *   `last_doc` with that origin). json: the kind, the sheets, the counts applied and skipped, the
+ *   undo step's label (`step`: its id in `steps`).
+ */
+export function addImportRecords(db: Database.Database): void {
+  db.exec(`
+    ALTER TABLE assets ADD COLUMN arrived_updated_at TEXT;
+    CREATE TABLE IF NOT EXISTS import_records (
+      id INTEGER PRIMARY KEY,
+      source INTEGER UNIQUE,
+      at INTEGER NOT NULL,
+      step INTEGER,
+      first_change INTEGER NOT NULL,
+      last_change INTEGER,
+      first_doc INTEGER NOT NULL,
+      last_doc INTEGER,
+      json TEXT NOT NULL
+    );
+  `);
+}

@@ -54,6 +54,11 @@ export class History {
     return this.active !== null;
   }
 
+  /** The step being recorded (its `steps` id), or null: an import's record names its undo step. */
+  get current(): number | null {
+    return this.active;
+  }
+
   /** Runs `fn` as one labelled step (one transaction); a step that journalled nothing is dropped. */
   step<T>(label: string, fn: () => T): T {
     if (this.active !== null) return fn();

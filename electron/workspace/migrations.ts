@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { legacyPropertyTypeCodes } from '../../shared/domain/reference-data';
-import { createHistoryTables } from './history-schema';
+import { addImportRecords, createHistoryTables } from './history-schema';
 import { responsesDocsShapes } from './migrations-responses';
 
 /**
@@ -183,6 +183,9 @@ const steps: ReadonlyArray<(db: Database.Database) => void> = [
   // connection and entity, and kept across restarts). Nothing older is read: a document's cells
   // without history show their value as "before history" (see electron/workspace/history-schema.ts).
   (db) => createHistoryTables(db, Date.now()),
+  // A pull's new asset keeps the service's `updated_at` it arrived with, and each import applied
+  // is recorded once (electron/workspace/history-schema.ts, `addImportRecords`).
+  addImportRecords,
 ];
 
 export const schemaVersion = steps.length;

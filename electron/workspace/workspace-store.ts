@@ -6,6 +6,7 @@ import type { HistoryState, ServerVerdict } from '../../shared/sync/types';
 import { AssetEdits, type Edit } from './asset-edits';
 import type { AssetRecord } from './asset-record';
 import { CellHistory } from './cell-history';
+import { ImportRecords } from './import-records';
 import type { StepOutcome } from './history';
 import type { ChangeRecorder } from './change-recorder';
 import type { ChangeSource } from '../../shared/history/change-source';
@@ -31,6 +32,8 @@ export class WorkspaceStore extends LedgerReads {
   private readonly access: SqlAccess;
   /** Every change's source and time per cell (issue 31): the write path's recorder, and its reads. */
   readonly cells: CellHistory;
+  /** The imports applied to this file, each recorded once (import-records.ts), for "Show the import". */
+  readonly imports: ImportRecords;
 
   private constructor(
     db: Database.Database,
@@ -50,6 +53,7 @@ export class WorkspaceStore extends LedgerReads {
     this.cells = new CellHistory(access);
     this.path = new WritePath(access, recorder === null ? undefined : (recorder ?? this.cells));
     this.edits = new AssetEdits(access, this.path);
+    this.imports = new ImportRecords(access, () => this.path.currentStep());
   }
 
   /**

@@ -164,6 +164,11 @@ export class WritePath {
     return this.history.state();
   }
 
+  /** The undo step being recorded (null: none). */
+  currentStep(): number | null {
+    return this.history.current;
+  }
+
   /** Undo or redo puts one journal row's image back, through the same path (source undo/redo). */
   private restore(row: JournalRow, side: 'before' | 'after'): void {
     const text = side === 'before' ? row.before : row.after;

@@ -5,6 +5,7 @@ import { gridCommandOf } from './editing/keyboard';
 import { AnnualGrid, AssetsGrid, EntriesGrid } from './grids/WorkspaceGrids';
 import { ConnectionsDialog } from './connections/ConnectionsDialog';
 import { CellHistoryPanel } from './history/CellHistoryPanel';
+import { ImportRecordPanel } from './history/ImportRecordPanel';
 import { CellMenu } from './history/CellMenu';
 import { connectCellMarks } from './history/cell-marks';
 import { ImportExportDialog } from './import-export/ImportExportDialog';
@@ -117,6 +118,7 @@ export function App() {
       <FirstRunGuide />
       <ConfirmDialog />
       <CellHistoryPanel />
+      <ImportRecordPanel />
       <CellMenu />
     </div>
   );

@@ -67,6 +67,8 @@ import type {
   ReadingsImportResult,
 } from '../meters/views';
 import type { CellHistoryEntry } from '../history/change-source';
+import { historyArgs } from '../history/bridge-args';
+import type { ImportDetail, ImportSummary } from '../history/import-record';
 
 export type { MeterWriteResult } from '../meters/views';
 export type { AppInfo, OAuthFinished, OAuthStart, SessionState, WorkspaceSnapshot } from './types';
@@ -210,15 +212,12 @@ export const bridgeMethods = {
    * an audit log (CSV or XLSX) in main's save dialog; null when cancelled.
    */
   'workspace.exportAuditLog': method<{ fileName: string; changes: number; downloadId?: string } | null>()(
-    z
-      .object({
-        format: z.enum(['xlsx', 'csv']),
-        from: z.number().int().min(0).optional(),
-        to: z.number().int().min(0).optional(),
-        localIds: z.array(localId).min(1).max(100_000).optional(),
-      })
-      .strict(),
+    historyArgs.exportAuditLog,
   ),
+  /** An applied import's record (the file is gone): what it changed, its cell highlighted if given. */
+  'workspace.importRecord': method<ImportDetail>()(historyArgs.importRecord),
+  /** The workspace's latest imports, newest first (the Import dialog's "Recent imports"). */
+  'workspace.recentImports': method<ImportSummary[]>()(noArgs),
   'sync.review': method<PendingReview>()(noArgs),
   'sync.run': method<SyncReport>()(
     z
@@ -280,9 +279,9 @@ export const bridgeMethods = {
       })
       .strict(),
   ),
-  /** Writes the workspace to a file the user chooses in main's save dialog; null when cancelled. */
+  /** Writes the workspace to a file chosen in main's save dialog (`sourcesTab`: an .xlsx's); null: cancelled. */
   'workbook.export': method<{ fileName: string; assets: number; downloadId?: string } | null>()(
-    z.object({ format: z.enum(['xlsx', 'csv']) }).strict(),
+    z.object({ format: z.enum(['xlsx', 'csv']), sourcesTab: z.boolean().optional() }).strict(),
   ),
   /**
    * Reads a picked workbook (files.pick) into a preview; nothing changes until it is applied. Given

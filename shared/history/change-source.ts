@@ -8,24 +8,36 @@ import { z } from 'zod';
  * The kinds the analyst's hand makes in a grid (`typed`, `paste`, `fill`, `replace`, `clear`) carry
  * nothing more; the others say what they were made from.
  */
+/** An import's record in the workspace file (electron/workspace/import-records.ts). */
+export const importId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+
 export const changeSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('typed') }).strict(),
   z.object({ kind: z.literal('paste') }).strict(),
   z.object({ kind: z.literal('fill') }).strict(),
   z.object({ kind: z.literal('replace') }).strict(),
   z.object({ kind: z.literal('clear') }).strict(),
-  /** A workbook import: the file's name (never its path), the sheet and the cell ("F12"). */
+  /**
+   * A workbook import: the file's name (never its path), the sheet and the cell ("F12"); `import`:
+   * its record's id (electron/workspace/import-records.ts), for "Show the import" (older entries have none).
+   */
   z
     .object({
       kind: z.literal('workbook'),
       file: z.string().max(255),
       sheet: z.string().max(64).optional(),
       cell: z.string().max(16).optional(),
+      import: importId.optional(),
     })
     .strict(),
-  /** A CSV import: the file's name and the 1-based row. */
+  /** A CSV import (assets or readings): the file's name and the 1-based row; `import` as above. */
   z
-    .object({ kind: z.literal('csv'), file: z.string().max(255), row: z.number().int().min(1).optional() })
+    .object({
+      kind: z.literal('csv'),
+      file: z.string().max(255),
+      row: z.number().int().min(1).optional(),
+      import: importId.optional(),
+    })
     .strict(),
   /** Computed from meter readings: the meters' ids and how many readings. */
   z

@@ -4,6 +4,7 @@
  * scalars checked in main against the meter or reading schema once applied (types.ts).
  */
 import { z } from 'zod';
+import { handSourceKinds } from '../history/change-source';
 import { importColumns } from './import-rows';
 import { meterSpaces, meterUtilities } from './types';
 
@@ -63,7 +64,9 @@ export const metersArgs = {
         .array(z.object({ id, field: z.enum(readingFields), value: cellValue }).strict())
         .max(100_000)
         .optional(),
-      /** The undo step's label; main says "edit of N meter cells" without one. */
+      /** What the analyst's hand did (typed, paste, fill, replace, clear): the step's label and source. */
+      source: z.enum(handSourceKinds).optional(),
+      /** The undo step's label; main says "paste of N meter cells" (by `source`) without one. */
       label: z.string().min(1).max(120).optional(),
     })
     .strict(),

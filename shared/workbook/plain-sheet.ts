@@ -13,6 +13,9 @@ export interface PlainSheet {
   rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null>>;
 }
 
+/** The Sources tab's marker (electron/workbook/sources-sheet.ts): our reader skips the tab by it. */
+export const SOURCES_MARKER = 'asset_desk:sources';
+
 /** Rows are joined into pieces of about this many characters before they go to the ZIP. */
 const PIECE = 256 * 1024;
 

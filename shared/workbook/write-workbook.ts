@@ -80,20 +80,11 @@ function labelColumn(field: ListField): string {
 export function schemeList(schemes: readonly { id: number; name: string }[]): ListItem[] {
   return schemes.map((s) => ({ value: String(s.id), label: s.name }));
 }
-type Record_ = Record<string, unknown>;
 
 /** Excel keeps a list validation's inline formula to 255 characters; longer lists get no dropdown. */
 const MAX_INLINE_LIST = 255;
 /** Asset rows between waits for the packing to catch up (a few chunks' worth of each tab). */
 const SETTLE_EVERY = 500;
-
-/** An asset's annual records by year (the last of a year kept, as the import reads them back). */
-function annualByYear(asset: Doc): Map<number, Record_> {
-  const byYear = new Map<number, Record_>();
-  for (const r of Array.isArray(asset.annual_data) ? asset.annual_data : [])
-    if (typeof r.year === 'number') byYear.set(r.year, r);
-  return byYear;
-}
 
 function recordSlots(
   assets: readonly Doc[],
@@ -247,7 +238,7 @@ export async function writeAssetWorkbook(
   let r = 2;
   for (const asset of assets) {
     r++;
-    slots.fill(annualByYear(asset));
+    slots.fillRecords(asset.annual_data);
     for (const tab of tabs) tab.row(asset, r);
     slots.clear();
     // Packing in another thread may fall behind: wait for it now and then, so the pieces waiting

@@ -1,9 +1,16 @@
 /**
  * A cell's history as an analyst opens it, in Chromium against the embedded sandbox (issue 31): a
  * typed value, then the cell menu (right click) names the shortcut and opens the history, which
- * lists the typed value over the value the first pull brought from the service; Alt+H opens it
- * from the keyboard.
+ * lists the typed value over the value the first pull brought from the service (with the service's
+ * date); Alt+H opens it from the keyboard. The corner mark: on the pulled value, gone once typed,
+ * back once imported. A value imported from a workbook: its entry's "Show the import" opens the
+ * import's record with that cell highlighted; the Import dialog's "Recent imports" opens it too;
+ * an export with "Add a Sources tab" names the import as the value's source.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
@@ -29,10 +36,15 @@ describe("a cell's history in the grid", () => {
     const guide = page.getByTestId('guide-dismiss');
     if (await guide.isVisible()) await guide.click();
     const before = String(asset.doc['city'] ?? '');
+    const sourced = async () => /\bcell-sourced\b/.test((await cell.getAttribute('class')) ?? '');
+    // A pulled value (its arrival wrote no history) is marked as not from the analyst's hand...
+    if (before) await expect.poll(sourced).toBe(true);
     await cell.click();
     await page.keyboard.type('Haarlem');
     await page.keyboard.press('Enter');
     await expect.poll(() => workspaceProbe(app).valueAt(asset.localId, 'city')).toBe('Haarlem');
+    // ...and a typed one is not.
+    await expect.poll(sourced).toBe(false);
 
     await cell.click({ button: 'right' });
     const menu = page.getByTestId('cell-menu');
@@ -48,7 +60,8 @@ describe("a cell's history in the grid", () => {
     expect(await rows.nth(0).textContent()).toContain('Haarlem');
     if (before) {
       expect(await rows.nth(1).getAttribute('data-source')).toBe('service');
-      expect(await rows.nth(1).textContent()).toContain('from the service');
+      // A pull's new asset: the service's updated_at it arrived with, though its arrival wrote no history.
+      expect(await rows.nth(1).textContent()).toMatch(/from the service, updated \d{1,2} \w{3} \d{4}/);
     }
     expect(await panel.locator('h2').textContent()).toContain('City');
     await screenshot(page, 'ui-cell-history-panel.png');
@@ -62,6 +75,102 @@ describe("a cell's history in the grid", () => {
     expect(await panel.getByTestId('cell-history-entry').count()).toBe(before ? 2 : 1);
     await page.keyboard.press('Escape');
     await expect.poll(() => panel.isVisible()).toBe(false);
+    expect(ui.pageErrors).toEqual([]);
+  });
+
+  it("an imported value's entry shows the import (the file is gone), reachable from Recent imports too", async () => {
+    // The workbook exported, the asset's city changed in it as an analyst would in Excel.
+    const book = join(mkdtempSync(join(tmpdir(), 'asset-desk-ui-import-record-')), 'assets-2025.xlsx');
+    app.picker.saveNext = book;
+    await app.core.handlers['workbook.export']({ format: 'xlsx' });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(book);
+    const sheet = wb.getWorksheet('Asset Characteristics');
+    if (!sheet) throw new Error('no Asset Characteristics tab');
+    const column = (sheet.getRow(1).values as unknown[]).indexOf('city');
+    let row = 0;
+    for (let r = 3; r <= sheet.rowCount; r++)
+      if (sheet.getRow(r).getCell(1).value === asset.serviceAssetId) row = r;
+    sheet.getRow(row).getCell(column).value = 'Zwolle';
+    await wb.xlsx.writeFile(book);
+    const place = `Asset Characteristics!${sheet.getColumn(column).letter}${row}`;
+    // Run alone (-t), the page is not open yet.
+    if (!(await page.getByTestId('exchange-button').isVisible())) {
+      await page.goto(app.host.launchUrl);
+      const guide = page.getByTestId('guide-dismiss');
+      await page.getByTestId('exchange-button').waitFor();
+      if (await guide.isVisible()) await guide.click();
+    }
+
+    await page.getByTestId('exchange-button').click();
+    const exchange = page.getByTestId('exchange-dialog');
+    await exchange.waitFor({ state: 'visible' });
+    app.picker.next = book;
+    await page.getByTestId('import-choose').click();
+    await page.getByTestId('preview-file').filter({ hasText: 'assets-2025.xlsx' }).waitFor();
+    await page.getByTestId('apply-import').click();
+    await page.getByTestId('apply-result').waitFor();
+    await page.getByTestId('exchange-close').click();
+    await exchange.waitFor({ state: 'hidden' });
+    await expect.poll(() => workspaceProbe(app).valueAt(asset.localId, 'city')).toBe('Zwolle');
+
+    const cell = gridCell(page, 'assets-grid', asset.localId, 'city');
+    // Imported: marked again as a value not from the analyst's hand.
+    await expect.poll(async () => (await cell.getAttribute('class')) ?? '').toMatch(/\bcell-sourced\b/);
+    await cell.click();
+    await page.keyboard.press('Alt+h');
+    const panel = page.getByTestId('cell-history');
+    const newest = panel.getByTestId('cell-history-entry').first();
+    await newest.waitFor();
+    expect(await newest.getAttribute('data-source')).toBe('workbook');
+    expect(await newest.textContent()).toContain(`from assets-2025.xlsx, ${place}`);
+    await newest.getByTestId('cell-history-import').click();
+    const record = page.getByTestId('import-record');
+    await record.getByTestId('import-record-facts').waitFor();
+    expect(await panel.isVisible()).toBe(false);
+    expect(await record.locator('h2').textContent()).toBe('Workbook import from assets-2025.xlsx');
+    expect(await record.getByTestId('import-record-facts').textContent()).toContain('1 changed');
+    const marked = record.locator('tr[aria-current="true"]');
+    expect(await marked.count()).toBe(1);
+    expect(await marked.textContent()).toContain(place);
+    expect(await marked.textContent()).toContain('Zwolle');
+    await screenshot(page, 'ui-cell-history-import-record.png');
+    await record.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => record.isVisible()).toBe(false);
+
+    // The Import dialog's "Recent imports" opens the same record.
+    await page.getByTestId('exchange-button').click();
+    await exchange.waitFor({ state: 'visible' });
+    await page.getByTestId('recent-imports').locator('summary').click();
+    await page.getByTestId('recent-import').first().waitFor();
+    await screenshot(page, 'ui-cell-history-recent-imports.png');
+    await page.getByTestId('recent-import').first().click();
+    await record.getByTestId('import-record-facts').waitFor();
+    expect(await record.getByTestId('import-record-cell').count()).toBeGreaterThanOrEqual(1);
+    expect(await record.locator('tr[aria-current="true"]').count()).toBe(0);
+    await record.getByRole('button', { name: 'Close' }).click();
+
+    // The export card's "Add a Sources tab" (off by default, an .xlsx's only): the imported city's row.
+    const sourcesTab = page.getByTestId('export-sources-tab');
+    expect(await sourcesTab.isChecked()).toBe(false);
+    await page.getByTestId('export-format-csv').check();
+    expect(await sourcesTab.isDisabled()).toBe(true);
+    await page.getByTestId('export-format-xlsx').check();
+    await sourcesTab.check();
+    const withSources = join(dirname(book), 'with-sources.xlsx');
+    app.picker.saveNext = withSources;
+    await page.getByTestId('export-run').click();
+    await page.getByTestId('export-result').waitFor();
+    const written = new ExcelJS.Workbook();
+    await written.xlsx.readFile(withSources);
+    const sources = written.getWorksheet('Sources');
+    if (!sources) throw new Error('no Sources tab');
+    const lines: string[][] = [];
+    sources.eachRow((line) => lines.push((line.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
+    const city = lines.find((line) => line[4] === 'city' && line[5] === 'Zwolle');
+    expect(city?.[6]).toBe(`from assets-2025.xlsx, ${place}`);
+    await page.getByTestId('exchange-close').click();
+    await exchange.waitFor({ state: 'hidden' });
     expect(ui.pageErrors).toEqual([]);
   });
 });

@@ -2,7 +2,9 @@
  * Meters in Chromium through the browser host (issue 32): a utility portal's readings CSV imported
  * from the Import dialog (preview with its duplicate flagged, "Apply valid rows"), the derived
  * annual cell drawn as derived with how it was made on hover, its history saying "from 1 meter"
- * with the way to the Meters tab on that asset, and Undo taking it all back.
+ * with the way to the Meters tab on that asset, and Undo taking it all back; and the Readings grid
+ * edited as the asset grids are (a Shift+arrow range copied and pasted, filled, replaced from the
+ * find bar, cleared with Delete, each undone), the derived annual figure recomputed at each step.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,15 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/test-app';
-import { gridCell, revealCell, screenshot, useUiPage, workspaceProbe } from '../support/ui-page';
+import {
+  copyInPage,
+  gridCell,
+  pasteInPage,
+  revealCell,
+  screenshot,
+  useUiPage,
+  workspaceProbe,
+} from '../support/ui-page';
 
 /** Energy fields by space, electricity: the first one empty in the asset's row is the test's. */
 const candidates = [
@@ -66,6 +76,29 @@ describe('meter readings, in Chromium', () => {
     await page.getByTestId('exchange-dialog').waitFor({ state: 'visible' });
     await page.setInputFiles('[data-testid="readings-file-input"]', file);
     await page.getByTestId('readings-preview').waitFor();
+  };
+
+  /**
+   * The file's three readings applied on a fresh page, the Meters tab open on them. The tests before
+   * leave their meter in the workspace: gone first, so the file's meter is new again.
+   */
+  const readingsOnMetersTab = async () => {
+    const left = (await app.core.handlers['meters.list']({})).meters.map((m) => m.id);
+    if (left.length > 0) await app.core.handlers['meters.delete']({ meterIds: left });
+    const ready = await setup();
+    const { probe, asset, path, file } = ready;
+    await page.goto(app.host.launchUrl);
+    const guide = page.getByTestId('guide-dismiss');
+    if (await guide.isVisible()) await guide.click();
+    await importReadings(file);
+    await page.getByTestId('readings-apply').click();
+    await page.getByTestId('readings-applied').waitFor();
+    await page.getByTestId('exchange-close').click();
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
+    await page.getByTestId('tab-meters').click();
+    const grid = page.locator('[data-testid="readings-grid"]');
+    await expect.poll(() => grid.locator('.ag-row[row-id]').count()).toBe(3);
+    return { ...ready, grid };
   };
 
   it('imports a readings CSV, shows the derived cell and its hover, and undoes', async () => {
@@ -124,19 +157,7 @@ describe('meter readings, in Chromium', () => {
   });
 
   it('lists the readings in the Meters tab, where an edited reading moves the derived cell, undone by Ctrl+Z', async () => {
-    const { probe, asset, path, file } = await setup();
-    await page.goto(app.host.launchUrl);
-    const guide = page.getByTestId('guide-dismiss');
-    if (await guide.isVisible()) await guide.click();
-    await importReadings(file);
-    await page.getByTestId('readings-apply').click();
-    await page.getByTestId('readings-applied').waitFor();
-    await page.getByTestId('exchange-close').click();
-    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
-
-    await page.getByTestId('tab-meters').click();
-    const readings = page.locator('[data-testid="readings-grid"] .ag-row[row-id]');
-    await expect.poll(() => readings.count()).toBe(3);
+    const { probe, asset, path } = await readingsOnMetersTab();
     const meterRow = page.locator('[data-testid="meters-grid"] .ag-row[row-id]');
     await expect.poll(() => meterRow.count()).toBe(1);
     const listing = await app.core.handlers['meters.list']({});
@@ -173,32 +194,20 @@ describe('meter readings, in Chromium', () => {
   });
 
   it('fills down (Ctrl+D) and finds (Ctrl+F, Enter) in the Readings grid', async () => {
-    // The test before leaves its meter in the workspace: gone, so the file's meter is new again.
-    const left = (await app.core.handlers['meters.list']({})).meters.map((m) => m.id);
-    if (left.length > 0) await app.core.handlers['meters.delete']({ meterIds: left });
-    const { probe, asset, path, file } = await setup();
-    await page.goto(app.host.launchUrl);
-    const guide = page.getByTestId('guide-dismiss');
-    if (await guide.isVisible()) await guide.click();
-    await importReadings(file);
-    await page.getByTestId('readings-apply').click();
-    await page.getByTestId('readings-applied').waitFor();
-    await page.getByTestId('exchange-close').click();
-    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
-    await page.getByTestId('tab-meters').click();
-    const grid = page.locator('[data-testid="readings-grid"]');
-    await expect.poll(() => grid.locator('.ag-row[row-id]').count()).toBe(3);
+    const { grid } = await readingsOnMetersTab();
 
     // Find: "MWh" is the unit of the one estimated bill; Enter takes the grid's focus there.
     const estimated = (await app.core.handlers['meters.list']({})).readings.find((r) => r.estimated)!;
     await grid.locator('.ag-row[row-index="0"] [col-id="start"]').click();
     await page.keyboard.press('ControlOrMeta+F');
-    const input = page.getByTestId('readings-grid-find-input');
+    const bar = page.getByTestId('readings-grid-find');
+    const input = bar.getByTestId('find-input');
     await input.waitFor();
     await input.fill('mwh');
-    await expect.poll(() => page.getByTestId('readings-grid-find-count').textContent()).toBe('1 match');
+    // The first match from the focused cell, as the asset grids' find bar goes.
+    await expect.poll(() => bar.getByTestId('find-count').textContent()).toBe('1 of 1');
     await input.press('Enter');
-    await expect.poll(() => page.getByTestId('readings-grid-find-count').textContent()).toBe('1 of 1');
+    await expect.poll(() => bar.getByTestId('find-count').textContent()).toBe('1 of 1');
     const focused = grid.locator('.ag-cell-focus');
     expect(await focused.getAttribute('col-id')).toBe('unit');
     expect(await focused.locator('xpath=ancestor::*[@row-id][1]').getAttribute('row-id')).toBe(estimated.id);
@@ -220,7 +229,132 @@ describe('meter readings, in Chromium', () => {
           (await app.core.handlers['meters.list']({})).readings.find((r) => r.id === rowIds[1])?.estimated,
       )
       .toBe(of(rowIds[0]!).estimated);
-    expect(await page.getByTestId('undo').getAttribute('title')).toMatch(/fill of 1 meter cell/);
+    await expect.poll(() => page.getByTestId('undo').getAttribute('title')).toMatch(/fill of 1 meter cell/);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('edits the Readings grid as the asset grids: a Shift+arrow range copied and pasted, filled, replaced, cleared, and undone', async () => {
+    const { probe, asset, path, year, field, grid } = await readingsOnMetersTab();
+
+    // The readings by their place in the grid: the straddling bills and the estimated one.
+    const ids = await Promise.all(
+      [0, 1, 2].map(
+        async (i) => (await grid.locator(`.ag-row[row-index="${i}"]`).first().getAttribute('row-id'))!,
+      ),
+    );
+    const reading = async (id: string) =>
+      (await app.core.handlers['meters.list']({})).readings.find((r) => r.id === id)!;
+    const [first, second, third] = await Promise.all(ids.map(reading));
+    expect([first!.start, second!.start, third!.start]).toEqual([
+      `${year - 1}-12-02`,
+      `${year}-02-01`,
+      `${year}-12-01`,
+    ]);
+    const cell = (row: number, col: string) =>
+      grid.locator(`.ag-row[row-index="${row}"] [col-id="${col}"]`).first();
+    const undoTitle = () => page.getByTestId('undo').getAttribute('title');
+    const status = page.getByTestId('status-range');
+
+    // Shift+arrow: the first bill's quantity and unit, copied as Excel would take them.
+    await cell(0, 'quantity').click();
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(() => status.textContent()).toMatch(/^2 cells · 1 numbers, sum 6,100/);
+    expect(await cell(0, 'unit').getAttribute('class')).toContain('cell-in-range');
+    expect(await copyInPage(page)).toBe('6100\tkWh');
+
+    // Pasted over the estimated bill's quantity and unit: one step, and the annual figure follows.
+    // 3,100 (January) + 6,100 (February..November, all inside) + 1,550 (December's half) = 10,750.
+    await cell(1, 'quantity').click();
+    await pasteInPage(page, '6100\tkWh');
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(10_750);
+    await expect.poll(undoTitle).toMatch(/paste of 2 meter cells/);
+    await expect.poll(async () => (await cell(1, 'unit').textContent())?.trim()).toBe('kWh');
+
+    // A pasted value that breaks a reading rule shows in its cell and below the grids, as typed ones
+    // do; the figure it feeds is held back, so it stays. Undone.
+    await cell(2, 'quantity').click();
+    await pasteInPage(page, '-5');
+    await expect.poll(() => cell(2, 'quantity').getAttribute('class')).toContain('cell-error');
+    await expect.poll(() => page.getByTestId('meters-problems').textContent()).toContain('1 error');
+    await expect
+      .poll(() => page.getByTestId('meter-problems').textContent())
+      .toContain('A negative quantity (-5)');
+    expect(await probe.valueAt(asset.localId, path)).toBe(10_750);
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(() => cell(2, 'quantity').getAttribute('class')).not.toContain('cell-error');
+
+    // Fill down over a range: the first quantity into the two below, one step.
+    // 3,100 + 6,100 + 6,100 x 31/62 = 12,250.
+    await cell(0, 'quantity').click();
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(() => status.textContent()).toMatch(/^3 cells/);
+    await page.keyboard.press('ControlOrMeta+D');
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(12_250);
+    expect((await reading(third!.id)).quantity).toBe(6_100);
+    // The status bar's sum follows the written values: 3 x 6,100.
+    await expect.poll(() => status.textContent()).toMatch(/^3 cells · 3 numbers, sum 18,300/);
+    await expect.poll(undoTitle).toMatch(/fill of 2 meter cells/);
+
+    // Replace (Ctrl+H): every 6100 of the quantity column becomes 12200, one step.
+    // 12,200 x 31/61 = 6,200 + 12,200 + 12,200 x 31/62 = 6,100: 24,500.
+    await page.keyboard.press('ControlOrMeta+H');
+    const bar = page.getByTestId('readings-grid-find');
+    await bar.getByTestId('find-input').fill('6100');
+    await expect.poll(() => bar.getByTestId('find-count').textContent()).toMatch(/of 3$/);
+    await bar.getByTestId('replace-input').fill('12200');
+    await bar.getByTestId('replace-all').click();
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(24_500);
+    await expect.poll(undoTitle).toMatch(/replace of 3 meter cells/);
+    // The Source column is read-only: a replace there changes nothing and says so.
+    await bar.getByTestId('find-input').fill('portal');
+    // The search settles on a Source cell first (Replace all works in the current match's column).
+    await expect.poll(() => bar.getByTestId('find-count').textContent()).toMatch(/of 3$/);
+    await bar.getByTestId('replace-input').fill('x');
+    await bar.getByTestId('replace-all').click();
+    await expect
+      .poll(() => page.getByText('Nothing replaced (3 cells read-only, skipped)').count())
+      .toBeGreaterThan(0);
+    await screenshot(page, 'ui-meters-replace.png');
+    await bar.getByTestId('find-input').press('Escape');
+
+    // Delete over the unit and estimated of two readings: "estimated" is cleared (no), a unit
+    // can't be empty and stays, and the analyst is told.
+    await cell(0, 'unit').click();
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(() => status.textContent()).toMatch(/^4 cells/);
+    await page.keyboard.press('Delete');
+    await expect.poll(async () => (await reading(second!.id)).estimated).toBe(false);
+    expect((await reading(second!.id)).unit).toBe('kWh');
+    await expect.poll(undoTitle).toMatch(/clear of 2 meter cells/);
+    await expect
+      .poll(() => page.getByText("2 cells left as they were: they can't be empty.").count())
+      .toBeGreaterThan(0);
+    const mark = async () =>
+      (await app.core.handlers['meters.derived']({ assetIds: [asset.localId] })).find(
+        (m) => m.year === year && m.field === field,
+      );
+    await expect.poll(async () => (await mark())?.estimatedShare ?? 0).toBe(0);
+
+    // Undo, step by step: the estimate, the replace, the fill, the paste.
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(async () => (await reading(second!.id)).estimated).toBe(true);
+    await expect.poll(async () => (await mark())?.estimatedShare ?? 0).toBeGreaterThan(0);
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(12_250);
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(10_750);
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(38_150);
+    await expect.poll(async () => (await cell(1, 'quantity').textContent())?.trim()).toBe('33.5');
+    expect((await reading(second!.id)).unit).toBe('MWh');
+
+    // The derived annual cell shows the figure made again, marked as derived.
+    await page.getByTestId('tab-annual').click();
+    const annual = await revealCell(page, 'annual-grid', `${asset.localId}:${year}`, field);
+    await expect.poll(async () => (await annual.textContent())?.trim()).toBe('38150');
+    expect(await annual.getAttribute('class')).toContain('cell-derived');
     expect(pageErrors).toEqual([]);
   });
 });

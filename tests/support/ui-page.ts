@@ -108,7 +108,10 @@ declare const document: {
   activeElement: { dispatchEvent(event: unknown): boolean } | null;
   body: { dispatchEvent(event: unknown): boolean };
 };
-declare const DataTransfer: new () => { setData(type: string, data: string): void };
+declare const DataTransfer: new () => {
+  setData(type: string, data: string): void;
+  getData(type: string): string;
+};
 declare const ClipboardEvent: new (type: string, init: Record<string, unknown>) => unknown;
 
 /** A paste of text, as Excel's clipboard gives it, on the focused element (headless has no clipboard). */
@@ -121,6 +124,18 @@ export function pasteInPage(page: Page, text: string): Promise<void> {
       new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
     );
   }, text);
+}
+
+/** A copy (Ctrl+C) on the focused element: the text the page put on the clipboard. */
+export function copyInPage(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const data = new DataTransfer();
+    const target = document.activeElement ?? document.body;
+    target.dispatchEvent(
+      new ClipboardEvent('copy', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+    return data.getData('text/plain');
+  });
 }
 
 /**

@@ -3,12 +3,11 @@
  * cell (the anchor) to another. Copy, clear, fill down and fill right act on the range when there is
  * one; the status bar shows its count and, over numbers, their sum. AG Grid Community has no ranges.
  */
-import type { Column, GridApi } from 'ag-grid-community';
-import type { Scalar } from '../../../shared/sync/asset-doc';
-import { isRowEditable, pathOf, type GridRow } from '../grid-model/rows';
-import { useUi } from '../store/ui';
-import { currentValue, editCells, type Edit } from './commands';
-import { dataColumns, rowAt, type DisplayedDataColumn } from './grid-cells';
+import type { CellClassParams, Column, GridApi, GridOptions } from 'ag-grid-community';
+import { notify, useUi } from '../store/ui';
+import { dataColumns, rowAt } from './grid-cells';
+import { editingOf } from './grid-editing';
+import { keptMessage, planRangeCommand, type RangeCommand, type RangeRow } from './range-plan';
 
 export interface CellPosition {
   row: number;
@@ -19,20 +18,21 @@ interface RangeState {
   focus: CellPosition;
 }
 
-const ranges = new WeakMap<GridApi<GridRow>, RangeState>();
+// Keyed by the grid's API, whatever its rows.
+const ranges = new WeakMap<object, RangeState>();
 /** The range before the last focus move: a Shift+click focuses the cell before it reports the click. */
-const previous = new WeakMap<GridApi<GridRow>, RangeState>();
+const previous = new WeakMap<object, RangeState>();
 /** Focus moves the range made itself and AG Grid has yet to report (keys repeat faster than it). */
-const expected = new WeakMap<GridApi<GridRow>, CellPosition[]>();
+const expected = new WeakMap<object, CellPosition[]>();
 
-function positionOf(api: GridApi<GridRow>, rowIndex: number, column: Column): CellPosition | null {
+function positionOf<R>(api: GridApi<R>, rowIndex: number, column: Column): CellPosition | null {
   const col = dataColumns(api).findIndex((c) => c.column === column);
   return col < 0 ? null : { row: rowIndex, col };
 }
 
 /** The range's corners, top-left and bottom-right; null when it is a single cell or none. */
-export function rangeBounds(
-  api: GridApi<GridRow>,
+export function rangeBounds<R>(
+  api: GridApi<R>,
 ): { top: number; bottom: number; left: number; right: number } | null {
   const range = ranges.get(api);
   if (!range) return null;
@@ -46,14 +46,14 @@ export function rangeBounds(
   };
 }
 
-export function inRange(api: GridApi<GridRow>, rowIndex: number | null, column: Column): boolean {
+export function inRange<R>(api: GridApi<R>, rowIndex: number | null, column: Column): boolean {
   const bounds = rangeBounds(api);
   if (!bounds || rowIndex === null || rowIndex < bounds.top || rowIndex > bounds.bottom) return false;
   const col = dataColumns(api).findIndex((c) => c.column === column);
   return col >= bounds.left && col <= bounds.right;
 }
 
-function changed(api: GridApi<GridRow>): void {
+function changed<R>(api: GridApi<R>): void {
   api.refreshCells({ force: true });
   useUi.setState({ rangeStats: stats(api) });
 }
@@ -62,7 +62,7 @@ function changed(api: GridApi<GridRow>): void {
  * The grid's focus moved: by the analyst (a new anchor) or by the range itself, onto its moving
  * corner (AG Grid reports focus moves after the fact, so the corner is how the range knows its own).
  */
-export function onFocusMoved(api: GridApi<GridRow>, rowIndex: number | null, column: Column | null): void {
+export function onFocusMoved<R>(api: GridApi<R>, rowIndex: number | null, column: Column | null): void {
   if (rowIndex === null || !column) return;
   const at = positionOf(api, rowIndex, column);
   if (!at) return;
@@ -82,14 +82,14 @@ export function onFocusMoved(api: GridApi<GridRow>, rowIndex: number | null, col
 }
 
 /** Plain navigation keys drop the range; the focus move that follows sets the new anchor. */
-export function dropRange(api: GridApi<GridRow>): void {
+export function dropRange<R>(api: GridApi<R>): void {
   const had = rangeBounds(api) !== null;
   ranges.delete(api);
   if (had) changed(api);
 }
 
 /** A plain click: the clicked cell is the new anchor, the range none. */
-export function collapseTo(api: GridApi<GridRow>, rowIndex: number, column: Column): void {
+export function collapseTo<R>(api: GridApi<R>, rowIndex: number, column: Column): void {
   const at = positionOf(api, rowIndex, column);
   if (!at) return;
   const had = rangeBounds(api) !== null;
@@ -98,7 +98,7 @@ export function collapseTo(api: GridApi<GridRow>, rowIndex: number, column: Colu
 }
 
 /** Shift+click: the range from the anchor to the clicked cell. */
-export function extendTo(api: GridApi<GridRow>, rowIndex: number, column: Column): void {
+export function extendTo<R>(api: GridApi<R>, rowIndex: number, column: Column): void {
   const at = positionOf(api, rowIndex, column);
   let range = ranges.get(api);
   // The click's own focus move made the clicked cell an anchor: span from the one before it.
@@ -110,7 +110,7 @@ export function extendTo(api: GridApi<GridRow>, rowIndex: number, column: Column
 }
 
 /** Shift+arrow: the range's moving corner one cell further, the grid's focus with it. */
-export function extendBy(api: GridApi<GridRow>, rows: number, cols: number): void {
+export function extendBy<R>(api: GridApi<R>, rows: number, cols: number): void {
   const columns = dataColumns(api);
   const focused = api.getFocusedCell();
   let range = ranges.get(api);
@@ -136,27 +136,25 @@ export function extendBy(api: GridApi<GridRow>, rows: number, cols: number): voi
 }
 
 /** The cells of the range, row by row; none when there is no range. */
-export function rangeCells(
-  api: GridApi<GridRow>,
-): { row: GridRow | undefined; columns: DisplayedDataColumn[] }[] {
+export function rangeCells<R>(api: GridApi<R>): RangeRow<R>[] {
   const bounds = rangeBounds(api);
   if (!bounds) return [];
-  const columns = dataColumns(api).slice(bounds.left, bounds.right + 1);
-  const out: { row: GridRow | undefined; columns: DisplayedDataColumn[] }[] = [];
+  const columns = dataColumns(api)
+    .slice(bounds.left, bounds.right + 1)
+    .map((c) => c.data);
+  const out: RangeRow<R>[] = [];
   for (let i = bounds.top; i <= bounds.bottom; i++) out.push({ row: rowAt(api, i), columns });
   return out;
 }
 
 /** The range as text rows (each cell as its column shows it), for the clipboard. */
-export function rangeText(api: GridApi<GridRow>): string[][] | null {
+export function rangeText<R>(api: GridApi<R>): string[][] | null {
   const cells = rangeCells(api);
   if (cells.length === 0) return null;
-  return cells.map(({ row, columns }) =>
-    columns.map((c) => (row ? c.data.format(currentValue(row.localId, pathOf(row, c.data.spec.field))) : '')),
-  );
+  return cells.map(({ row, columns }) => columns.map((c) => (row ? c.format(c.value(row)) : '')));
 }
 
-function stats(api: GridApi<GridRow>): { count: number; numbers: number; sum: number } | null {
+function stats<R>(api: GridApi<R>): { count: number; numbers: number; sum: number } | null {
   const cells = rangeCells(api);
   if (cells.length === 0) return null;
   let count = 0;
@@ -165,7 +163,7 @@ function stats(api: GridApi<GridRow>): { count: number; numbers: number; sum: nu
   for (const { row, columns } of cells) {
     for (const c of columns) {
       count++;
-      const value = row ? currentValue(row.localId, pathOf(row, c.data.spec.field)) : null;
+      const value = row ? c.value(row) : null;
       if (typeof value === 'number' && Number.isFinite(value)) {
         numbers++;
         sum += value;
@@ -176,37 +174,41 @@ function stats(api: GridApi<GridRow>): { count: number; numbers: number; sum: nu
 }
 
 /**
- * Clear, fill down or fill right over the range, as one step: fill down copies each column's top
- * cell to the cells below it, fill right each row's leftmost cell to its right (through each
- * column's own parser, so a value lands in the column's type). Read-only cells are left alone.
- * Answers false when there is no range (the single-cell command applies).
+ * Clear, fill down or fill right over the range, as one step (`range-plan.ts` says which cells get
+ * what). Answers false when there is no range (the single-cell command applies).
  */
-export function rangeCommand(api: GridApi<GridRow>, command: 'clear' | 'fillDown' | 'fillRight'): boolean {
+export function rangeCommand<R>(api: GridApi<R>, command: RangeCommand): boolean {
+  const editing = editingOf(api);
   const cells = rangeCells(api);
-  if (cells.length === 0) return false;
-  const edits: Edit[] = [];
-  const valueOf = (row: GridRow | undefined, c: DisplayedDataColumn): Scalar =>
-    row ? currentValue(row.localId, pathOf(row, c.data.spec.field)) : null;
-  const top = cells[0]!;
-  cells.forEach(({ row, columns }, r) => {
-    if (!row || !isRowEditable(row)) return;
-    columns.forEach((c, k) => {
-      if (!c.data.spec.editable) return;
-      let value: Scalar;
-      if (command === 'clear') value = null;
-      else if (command === 'fillDown') {
-        if (r === 0) return;
-        value = valueOf(top.row, c);
-      } else {
-        if (k === 0) return;
-        const first = columns[0]!;
-        value = c.data.parse(first.data.format(valueOf(row, first)));
-      }
-      edits.push({ localId: row.localId, path: pathOf(row, c.data.spec.field), value });
-    });
-  });
+  if (!editing || cells.length === 0) return false;
+  const plan = planRangeCommand(cells, command, (row) => editing.rowEditable(row));
+  if (plan.kept > 0) notify('warning', keptMessage(plan.kept));
   // The status bar's sum follows the new values once main has written them.
-  if (edits.length > 0)
-    void editCells(edits, command === 'clear' ? 'clear' : 'fill').then(() => changed(api));
+  if (plan.writes.length > 0)
+    void editing.write(plan.writes, command === 'clear' ? 'clear' : 'fill').then(() => changed(api));
   return true;
+}
+
+/** The grid's rows were read again (the Meters tab's listing after a write): the range's sum follows. */
+export function rowsChanged<R>(api: GridApi<R>): void {
+  if (rangeBounds(api)) changed(api);
+}
+
+/** The range's cells highlighted: a class rule for every grid's data columns. */
+export const rangeClassRules = {
+  'cell-in-range': <R>(p: CellClassParams<R>): boolean => inRange(p.api, p.node.rowIndex, p.column),
+};
+
+/** The grid events ranges follow: a click moves the anchor, Shift+click spans to it. */
+export function rangeGridOptions<R>(): Pick<GridOptions<R>, 'onCellFocused' | 'onCellClicked'> {
+  return {
+    onCellFocused: (e) =>
+      onFocusMoved(e.api, e.rowIndex ?? null, (e.column as Column | null | undefined) ?? null),
+    onCellClicked: (e) => {
+      const mouse = e.event as MouseEvent | null | undefined;
+      if (e.rowIndex === null) return;
+      if (mouse?.shiftKey) extendTo(e.api, e.rowIndex, e.column);
+      else collapseTo(e.api, e.rowIndex, e.column);
+    },
+  };
 }

@@ -1,52 +1,60 @@
 /**
  * Fill down (Ctrl+D) and clear (Delete) on a grid's focused column: over the selected rows when
- * several are selected, else on the focused cell. Rows of deleted assets are left alone.
+ * several are selected, else on the focused cell. Rows no edit may touch (a deleted asset's) are left
+ * alone; so is a field that can't be empty, by a clear.
  */
 import type { GridApi } from 'ag-grid-community';
-import { dataColumnOf } from '../grid-model/data-column';
-import { isRowEditable, pathOf, type GridRow } from '../grid-model/rows';
 import { notify } from '../store/ui';
-import { currentValue, editCells, type Edit } from './commands';
-import { rowAt, selectedIndexes } from './grid-cells';
+import { dataColumns, rowAt, selectedIndexes } from './grid-cells';
+import { editingOf, type CellWrite, type EditColumn, type GridEditing } from './grid-editing';
 import { planFillDown } from './paste-plan';
+import { keptMessage } from './range-plan';
 
-export function fillDown(api: GridApi<GridRow>): void {
+function focusedColumn<R>(
+  api: GridApi<R>,
+): { editing: GridEditing<R>; rowIndex: number; column: EditColumn<R> } | null {
+  const editing = editingOf(api);
   const focused = api.getFocusedCell();
-  const data = dataColumnOf(focused?.column);
-  if (!focused || !data) return;
-  if (!data.spec.editable) {
+  const column = focused && dataColumns(api).find((c) => c.column === focused.column)?.data;
+  return editing && focused && column ? { editing, rowIndex: focused.rowIndex, column } : null;
+}
+
+export function fillDown<R>(api: GridApi<R>): void {
+  const at = focusedColumn(api);
+  if (!at) return;
+  const { editing, column } = at;
+  if (!column.editable) {
     notify('warning', 'This column cannot be edited.');
     return;
   }
-  const field = data.spec.field;
   const plan = planFillDown({
-    focusedRow: focused.rowIndex,
+    focusedRow: at.rowIndex,
     selectedRows: selectedIndexes(api),
     valueAt: (i) => {
       const row = rowAt(api, i);
-      return row ? currentValue(row.localId, pathOf(row, field)) : null;
+      return row === undefined ? null : column.value(row);
     },
-    rowEditable: (i) => isRowEditable(rowAt(api, i)),
+    rowEditable: (i) => editing.rowEditable(rowAt(api, i)),
   });
-  const edits: Edit[] = [];
+  const writes: CellWrite<R>[] = [];
   for (const { row: index, value } of plan) {
     const row = rowAt(api, index);
-    if (row) edits.push({ localId: row.localId, path: pathOf(row, field), value });
+    if (row !== undefined) writes.push({ row, column, value });
   }
-  if (edits.length > 0) void editCells(edits, 'fill');
+  if (writes.length > 0) void editing.write(writes, 'fill');
 }
 
-export function clearCells(api: GridApi<GridRow>): void {
-  const focused = api.getFocusedCell();
-  const data = dataColumnOf(focused?.column);
-  if (!focused || !data || !data.spec.editable) return;
+export function clearCells<R>(api: GridApi<R>): void {
+  const at = focusedColumn(api);
+  if (!at || !at.column.editable) return;
+  const { editing, column } = at;
   const selected = selectedIndexes(api);
-  const targets = selected.length > 1 && selected.includes(focused.rowIndex) ? selected : [focused.rowIndex];
-  const edits: Edit[] = [];
+  const targets = selected.length > 1 && selected.includes(at.rowIndex) ? selected : [at.rowIndex];
+  const writes: CellWrite<R>[] = [];
   for (const index of targets) {
     const row = rowAt(api, index);
-    if (row && isRowEditable(row))
-      edits.push({ localId: row.localId, path: pathOf(row, data.spec.field), value: null });
+    if (row !== undefined && editing.rowEditable(row)) writes.push({ row, column, value: null });
   }
-  if (edits.length > 0) void editCells(edits, 'clear');
+  if (writes.length > 0 && column.clearable === false) notify('warning', keptMessage(writes.length));
+  else if (writes.length > 0) void editing.write(writes, 'clear');
 }

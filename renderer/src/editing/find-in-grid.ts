@@ -1,14 +1,13 @@
 /**
  * Find and replace on a live grid: reads the displayed data columns and rows (see `grid-cells.ts`),
- * formats each cell as the column shows it, and writes replacements through `editCells`, so a whole
- * replace is one call, one undo step in main. The matching itself is `find-replace.ts`.
+ * formats each cell as the column shows it, and writes replacements through the grid's editing model
+ * (`grid-editing.ts`), so a whole replace is one call, one undo step in main. The matching itself is `find-replace.ts`.
  */
-import type { GridApi } from 'ag-grid-community';
-import { pathOf, type GridRow } from '../grid-model/rows';
+import type { GridApi, IRowNode } from 'ag-grid-community';
 import { notify } from '../store/ui';
-import { currentValue, editCells, type Edit } from './commands';
 import { findMatches, planReplace, replaceMessage, type CellPos, type ReplaceCell } from './find-replace';
 import { dataColumns, selectedIndexes, type DisplayedDataColumn } from './grid-cells';
+import { editingOf, type CellWrite } from './grid-editing';
 
 /** A match by identity (row id and column id), so it survives a re-sort; `pos` is where it was found. */
 export interface GridMatch {
@@ -17,24 +16,23 @@ export interface GridMatch {
   pos: CellPos;
 }
 
-function textOf(row: GridRow | undefined, column: DisplayedDataColumn): string {
-  if (!row) return '';
-  return column.data.format(currentValue(row.localId, pathOf(row, column.data.spec.field)));
+function textOf<R>(row: R | undefined, column: DisplayedDataColumn<R>): string {
+  return row === undefined ? '' : column.data.format(column.data.value(row));
 }
 
 /** Every matching cell of the grid as displayed now. */
-export function findInGrid(api: GridApi<GridRow>, query: string): GridMatch[] {
+export function findInGrid<R>(api: GridApi<R>, query: string): GridMatch[] {
   const columns = dataColumns(api);
-  const rows: Array<GridRow | undefined> = [];
+  const nodes: Array<IRowNode<R> | undefined> = [];
   const count = api.getDisplayedRowCount();
-  for (let i = 0; i < count; i++) rows.push(api.getDisplayedRowAtIndex(i)?.data);
-  return findMatches(rows.length, columns.length, (r, c) => textOf(rows[r], columns[c]!), query).map(
-    (pos) => ({ rowId: rows[pos.row]?.id ?? '', colId: columns[pos.col]!.column.getColId(), pos }),
+  for (let i = 0; i < count; i++) nodes.push(api.getDisplayedRowAtIndex(i));
+  return findMatches(nodes.length, columns.length, (r, c) => textOf(nodes[r]?.data, columns[c]!), query).map(
+    (pos) => ({ rowId: nodes[pos.row]?.id ?? '', colId: columns[pos.col]!.column.getColId(), pos }),
   );
 }
 
 /** The grid's focused cell as a display position among the data columns (null when none is). */
-export function focusedPos(api: GridApi<GridRow>): CellPos | null {
+export function focusedPos<R>(api: GridApi<R>): CellPos | null {
   const focused = api.getFocusedCell();
   if (!focused) return null;
   const col = dataColumns(api).findIndex((c) => c.column === focused.column);
@@ -42,7 +40,7 @@ export function focusedPos(api: GridApi<GridRow>): CellPos | null {
 }
 
 /** Where a match is now (rows move when sorted or edited), or null when it is gone. */
-export function currentPos(api: GridApi<GridRow>, match: GridMatch): CellPos | null {
+export function currentPos<R>(api: GridApi<R>, match: GridMatch): CellPos | null {
   const node = api.getRowNode(match.rowId);
   const col = dataColumns(api).findIndex((c) => c.column.getColId() === match.colId);
   if (!node || node.rowIndex === null || node.rowIndex === undefined || col < 0) return null;
@@ -50,7 +48,7 @@ export function currentPos(api: GridApi<GridRow>, match: GridMatch): CellPos | n
 }
 
 /** Scrolls to a match and gives it the grid's focus. */
-export function showMatch(api: GridApi<GridRow>, match: GridMatch): void {
+export function showMatch<R>(api: GridApi<R>, match: GridMatch): void {
   const node = api.getRowNode(match.rowId);
   const column = api.getColumn(match.colId);
   if (!node || node.rowIndex === null || node.rowIndex === undefined || !column) return;
@@ -61,11 +59,11 @@ export function showMatch(api: GridApi<GridRow>, match: GridMatch): void {
 
 export type ReplaceScope = 'column' | 'selection';
 
-function cellAt(
-  api: GridApi<GridRow>,
+function cellAt<R>(
+  api: GridApi<R>,
   row: number,
   col: number,
-  columns: DisplayedDataColumn[],
+  columns: DisplayedDataColumn<R>[],
 ): ReplaceCell {
   const node = api.getDisplayedRowAtIndex(row);
   const column = columns[col]!;
@@ -78,7 +76,7 @@ function cellAt(
 }
 
 /** The cells a "Replace all" covers: the focused column's, or the ticked rows' (else the focused column). */
-function scopeCells(api: GridApi<GridRow>, scope: ReplaceScope, focusCol: number): ReplaceCell[] {
+function scopeCells<R>(api: GridApi<R>, scope: ReplaceScope, focusCol: number): ReplaceCell[] {
   const columns = dataColumns(api);
   const out: ReplaceCell[] = [];
   const ticked = scope === 'selection' ? selectedIndexes(api) : [];
@@ -92,32 +90,28 @@ function scopeCells(api: GridApi<GridRow>, scope: ReplaceScope, focusCol: number
   return out;
 }
 
-async function send(
-  api: GridApi<GridRow>,
+async function send<R>(
+  api: GridApi<R>,
   cells: ReplaceCell[],
   query: string,
   replacement: string,
 ): Promise<number> {
   const columns = dataColumns(api);
   const plan = planReplace(cells, query, replacement, (col, text) => columns[col]!.data.parse(text));
-  const edits: Edit[] = [];
+  const writes: CellWrite<R>[] = [];
   for (const e of plan.edits) {
     const row = api.getDisplayedRowAtIndex(e.row)?.data;
-    if (row)
-      edits.push({
-        localId: row.localId,
-        path: pathOf(row, columns[e.col]!.data.spec.field),
-        value: e.value,
-      });
+    if (row !== undefined) writes.push({ row, column: columns[e.col]!.data, value: e.value });
   }
-  const ok = edits.length === 0 || (await editCells(edits, 'replace'));
-  if (ok) notify('info', replaceMessage(edits.length, plan.skipped));
-  return ok ? edits.length : 0;
+  const editing = editingOf(api);
+  const ok = writes.length === 0 || (editing !== undefined && (await editing.write(writes, 'replace')));
+  if (ok) notify('info', replaceMessage(writes.length, plan.skipped));
+  return ok ? writes.length : 0;
 }
 
 /** Replaces within one cell (the current match); resolves to the number of cells changed. */
-export function replaceAt(
-  api: GridApi<GridRow>,
+export function replaceAt<R>(
+  api: GridApi<R>,
   pos: CellPos,
   query: string,
   replacement: string,
@@ -126,8 +120,8 @@ export function replaceAt(
 }
 
 /** Replaces every match in the scope as one edit (one undo step). */
-export function replaceAll(
-  api: GridApi<GridRow>,
+export function replaceAll<R>(
+  api: GridApi<R>,
   scope: ReplaceScope,
   focusCol: number,
   query: string,

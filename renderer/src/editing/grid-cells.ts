@@ -3,30 +3,31 @@
  * and filter): the data columns shown, the row at an index, the indexes of the selected rows.
  */
 import type { Column, GridApi } from 'ag-grid-community';
-import { dataColumnOf, type DataColumnContext } from '../grid-model/data-column';
-import type { GridRow } from '../grid-model/rows';
+import { editingOf, type EditColumn } from './grid-editing';
 
-export interface DisplayedDataColumn {
+export interface DisplayedDataColumn<R> {
   column: Column;
-  data: DataColumnContext;
+  data: EditColumn<R>;
 }
 
 /** Displayed columns left to right, without the ones that hold no field (selection, status). */
-export function dataColumns(api: GridApi<GridRow>): DisplayedDataColumn[] {
-  const out: DisplayedDataColumn[] = [];
+export function dataColumns<R>(api: GridApi<R>): DisplayedDataColumn<R>[] {
+  const editing = editingOf(api);
+  const out: DisplayedDataColumn<R>[] = [];
+  if (!editing) return out;
   for (const column of api.getAllDisplayedColumns()) {
-    const data = dataColumnOf(column);
+    const data = editing.column(column);
     if (data) out.push({ column, data });
   }
   return out;
 }
 
-export function rowAt(api: GridApi<GridRow>, index: number): GridRow | undefined {
+export function rowAt<R>(api: GridApi<R>, index: number): R | undefined {
   return api.getDisplayedRowAtIndex(index)?.data;
 }
 
 /** Display indexes of the selected rows, top to bottom. */
-export function selectedIndexes(api: GridApi<GridRow>): number[] {
+export function selectedIndexes<R>(api: GridApi<R>): number[] {
   return api
     .getSelectedNodes()
     .map((node) => node.rowIndex)

@@ -4,17 +4,15 @@
  */
 import type { ClipboardEvent, KeyboardEvent } from 'react';
 import type { GridApi } from 'ag-grid-community';
-import type { GridRow } from '../grid-model/rows';
-import { copyText, pasteText, type GrowSpec } from './clipboard';
+import { copyText, pasteText } from './clipboard';
 import { dropRange, extendBy, rangeCommand, rangeText } from './cell-range';
 import { clearCells, fillDown } from './fill-and-clear';
 import { formatTsv } from './tsv';
 import { gridCommandOf } from './keyboard';
 
-export interface GridEditingTarget {
-  /** The grid's API once it is ready (null before and after). */
-  api(): GridApi<GridRow> | null;
-  grow(): GrowSpec | undefined;
+export interface GridEditingTarget<R> {
+  /** The grid's API once it is ready (null before and after); its editing model is in its context. */
+  api(): GridApi<R> | null;
   /** Ctrl+F opens the find bar, F3 / Shift+F3 go to the next / previous match. */
   find?(command: 'find' | 'replace' | 'findNext' | 'findPrevious'): void;
   /** Alt+H opens the focused cell's history. */
@@ -53,7 +51,7 @@ const rangeSteps: Partial<Record<string, [number, number]>> = {
   rangeRight: [0, 1],
 };
 
-export function gridEditingHandlers(target: GridEditingTarget): GridEditingHandlers {
+export function gridEditingHandlers<R>(target: GridEditingTarget<R>): GridEditingHandlers {
   return {
     onKeyDown(e) {
       const api = target.api();
@@ -101,7 +99,7 @@ export function gridEditingHandlers(target: GridEditingTarget): GridEditingHandl
       if (!api || isTextInput(e.target)) return;
       const text = e.clipboardData.getData('text/plain');
       e.preventDefault();
-      if (text) pasteText(api, text, target.grow());
+      if (text) pasteText(api, text);
     },
   };
 }

@@ -62,3 +62,8 @@ export function isGridShortcut(event: KeyLike): boolean {
   // Copy and paste arrive as clipboard events on the grid's container.
   return mod && ['c', 'v', 'x'].includes(event.key.toLowerCase());
 }
+
+/** AG Grid's `suppressKeyboardEvent` for every grid's columns: our shortcuts are ours, not the grid's. */
+export function suppressGridShortcuts(p: { editing: boolean; event: KeyLike }): boolean {
+  return !p.editing && isGridShortcut(p.event);
+}

@@ -1,29 +1,28 @@
 /**
  * One spreadsheet-like grid over the workspace store, for any row model (assets, annual, entries).
- * Rows follow the store by transactions for just the changed assets. Keyboard, clipboard, fill and
- * clear come from `editing/` (AG Grid Community has none of them); this component wires them to
- * the grid's container.
+ * Rows follow the store by transactions for just the changed assets. Ranges, keyboard, clipboard,
+ * fill, clear, find and replace come from `editing/` (AG Grid Community has none of them), over the
+ * asset rows' editing model (`editing/asset-editing.ts`), wired as every editable grid wires them
+ * (`grid-editing-wiring.ts`).
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import {
   AllCommunityModule,
   ModuleRegistry,
   type ColDef,
   type ColGroupDef,
   type GetRowIdParams,
-  type Column,
   type GridApi,
   type GridReadyEvent,
   type RowClassRules,
 } from 'ag-grid-community';
-import type { GrowSpec } from '../editing/clipboard';
-import { collapseTo, extendTo, onFocusMoved } from '../editing/cell-range';
-import { gridEditingHandlers } from '../editing/grid-events';
+import { assetEditing, type GrowSpec } from '../editing/asset-editing';
+import { suppressGridShortcuts } from '../editing/keyboard';
 import type { GridKind, GridRow } from '../grid-model/rows';
 import { clearAssetFilter, useUi } from '../store/ui';
-import { suppressGridShortcuts } from './ag-columns';
 import { cellTarget, openCellMenu, openHistoryOfFocused } from '../history/cell-history-ui';
-import { FindBar, type FindBarHandle } from './FindBar';
+import { FindBar } from './FindBar';
+import { editingGridOptions, useGridEditing } from './grid-editing-wiring';
 import { useCellRedraws } from './grid-redraws';
 import { jumpOnReady, useJumpTarget } from './grid-jump';
 import { useGridRows } from './grid-rows';
@@ -75,16 +74,12 @@ export function DataGrid(props: DataGridProps) {
   const assetFilter = useUi((s) => s.assetFilter);
   useEffect(() => apiRef.current?.onFilterChanged(), [assetFilter]);
 
-  const findBar = useRef<FindBarHandle | null>(null);
-  const editingHandlers = gridEditingHandlers({
-    api: () => apiRef.current,
-    grow: () => propsRef.current.grow,
-    find: (command) =>
-      command === 'find' || command === 'replace'
-        ? findBar.current?.open(command)
-        : findBar.current?.step(command === 'findNext' ? 1 : -1),
-    cellHistory: () => void openHistoryOfFocused(apiRef.current),
-  });
+  const { findBar, handlers: editingHandlers } = useGridEditing(
+    () => apiRef.current,
+    () => void openHistoryOfFocused(apiRef.current),
+  );
+  // Made once: the grid keeps its first options; a paste's growth follows the props.
+  const editing = useMemo(() => editingGridOptions(assetEditing(() => propsRef.current.grow)), []);
 
   return (
     <div
@@ -103,7 +98,7 @@ export function DataGrid(props: DataGridProps) {
           </button>
         </div>
       )}
-      <FindBar api={() => apiRef.current} handle={findBar} testId={`${props.testId}-find`} />
+      <FindBar<GridRow> api={() => apiRef.current} handle={findBar} testId={`${props.testId}-find`} />
       <GridHost<GridRow>
         options={{
           rowData: initialRows,
@@ -122,15 +117,8 @@ export function DataGrid(props: DataGridProps) {
             const now = useUi.getState().shownRows;
             if (now?.grid === kind || shownRows) useUi.setState({ shownRows });
           },
-          // Ranges of cells: a click moves the anchor, Shift+click spans to it (editing/cell-range.ts).
-          onCellFocused: (e) =>
-            onFocusMoved(e.api, e.rowIndex ?? null, (e.column as Column | null | undefined) ?? null),
-          onCellClicked: (e) => {
-            const mouse = e.event as MouseEvent | null | undefined;
-            if (e.rowIndex === null) return;
-            if (mouse?.shiftKey) extendTo(e.api, e.rowIndex, e.column);
-            else collapseTo(e.api, e.rowIndex, e.column);
-          },
+          // The editing model, and ranges of cells: a click moves the anchor, Shift+click spans to it.
+          ...editing,
           // The cell menu (its history): AG Grid Community has none, the browser's is not wanted.
           preventDefaultOnContextMenu: true,
           onCellContextMenu: (e) => {

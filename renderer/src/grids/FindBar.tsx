@@ -10,7 +10,6 @@ import { replaceAll, replaceAt, type ReplaceScope } from '../editing/find-in-gri
 import { matchLabel } from '../editing/find-replace';
 import { gridCommandOf } from '../editing/keyboard';
 import { useGridSearch } from './grid-search';
-import type { GridRow } from '../grid-model/rows';
 
 export interface FindBarHandle {
   /** `replace`: the replace field takes the keyboard (Ctrl+H), else the find field (Ctrl+F). */
@@ -18,13 +17,13 @@ export interface FindBarHandle {
   step(direction: 1 | -1): void;
 }
 
-export interface FindBarProps {
-  api: () => GridApi<GridRow> | null;
+export interface FindBarProps<R> {
+  api: () => GridApi<R> | null;
   handle: RefObject<FindBarHandle | null>;
   testId: string;
 }
 
-export function FindBar({ api, handle, testId }: FindBarProps) {
+export function FindBar<R>({ api, handle, testId }: FindBarProps<R>) {
   const [open, setOpen] = useState(false);
   const [replacement, setReplacement] = useState('');
   const [scope, setScope] = useState<ReplaceScope>('column');

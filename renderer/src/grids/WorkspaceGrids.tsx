@@ -13,7 +13,7 @@ import {
   extraFields,
   type ListItem,
 } from '../../../shared/domain';
-import type { GrowSpec } from '../editing/clipboard';
+import type { GrowSpec } from '../editing/asset-editing';
 import { annualColumns, assetColumns, entryColumns, type FieldColumn } from '../grid-model/columns';
 import { type EntryCollection, type GridKind, type GridRow } from '../grid-model/rows';
 import { formatValue, parseInput } from '../grid-model/values';

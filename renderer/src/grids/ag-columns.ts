@@ -10,7 +10,6 @@ import type {
   ColGroupDef,
   EditableCallbackParams,
   ITooltipParams,
-  SuppressKeyboardEventParams,
   ValueFormatterParams,
   ValueGetterParams,
   ValueSetterParams,
@@ -18,14 +17,14 @@ import type {
 import { changedPaths, type Scalar } from '../../../shared/sync/asset-doc';
 import type { AssetView } from '../../../shared/sync/types';
 import { editCells } from '../editing/commands';
-import { isGridShortcut } from '../editing/keyboard';
+import { suppressGridShortcuts } from '../editing/keyboard';
 import { pending } from '../editing/pending';
 import type { ColumnGroupSpec, FieldColumn } from '../grid-model/columns';
 import type { DataColumnContext } from '../grid-model/data-column';
 import { isRowEditable, pathOf, rawValueOf, type GridRow } from '../grid-model/rows';
 import { ListCellEditor } from './list-editor';
 import { outlierCells } from '../outliers/outlier-cells';
-import { inRange } from '../editing/cell-range';
+import { rangeClassRules } from '../editing/cell-range';
 import { dateProblem, formatValue, parseInput } from '../grid-model/values';
 import { notify } from '../store/ui';
 import { tooltipText } from '../validation/issues';
@@ -127,9 +126,6 @@ function stateOf(p: CellClassParams<GridRow>, field: string): CellState {
   return state;
 }
 
-export const suppressGridShortcuts = (p: SuppressKeyboardEventParams<GridRow>): boolean =>
-  !p.editing && isGridShortcut(p.event);
-
 export interface ColumnOptions {
   /** Display text for a stored value (e.g. a scheme id as its name). */
   format?: (value: unknown) => string;
@@ -229,7 +225,7 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       'cell-saving': (p) => stateOf(p, field).saving,
       'cell-conflict': (p) => stateOf(p, field).conflict,
       'cell-readonly': (p) => !spec.editable || !isRowEditable(p.data),
-      'cell-in-range': (p) => inRange(p.api, p.node.rowIndex, p.column),
+      ...rangeClassRules,
       // Written by meters (issue 32), or the analyst's override of such a value.
       'cell-derived': (p) =>
         p.data?.kind === 'annual' &&

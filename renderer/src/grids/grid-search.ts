@@ -1,20 +1,19 @@
 /**
  * The find bar's search over a grid: the query, its matches in display order and the current one,
- * searched again as the query is typed and as edits change the workspace (each after the typing
+ * searched again as the query is typed and as edits change the grid's values (each after the typing
  * settles), and the steps to the next or previous match.
  */
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { GridApi } from 'ag-grid-community';
 import { currentPos, findInGrid, focusedPos, showMatch, type GridMatch } from '../editing/find-in-grid';
 import { stepMatch, type CellPos } from '../editing/find-replace';
-import type { GridRow } from '../grid-model/rows';
-import { useWorkspace } from '../store/workspace';
+import { editingOf } from '../editing/grid-editing';
 
 /** Typing settles this long before the grid is searched (a search reads every displayed cell). */
 const SEARCH_DELAY_MS = 120;
 
-export function useGridSearch(
-  api: () => GridApi<GridRow> | null,
+export function useGridSearch<R>(
+  api: () => GridApi<R> | null,
   open: boolean,
   bar: RefObject<HTMLDivElement | null>,
 ) {
@@ -100,11 +99,14 @@ export function useGridSearch(
   useEffect(() => {
     if (!open) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const unsubscribe = useWorkspace.subscribe((s, prev) => {
-      if (s.revision === prev.revision) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => refresh(live.current.query), SEARCH_DELAY_MS);
-    });
+    const grid = api();
+    const unsubscribe =
+      (grid &&
+        editingOf(grid)?.onChange(() => {
+          clearTimeout(timer);
+          timer = setTimeout(() => refresh(live.current.query), SEARCH_DELAY_MS);
+        })) ??
+      (() => undefined);
     return () => {
       clearTimeout(timer);
       unsubscribe();

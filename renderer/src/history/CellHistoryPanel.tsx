@@ -2,16 +2,17 @@
  * A cell's history (issue 31): every value it held, newest first, each with its source in words
  * ("pasted from the clipboard", "from assets-2025.xlsx, Energy!F12", "from the service, updated
  * 3 Mar 2026") and its time. Opened from the cell menu or Alt+H; read from main each time it opens.
+ * An import's entry opens the import's record (ImportRecordPanel.tsx).
  */
 import { useEffect, useRef, useState } from 'react';
 import type { CellHistoryEntry } from '../../../shared/history/change-source';
-import { dayInWords, sourceInWords } from '../../../shared/history/source-words';
+import { sourceInWords } from '../../../shared/history/source-words';
 import { errorMessage } from '../../../shared/errors';
 import { bridge } from '../bridge';
-import { formatValue } from '../grid-model/values';
 import { showMetersOf } from '../meters/meters-store';
 import { setTab } from '../store/ui';
-import { useCellHistoryUi, type CellTarget } from './cell-history-ui';
+import { shown, timeOf } from './history-words';
+import { openImportRecord, useCellHistoryUi, type CellTarget } from './cell-history-ui';
 
 function readHistory(target: CellTarget): Promise<CellHistoryEntry[]> {
   if (target.responseId !== undefined && target.variable !== undefined)
@@ -22,26 +23,40 @@ function readHistory(target: CellTarget): Promise<CellHistoryEntry[]> {
   return bridge.methods['workspace.cellHistory']({ localId: target.localId ?? '', path: target.path ?? '' });
 }
 
-const shown = (value: unknown): string => {
-  if (value === null || value === undefined || value === '') return '(empty)';
-  return Array.isArray(value) ? value.join(', ') : formatValue(value);
-};
-
 /**
  * Where an entry came from, in words; a value made from meters offers the way to them: the Meters
- * tab on this asset's meters and readings (its filter), the panel closed.
+ * tab on this asset's meters and readings (its filter), the panel closed; one from an import, the
+ * import's record (the file itself is gone), this cell highlighted in it.
  */
 function SourceOf({
   entry,
-  localId,
+  target,
   close,
 }: {
   entry: CellHistoryEntry;
-  localId?: string;
+  target: CellTarget;
   close: () => void;
 }) {
   const words = sourceInWords(entry.source);
-  if (entry.source.kind !== 'meters' || localId === undefined) return <>{words}</>;
+  const { localId, path } = target;
+  const source = entry.source;
+  if ((source.kind === 'workbook' || source.kind === 'csv') && source.import !== undefined) {
+    const importId = source.import;
+    const show = () =>
+      openImportRecord({
+        importId,
+        ...(localId !== undefined && path !== undefined ? { localId, path } : {}),
+      });
+    return (
+      <>
+        {words}{' '}
+        <button type="button" className="link-button" data-testid="cell-history-import" onClick={show}>
+          Show the import
+        </button>
+      </>
+    );
+  }
+  if (source.kind !== 'meters' || localId === undefined) return <>{words}</>;
   const jump = () => {
     close();
     setTab('meters');
@@ -56,13 +71,6 @@ function SourceOf({
     </>
   );
 }
-
-const timeOf = (at: number): string => {
-  const date = new Date(at);
-  const hh = String(date.getHours()).padStart(2, '0');
-  const mm = String(date.getMinutes()).padStart(2, '0');
-  return `${dayInWords(date.getTime() - date.getTimezoneOffset() * 60_000)}, ${hh}:${mm}`;
-};
 
 export function CellHistoryPanel() {
   const target = useCellHistoryUi((s) => s.shown);
@@ -121,7 +129,7 @@ export function CellHistoryPanel() {
                     <td>{shown(entry.value)}</td>
                     <td>{entry.source.kind === 'before-history' ? '' : shown(entry.previous)}</td>
                     <td>
-                      <SourceOf entry={entry} localId={target.localId} close={close} />
+                      <SourceOf entry={entry} target={target} close={close} />
                     </td>
                     <td>{timeOf(entry.at)}</td>
                   </tr>

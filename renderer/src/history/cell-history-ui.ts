@@ -18,12 +18,25 @@ export interface CellTarget {
   title: string;
 }
 
+/** An import's record to show: from a history entry (its cell is highlighted) or the Import dialog. */
+export interface ImportTarget {
+  importId: number;
+  localId?: string;
+  path?: string;
+}
+
 interface CellHistoryUi {
   shown: CellTarget | null;
   menu: { x: number; y: number; target: CellTarget } | null;
+  importShown: ImportTarget | null;
 }
 
-export const useCellHistoryUi = create<CellHistoryUi>(() => ({ shown: null, menu: null }));
+export const useCellHistoryUi = create<CellHistoryUi>(() => ({ shown: null, menu: null, importShown: null }));
+
+/** "Show the import": the history panel closes, the import's record opens. */
+export function openImportRecord(target: ImportTarget): void {
+  useCellHistoryUi.setState({ shown: null, menu: null, importShown: target });
+}
 
 /** The shortcut that opens the focused cell's history (shown in the cell menu). */
 export const historyShortcut = 'Alt+H';

@@ -7,6 +7,7 @@ import {
   importLink,
   runServiceExport,
   setFormat,
+  setSourcesTab,
   useImportExport,
   type ErrorPlace,
 } from './import-export-store';
@@ -15,6 +16,7 @@ import { PreviewPanel } from './PreviewPanel';
 import { FileChooser } from './FileChooser';
 import { ReadingsImportCard, ReadingsPreviewPanel } from '../meters/ReadingsImportCard';
 import { AuditLogCard } from '../history/AuditLogCard';
+import { RecentImports } from '../history/RecentImports';
 import './import-export.css';
 
 export function ImportExportDialog() {
@@ -60,6 +62,7 @@ function ErrorAt({ place }: { place: ErrorPlace }) {
 
 function ExportCard() {
   const format = useImportExport((s) => s.format);
+  const sourcesTab = useImportExport((s) => s.sourcesTab);
   const exported = useImportExport((s) => s.exported);
   const busy = useImportExport((s) => s.busy);
   return (
@@ -90,6 +93,16 @@ function ExportCard() {
           CSV (.csv), one sheet
         </label>
       </fieldset>
+      <label className="inline" title="Where each value that was not typed here came from, and when">
+        <input
+          type="checkbox"
+          data-testid="export-sources-tab"
+          checked={sourcesTab && format === 'xlsx'}
+          disabled={format !== 'xlsx'}
+          onChange={(e) => setSourcesTab(e.target.checked)}
+        />
+        Add a Sources tab
+      </label>
       <button
         type="button"
         className="primary"
@@ -136,6 +149,7 @@ function ImportCard() {
         </p>
       )}
       <ErrorAt place="import" />
+      <RecentImports />
     </section>
   );
 }

@@ -23,6 +23,8 @@ export type BusyWith = 'export' | 'pick' | 'service' | 'link' | 'apply' | 'undo'
 export interface ImportExportState {
   busy: BusyWith | null;
   format: ExportFormat;
+  /** An .xlsx export also gets a Sources tab (issue 31): off by default. */
+  sourcesTab: boolean;
   /** The last export: what was written, or that the save dialog was cancelled. */
   exported: { fileName: string; assets: number } | 'cancelled' | null;
   picked: PickedFile | null;
@@ -47,6 +49,7 @@ export interface ImportExportState {
 const initial: ImportExportState = {
   busy: null,
   format: 'xlsx',
+  sourcesTab: false,
   exported: null,
   picked: null,
   preview: null,
@@ -101,6 +104,10 @@ export function setFormat(format: ExportFormat): void {
   useImportExport.setState({ format });
 }
 
+export function setSourcesTab(sourcesTab: boolean): void {
+  useImportExport.setState({ sourcesTab });
+}
+
 export function setPartial(partial: boolean): void {
   useImportExport.setState({ partial });
 }
@@ -112,7 +119,11 @@ export function setShowUnchanged(showUnchanged: boolean): void {
 export function exportWorkbook(): Promise<void> {
   return run('export', 'export', async () => {
     useImportExport.setState({ exported: null });
-    const written = await bridge.methods['workbook.export']({ format: useImportExport.getState().format });
+    const { format, sourcesTab } = useImportExport.getState();
+    const written = await bridge.methods['workbook.export']({
+      format,
+      ...(format === 'xlsx' && sourcesTab ? { sourcesTab } : {}),
+    });
     // The browser host wrote it for a download: the browser saves it where the user keeps downloads.
     if (written?.downloadId) await saveDownload(written.downloadId, written.fileName);
     useImportExport.setState({ exported: written ?? 'cancelled' });

@@ -1,14 +1,17 @@
 /**
- * One of the Meters tab's grids (meters or readings): a plain AG Grid with typed edits and pastes
- * from Excel (one step each), fill down (Ctrl+D) and find (Ctrl+F, F3) — `meter-grid-commands.ts`.
+ * One of the Meters tab's grids (meters or readings): the asset grids' editing as it is (ranges by
+ * Shift+arrows or Shift+click; copy and paste; fill down and right; Delete; find and replace,
+ * each one undo step), over the meters' editing model (`meter-editing.ts`), wired as every editable
+ * grid is (`grids/grid-editing-wiring.ts`).
  */
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import type { ColDef, GridApi } from 'ag-grid-community';
-import { gridCommandOf } from '../editing/keyboard';
+import { useEffect, useMemo, useRef } from 'react';
+import type { ColDef, GridApi, GridOptions } from 'ag-grid-community';
+import { rangeClassRules, rowsChanged } from '../editing/cell-range';
+import { suppressGridShortcuts } from '../editing/keyboard';
+import { FindBar } from '../grids/FindBar';
+import { editingGridOptions, useGridEditing } from '../grids/grid-editing-wiring';
 import { GridHost } from '../grids/GridHost';
-import { fillDownMeterGrid } from './meter-grid-commands';
-import { pasteIntoMeterGrid } from './meters-edits';
-import { MeterFindBar, type MeterFindHandle } from './MeterFindBar';
+import { meterEditing } from './meter-editing';
 
 export function MeterGrid<T extends { id: string }>(props: {
   kind: 'meters' | 'readings';
@@ -18,46 +21,40 @@ export function MeterGrid<T extends { id: string }>(props: {
   onApi: (api: GridApi<T> | null) => void;
 }) {
   const api = useRef<GridApi<T> | null>(null);
-  const find = useRef<MeterFindHandle | null>(null);
+  const { findBar, handlers } = useGridEditing(() => api.current);
   const options = useMemo(
-    () => ({
+    (): GridOptions<T> => ({
       rowData: props.rows,
-      columnDefs: props.columns,
-      getRowId: (p: { data: T }) => p.data.id,
-      rowSelection: 'multiple' as const,
+      // Every data column shows the range, over its own class rules (the reading rules' colours).
+      columnDefs: props.columns.map((c) => ({
+        ...c,
+        cellClassRules: { ...c.cellClassRules, ...rangeClassRules },
+      })),
+      defaultColDef: { suppressKeyboardEvent: suppressGridShortcuts },
+      getRowId: (p) => p.data.id,
+      rowSelection: 'multiple',
       suppressRowClickSelection: true,
       tooltipShowDelay: 300,
       singleClickEdit: false,
+      stopEditingWhenCellsLoseFocus: true,
+      ...editingGridOptions(meterEditing<T>(props.kind)),
     }),
     // The grid is made once; rows follow below.
     [],
   );
   useEffect(() => {
-    api.current?.setGridOption('rowData', props.rows);
+    if (!api.current) return;
+    api.current.setGridOption('rowData', props.rows);
+    rowsChanged(api.current);
   }, [props.rows]);
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
-    // Keys typed into a cell editor or the find field are theirs.
-    if (!api.current || (e.target as HTMLElement).tagName === 'INPUT') return;
-    const command = gridCommandOf(e);
-    if (command === 'fillDown') fillDownMeterGrid(api.current, props.kind);
-    else if (command === 'find') find.current?.open();
-    else if (command === 'findNext' || command === 'findPrevious')
-      find.current?.step(command === 'findNext' ? 1 : -1);
-    else return;
-    e.preventDefault();
-    e.stopPropagation();
-  };
   return (
     <div
-      className="meters-grid-block"
-      onKeyDownCapture={onKeyDown}
-      onPaste={(e) => {
-        if (!api.current || (e.target as HTMLElement).tagName === 'INPUT') return;
-        e.preventDefault();
-        pasteIntoMeterGrid(api.current, props.kind, e.clipboardData.getData('text/plain'));
-      }}
+      className="grid-host meters-grid-block"
+      onKeyDown={handlers.onKeyDown}
+      onCopy={handlers.onCopy}
+      onPaste={handlers.onPaste}
     >
-      <MeterFindBar api={() => api.current} handle={find} testId={`${props.testId}-find`} />
+      <FindBar<T> api={() => api.current} handle={findBar} testId={`${props.testId}-find`} />
       <div className="meters-grid ag-theme-quartz" data-testid={props.testId}>
         <GridHost<T>
           options={options}

@@ -1,8 +1,8 @@
 /**
- * The Meters tab (issue 32): the workspace's meters and their readings, edited in place (typed or
- * pasted from Excel, one undo step each; Ctrl+Z undoes), the reading rules' problems in the cells
- * and listed below, and new meters and readings; fill down and find in both grids (`MeterGrid.tsx`).
- * Readings in bulk come from the Import dialog.
+ * The Meters tab (issue 32): the workspace's meters and their readings, edited in place as the asset
+ * grids are (ranges, copy and paste, fill, clear, find and replace, one undo step each; Ctrl+Z undoes;
+ * `MeterGrid.tsx`), the reading rules' problems in the cells and listed below, and new meters and
+ * readings. Readings in bulk come from the Import dialog.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { GridApi } from 'ag-grid-community';

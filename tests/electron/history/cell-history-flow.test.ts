@@ -92,6 +92,7 @@ describe("a cell's history", () => {
       file: 'assets-2025.xlsx',
       sheet: 'Energy',
       cell: cell.split('!')[1],
+      import: expect.any(Number),
     });
     expect(sourceInWords(entries[2]!.source)).toBe(`from assets-2025.xlsx, ${cell}`);
     // The other analyst's value, pulled: the service's `updated_at` for the asset, to its day.
@@ -119,6 +120,63 @@ describe("a cell's history", () => {
     expect(text).toContain(`from assets-2025.xlsx, ${cell}`);
     expect(text).toContain('pasted from the clipboard');
     expect(text).toContain('undone');
+    reopened.close();
+    theirs.close();
+  });
+
+  it("a pull's new asset: its cells read the service's updated_at, with no history row, and are marked", async () => {
+    const year = assessmentYear - 1;
+    const path = `annual_data/${year}/en_abs_wf`;
+    const theirs = tempWorkspace('theirs-new').store;
+    const them = makeEngine(theirs, makeClient(h.baseUrl, h.token), h.entityId).engine;
+    const made = theirs.createAsset(newAsset(Math.floor(Math.random() * 1e6), 1));
+    await them.sync();
+    const serviceId = theirs.asset(made.localId)?.serviceAssetId;
+    if (!serviceId) throw new Error('the asset was not created');
+    const listedAt = (await makeClient(h.baseUrl, h.token).getAsset(h.entityId, serviceId)).updated_at;
+    if (!listedAt) throw new Error('the service gave no updated_at');
+    const day = new Date(listedAt).toISOString().slice(0, 10);
+
+    const { store: mine, file } = tempWorkspace('mine-new');
+    const rowsBefore = mine.cells.access.sql('SELECT COUNT(*) AS n FROM cell_history').get();
+    await makeEngine(mine, makeClient(h.baseUrl, h.token), h.entityId).engine.pull();
+    const record = mine.listAssets().find((r) => r.serviceAssetId === serviceId);
+    if (!record) throw new Error('the pull did not bring the asset');
+    const localId = record.localId;
+    const count = (table: string) =>
+      (mine.cells.access.sql(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    // The arrival wrote no history: neither a cell's row nor a document's.
+    expect(mine.cells.access.sql('SELECT COUNT(*) AS n FROM cell_history').get()).toEqual(rowsBefore);
+    expect(count('cell_docs')).toBe(0);
+    const { handlers } = historyService({ store: () => mine });
+    const pulled = record.current?.annual_data?.[0]?.['en_abs_wf'];
+    const first = await handlers['workspace.cellHistory']({ localId, path });
+    expect(first).toHaveLength(1);
+    expect(first[0]?.source).toEqual({ kind: 'service', updatedAt: day });
+    expect(first[0]?.value).toBe(pulled);
+    expect(sourceInWords(first[0]!.source)).toBe(`from the service, updated ${dayInWords(day)}`);
+    // Not from the analyst's hand: the grid marks every such cell (no hand cell on it).
+    expect((await handlers['workspace.handCells']({}))[localId]).toBeUndefined();
+
+    // Typing one cell makes the document's row: its other cells keep the date, and only the typed one is "hand".
+    mine.step('edit of 1 cell', () =>
+      mine.setValues([{ localId, path: 'city', value: 'Delft' }], { kind: 'typed' }),
+    );
+    mine.close();
+    const reopened = WorkspaceStore.open(file);
+    const again = historyService({ store: () => reopened }).handlers;
+    expect((await again['workspace.cellHistory']({ localId, path })).map((e) => e.source)).toEqual([
+      { kind: 'service', updatedAt: day },
+    ]);
+    expect((await again['workspace.cellHistory']({ localId, path: 'city' })).map((e) => e.source)).toEqual([
+      { kind: 'typed' },
+      { kind: 'service', updatedAt: day },
+    ]);
+    expect((await again['workspace.handCells']({}))[localId]).toEqual(['city']);
+    // The audit log's line for the arrival says it too.
+    const csv = join(mkdtempSync(join(tmpdir(), 'asset-desk-arrival-')), 'audit.csv');
+    await exportAuditLog(reopened, csv, 'csv', { localIds: [localId] });
+    expect(await readFile(csv, 'utf8')).toContain(`from the service, updated ${dayInWords(day)}`);
     reopened.close();
     theirs.close();
   });

@@ -45,6 +45,11 @@ const tower: AssetDoc = {
 
 function setup() {
   const { store, file } = tempWorkspace('meters');
+  return withTower(store, file);
+}
+
+/** The Tower asset in `store`, the portal's CSV picked beside `file`, and the meters service over them. */
+function withTower(store: WorkspaceStore, file: string) {
   const asset = store.step('adding an asset', () => store.createAsset(tower));
   const files = new PickedFiles(undefined);
   const csv = join(dirname(file), 'portal.csv');
@@ -60,7 +65,7 @@ function setup() {
     (
       store.asset(asset.localId)?.current?.['annual_data'] as Array<Record<string, unknown>> | undefined
     )?.find((r) => r['year'] === year);
-  return { store, service, fileId, localId: asset.localId, row };
+  return { store, service, fileId, asset, localId: asset.localId, row };
 }
 
 describe('meters service', () => {
@@ -202,35 +207,30 @@ describe('meters service', () => {
   });
 });
 
+/** A workspace whose store tells a recorder each change and its source, with the portal's CSV picked. */
+function recordingSetup(name: string) {
+  const { file } = tempWorkspace(name);
+  const recorded: Array<{ kind: string; id: string; source: ChangeSource }> = [];
+  const store = WorkspaceStore.open(`${file}-2.sqlite`, {
+    recorder: {
+      record: (changes, source) => {
+        for (const c of changes) recorded.push({ ...c.doc, source });
+      },
+    },
+  });
+  return { ...withTower(store, file), recorded };
+}
+
 describe('meters through the one write path', () => {
   it('tells the cell history each derived cell with the meters and readings it came from', async () => {
-    const { file } = tempWorkspace('recorded');
-    const recorded: Array<{ kind: string; id: string; source: ChangeSource }> = [];
-    const store = WorkspaceStore.open(`${file}-2.sqlite`, {
-      recorder: {
-        record: (changes, source) => {
-          for (const c of changes) recorded.push({ ...c.doc, source });
-        },
-      },
-    });
-    const asset = store.step('adding an asset', () => store.createAsset(tower));
-    const files = new PickedFiles(undefined);
-    const csv = join(dirname(file), 'portal.csv');
-    writeFileSync(csv, portalCsv);
-    const { fileId } = files.add(csv, 'portal.csv', portalCsv.length, async () => undefined);
-    const service = new MetersService({
-      workspace: () => store,
-      files,
-      idName: () => 'service_asset_id',
-      assessmentYear: 2025,
-    });
+    const { store, asset, fileId, service, recorded } = recordingSetup('recorded');
     const preview = await service.handlers['meters.previewImport']({ fileId });
     recorded.length = 0;
     await service.handlers['meters.applyImport']({ planId: preview.planId });
     const kinds = new Set(recorded.map((r) => r.kind));
     expect(kinds).toEqual(new Set(['meter', 'reading', 'asset', 'derived']));
     expect(recorded.filter((r) => r.kind === 'reading').map((r) => r.source)).toEqual(
-      Array(4).fill({ kind: 'csv', file: 'portal.csv' }),
+      Array(4).fill({ kind: 'csv', file: 'portal.csv', import: expect.any(Number) }),
     );
     const cell = recorded.find((r) => r.kind === 'asset');
     expect(cell).toMatchObject({ id: asset.localId, source: { kind: 'meters', meters: ['E1'] } });
@@ -343,5 +343,52 @@ describe('editing meters and readings in their grids', () => {
     expect(
       (await h['meters.list']({ assetId: localId })).readings.find((r) => r.id === reading.id)?.quantity,
     ).toBe(-5);
+  });
+});
+
+describe("the grids' paste, fill, replace and clear", () => {
+  it('labels the step by what the hand did, records it as the source, and recomputes in the same step', async () => {
+    const { store, fileId, service, recorded, row } = recordingSetup('hand');
+    const h = service.handlers;
+    await h['meters.applyImport']({ planId: (await h['meters.previewImport']({ fileId })).planId });
+    const en = () => row(2024)?.['en_abs_we'];
+    // 3,100 (January's share of the straddling bill) + 33,500.
+    expect(en()).toBe(36_600);
+    const readings = (await h['meters.list']({})).readings.filter(
+      (r) => r.meterId === 'E1' && r.start.startsWith('2024'),
+    );
+    const estimated = readings.find((r) => r.estimated)!;
+
+    // A paste of two cells (the quantity as text, as the clipboard gives it, and its unit).
+    recorded.length = 0;
+    const pasted = await h['meters.edit']({
+      readings: [
+        { id: estimated.id, field: 'quantity', value: '34' },
+        { id: estimated.id, field: 'unit', value: 'MWh' },
+      ],
+      source: 'paste',
+    });
+    expect(pasted.history.undo).toBe('paste of 2 meter cells');
+    expect(recorded.filter((r) => r.kind === 'reading').map((r) => r.source)).toEqual([{ kind: 'paste' }]);
+    // Recomputed in the same step: 3,100 + 34,000.
+    expect(en()).toBe(37_100);
+
+    // A clear of "estimated" (it becomes "no"), a replace, a fill: each its own verb.
+    const cleared = await h['meters.edit']({
+      readings: [{ id: estimated.id, field: 'estimated', value: null }],
+      source: 'clear',
+    });
+    expect(cleared.history.undo).toBe('clear of 1 meter cell');
+    expect((await h['meters.list']({})).readings.find((r) => r.id === estimated.id)?.estimated).toBe(false);
+    const replaced = await h['meters.edit']({
+      readings: [{ id: estimated.id, field: 'unit', value: 'kWh' }],
+      source: 'replace',
+    });
+    expect(replaced.history.undo).toBe('replace of 1 meter cell');
+    // 34 kWh now: 3,100 + 34.
+    expect(en()).toBe(3_134);
+    store.undo();
+    expect(en()).toBe(37_100);
+    store.close();
   });
 });

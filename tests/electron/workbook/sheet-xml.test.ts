@@ -53,3 +53,45 @@ describe('the streaming sheet reader', () => {
     for (const chunk of [1, 2, 3, 5, 7, 11, 64]) expect(read(chunk)).toEqual(whole);
   });
 });
+
+describe('plain number cells', () => {
+  it('read as Number reads their text, whole numbers found where they lie', () => {
+    const texts = [
+      '-0',
+      '0012',
+      '42',
+      '-7',
+      '999999999999999',
+      '12345678901234567890',
+      ' 12',
+      '1e3',
+      '',
+      '-',
+      '3.5',
+    ];
+    const xml =
+      '<worksheet><sheetData><row r="1">' +
+      texts.map((t, i) => `<c s="1" r="${String.fromCharCode(65 + i)}1"><v>${t}</v></c>`).join('') +
+      '<c t="n" r="L1"><v>5</v></c></row></sheetData></worksheet>';
+    const rows: RawOrIssue[][] = [];
+    new WorksheetReader(
+      'Tab',
+      [],
+      defaultLimits,
+      { cells: 0 },
+      {
+        width: () => undefined,
+        row: (_n, cells) => rows.push(cells),
+      },
+    ).push(xml);
+    const expected = texts.map((t) =>
+      t.trim() === ''
+        ? null
+        : Number.isNaN(Number(t))
+          ? { unreadable: 'The cell shows an error value' }
+          : Number(t),
+    );
+    expect(rows).toEqual([[...expected, 5]]);
+    expect(Object.is(rows[0]![0], -0)).toBe(true);
+  });
+});

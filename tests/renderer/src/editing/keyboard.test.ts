@@ -1,6 +1,10 @@
 /** The spreadsheet keys the grids take from AG Grid: find, ranges by Shift+arrows, fill down and right. */
 import { describe, expect, it } from 'vitest';
-import { gridCommandOf, isGridShortcut } from '../../../../renderer/src/editing/keyboard';
+import {
+  gridCommandOf,
+  isGridShortcut,
+  suppressGridShortcuts,
+} from '../../../../renderer/src/editing/keyboard';
 
 const key = (
   k: string,
@@ -48,5 +52,12 @@ describe('grid keys', () => {
     expect(isGridShortcut(key('h', { altKey: true }))).toBe(true);
     expect(gridCommandOf(key('h', { altKey: true, ctrlKey: true }))).toBeNull();
     expect(gridCommandOf(key('h'))).toBeNull();
+  });
+
+  it("keeps every grid's own handling from our shortcuts, but not from a cell being edited", () => {
+    expect(suppressGridShortcuts({ editing: false, event: key('Delete') })).toBe(true);
+    expect(suppressGridShortcuts({ editing: false, event: key('c', { ctrlKey: true }) })).toBe(true);
+    expect(suppressGridShortcuts({ editing: true, event: key('Delete') })).toBe(false);
+    expect(suppressGridShortcuts({ editing: false, event: key('x') })).toBe(false);
   });
 });

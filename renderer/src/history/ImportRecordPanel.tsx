@@ -1,0 +1,153 @@
+/**
+ * An applied import's record (issue 31: "jump to the import"): the file is deleted once read, so
+ * this shows what the workspace kept of it: the file, when, its tabs, what was applied and left
+ * out, its undo step, and the cells it changed with where each was in the file; the cell of the
+ * history entry that opened it highlighted and scrolled to. Opened from a cell's history ("Show
+ * the import") or the Import dialog's "Recent imports".
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { ImportDetail, ImportSummary } from '../../../shared/history/import-record';
+import { errorMessage } from '../../../shared/errors';
+import { bridge } from '../bridge';
+import { useCellHistoryUi } from './cell-history-ui';
+import { count, importFacts, shown, timeOf } from './history-words';
+import './history.css';
+
+const kindWords: Record<ImportSummary['kind'], string> = {
+  workbook: 'Workbook import',
+  csv: 'CSV import',
+  readings: 'Readings import',
+};
+
+const stepWords: Record<ImportSummary['step'], string> = {
+  done: 'can be undone (Ctrl+Z while it is the last step)',
+  undone: 'undone',
+  gone: 'no longer kept for undo',
+};
+
+export function ImportRecordPanel() {
+  const target = useCellHistoryUi((s) => s.importShown);
+  const ref = useRef<HTMLDialogElement>(null);
+  const marked = useRef<HTMLTableRowElement>(null);
+  const [record, setRecord] = useState<ImportDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (!target) {
+      if (dialog.open) dialog.close();
+      return;
+    }
+    if (!dialog.open) dialog.showModal();
+    let live = true;
+    setRecord(null);
+    setError(null);
+    bridge.methods['workspace.importRecord'](target).then(
+      (found) => live && setRecord(found),
+      (err: unknown) => live && setError(errorMessage(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [target]);
+
+  // The highlighted cell in view (an effect returns nothing: React would call what it returns).
+  useEffect(() => {
+    marked.current?.scrollIntoView({ block: 'center' });
+  }, [record]);
+
+  const close = () => useCellHistoryUi.setState({ importShown: null });
+  const added = record
+    ? Object.entries(record.added).map(([kind, n]) => count(n, kind === 'reading' ? 'reading' : kind))
+    : [];
+  return (
+    <dialog
+      ref={ref}
+      className="dialog import-record"
+      aria-labelledby="import-record-title"
+      data-testid="import-record"
+      onClose={close}
+    >
+      {target && (
+        <>
+          <h2 id="import-record-title">
+            {record ? `${kindWords[record.kind]} from ${record.file}` : 'An import'}
+          </h2>
+          {error && <p className="error">{error}</p>}
+          {!record && !error && <p role="status">Reading the import…</p>}
+          {record && (
+            <>
+              <dl className="import-record-facts" data-testid="import-record-facts">
+                <dt>Applied</dt>
+                <dd>{timeOf(record.at)}</dd>
+                {record.sheets.length > 0 && (
+                  <>
+                    <dt>Tabs read</dt>
+                    <dd>{record.sheets.join(', ')}</dd>
+                  </>
+                )}
+                <dt>What it did</dt>
+                <dd>{importFacts(record)}</dd>
+                {added.length > 0 && (
+                  <>
+                    <dt>Added</dt>
+                    <dd>{added.join(', ')}</dd>
+                  </>
+                )}
+                <dt>Undo step</dt>
+                <dd>
+                  “{record.label}”: {stepWords[record.step]}
+                </dd>
+              </dl>
+              {record.changes > 0 && (
+                <>
+                  <p className="hint">
+                    {record.changes > record.rows.length
+                      ? `Cells ${record.offset + 1}–${record.offset + record.rows.length} of ${record.changes.toLocaleString('en-US')} it changed:`
+                      : `The ${count(record.changes, 'cell')} it changed:`}
+                  </p>
+                  <div className="import-record-cells">
+                    <table className="cell-history-table">
+                      <thead>
+                        <tr>
+                          <th scope="col">In the file</th>
+                          <th scope="col">Asset</th>
+                          <th scope="col">Field</th>
+                          <th scope="col">Value</th>
+                          <th scope="col">Was</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {record.rows.map((row, i) => (
+                          <tr
+                            key={i}
+                            ref={i === record.highlighted ? marked : undefined}
+                            className={i === record.highlighted ? 'highlighted' : undefined}
+                            aria-current={i === record.highlighted ? 'true' : undefined}
+                            data-testid="import-record-cell"
+                          >
+                            <td>{row.place ?? ''}</td>
+                            <td>{row.asset}</td>
+                            <td title={row.path}>{row.field}</td>
+                            <td>{shown(row.value)}</td>
+                            <td>{shown(row.previous)}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                </>
+              )}
+            </>
+          )}
+          <div className="dialog-actions">
+            <button type="button" onClick={close} autoFocus>
+              Close
+            </button>
+          </div>
+        </>
+      )}
+    </dialog>
+  );
+}
