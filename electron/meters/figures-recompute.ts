@@ -15,10 +15,10 @@ import { assetMeters, figuresOf, figureWrites, touchedYears } from './meter-figu
 
 /** The assets and reporting years a set of changes moves (null: all the asset's years). */
 export function affectedBy(
-  changes: readonly MeterDocChange[],
+  changes: Iterable<MeterDocChange>,
   month: number,
+  out = new Map<string, Set<number> | null>(),
 ): Map<string, Set<number> | null> {
-  const out = new Map<string, Set<number> | null>();
   for (const change of changes) {
     if (change.kind === 'derived') continue;
     if (change.kind === 'meter') {

@@ -103,15 +103,20 @@ export class MetersService {
    */
   private writeStep(
     label: string,
-    changes: readonly MeterDocChange[] | (() => readonly MeterDocChange[]),
+    changes: readonly MeterDocChange[] | (() => Iterable<MeterDocChange>),
     source: ChangeSource,
   ): MeterWriteResult {
     const { store, meters } = this.open();
     const result = store.step(label, () => {
-      // Made inside the step when they depend on what it did first (assets an import creates).
+      // Made inside the step when they depend on what it did first (assets an import creates), and
+      // written as they are made (an import's are a generator: one pass, none held).
       const list = typeof changes === 'function' ? changes() : changes;
-      const touched = affectedBy(list, this.month(store));
-      meters.write(list, source);
+      const touched = new Map<string, Set<number> | null>();
+      const month = this.month(store);
+      for (const change of list) {
+        affectedBy([change], month, touched);
+        meters.write([change], source);
+      }
       return recomputeFigures(store, meters, touched, autoStates, this.deps.idName(), this.accepted());
     });
     return { ...result, history: store.historyState() };
@@ -186,8 +191,7 @@ export class MetersService {
     );
     return {
       ...result,
-      meters: done.meters.filter((p) => p.isNew && done.readings.some((r) => r.meterId === p.meter.id))
-        .length,
+      meters: countNew(done),
       readings: done.readings.length,
       figures: { written: result.views.length, held: result.held },
     };
@@ -291,10 +295,17 @@ export class MetersService {
         args.asset,
       ),
     'meters.applyImport': ({ planId, createAssets }) => this.applyImport(planId, createAssets ?? false),
-    'meters.figures': ({ assetIds, years }) => {
+    'meters.figures': async ({ assetIds, years }) => {
       const { store, meters } = this.open();
       const out: ReturnType<typeof figuresOf> = { cells: [], warnings: [] };
+      let slice = performance.now();
       for (const localId of assetIds) {
+        // A portfolio's figures take seconds: main answers other calls between slices of ~20 ms.
+        if (performance.now() - slice > 20) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          slice = performance.now();
+          if (this.deps.workspace() !== store) throw notFound('The workspace changed: ask again.');
+        }
         const record = store.asset(localId);
         if (!record?.current) continue;
         const preview = figuresOf(
@@ -342,3 +353,9 @@ export class MetersService {
 }
 
 export type { ReadingView };
+
+/** The plan's new meters that have readings to add (those the import writes). */
+function countNew(plan: ReadingsPlan): number {
+  const used = plan.readings.meterIdsUsed();
+  return plan.meters.filter((p) => p.isNew && used.has(p.meter.id)).length;
+}

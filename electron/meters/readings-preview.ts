@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DateOrder, ImportColumn } from '../../shared/meters/import-rows';
 import { importColumns, type ReadingsImport } from '../../shared/meters/import-rows';
 import type { ReadingsImportPreview } from '../../shared/meters/views';
@@ -104,41 +105,35 @@ export function previewReadings(args: {
     duplicates: plan.duplicates,
     problems: plan.problems.slice(0, 1_000),
     unknownAssets: plan.unknownAssets,
-    sample: plan.readings.slice(0, 50).map((r) => ({
-      row: r.source.kind === 'file' ? r.source.row : 0,
-      meter: r.meterId,
-      start: r.start,
-      end: r.end,
-      quantity: r.quantity,
-      unit: r.unit,
-      estimated: r.estimated,
-    })),
+    sample: Array.from({ length: Math.min(50, plan.readings.length) }, (_, k) => plan.readings.at(k)).map(
+      (r) => ({
+        row: r.source.kind === 'file' ? r.source.row : 0,
+        meter: r.meterId,
+        start: r.start,
+        end: r.end,
+        quantity: r.quantity,
+        unit: r.unit,
+        estimated: r.estimated,
+      }),
+    ),
   };
   return { plan, parsed, view };
 }
 
-/** The new meters and the readings of a plan, as changes. */
-export function importChanges(plan: ReadingsPlan): MeterDocChange[] {
-  const used = new Set(plan.readings.map((r) => r.meterId));
+/**
+ * The new meters and the readings of a plan, as changes, made one at a time as the step writes them
+ * (a reading gets its id here): an import of a million readings never holds a million changes.
+ */
+export function* importChanges(plan: ReadingsPlan): Generator<MeterDocChange> {
+  const used = plan.readings.meterIdsUsed();
   const assetOf = new Map(plan.meters.map((p) => [p.meter.id, p.meter.assetId]));
-  return [
-    ...plan.meters
-      .filter((p) => p.isNew && used.has(p.meter.id))
-      .map((p): MeterDocChange => ({
-        kind: 'meter',
-        id: p.meter.id,
-        assetId: p.meter.assetId,
-        before: null,
-        after: p.meter,
-      })),
-    ...plan.readings.map((r): MeterDocChange => ({
-      kind: 'reading',
-      id: r.id,
-      assetId: assetOf.get(r.meterId) ?? '',
-      before: null,
-      after: r,
-    })),
-  ];
+  for (const p of plan.meters)
+    if (p.isNew && used.has(p.meter.id))
+      yield { kind: 'meter', id: p.meter.id, assetId: p.meter.assetId, before: null, after: p.meter };
+  for (const r of plan.readings) {
+    const after = { id: `r-${randomUUID()}`, ...r };
+    yield { kind: 'reading', id: after.id, assetId: assetOf.get(r.meterId) ?? '', before: null, after };
+  }
 }
 
 /**
