@@ -47,12 +47,41 @@ export function recomputeFigures(
   idName: AssetIdName,
   accepted: { min: number; max: number },
 ): Omit<MeterWriteResult, 'history'> {
+  const run = recomputeRun(store, meters, states, accepted);
+  for (const [localId, years] of affected) run.asset(localId, years);
+  return run.result(idName);
+}
+
+/** The same, inside a sliced step: `pause` between assets lets main answer other calls. */
+export async function recomputeFiguresSliced(
+  store: WorkspaceStore,
+  meters: MeterStore,
+  affected: Map<string, Set<number> | null>,
+  states: ReadonlySet<FigureState>,
+  idName: AssetIdName,
+  accepted: { min: number; max: number },
+  pause: () => Promise<void>,
+): Promise<Omit<MeterWriteResult, 'history'>> {
+  const run = recomputeRun(store, meters, states, accepted);
+  for (const [localId, years] of affected) {
+    run.asset(localId, years);
+    await pause();
+  }
+  return run.result(idName);
+}
+
+function recomputeRun(
+  store: WorkspaceStore,
+  meters: MeterStore,
+  states: ReadonlySet<FigureState>,
+  accepted: { min: number; max: number },
+) {
   const month = store.entity()?.reporting_preferences.reporting_period_month ?? 12;
   const written = new Set<string>();
   const held: MeterWriteResult['held'] = [];
-  for (const [localId, years] of affected) {
+  const asset = (localId: string, years: Set<number> | null): void => {
     const record = store.asset(localId);
-    if (!record?.current) continue;
+    if (!record?.current) return;
     const derived = meters.derived(localId);
     const preview = figuresOf(
       assetMeters(meters, localId, record.current),
@@ -89,9 +118,12 @@ export function recomputeFigures(
       }
       if (records.length > 0) meters.write(records, source);
     }
-  }
-  const views = [...written]
-    .map((id) => assetView(store, id, idName))
-    .filter((v): v is AssetView => v !== null);
-  return { views, held };
+  };
+  const result = (idName: AssetIdName): Omit<MeterWriteResult, 'history'> => {
+    const views = [...written]
+      .map((id) => assetView(store, id, idName))
+      .filter((v): v is AssetView => v !== null);
+    return { views, held };
+  };
+  return { asset, result };
 }

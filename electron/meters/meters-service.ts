@@ -15,7 +15,7 @@ import type { BridgeHandlers } from '../bridge/handlers';
 import type { PickedFiles } from '../files/picked-files';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { applyMeterEdit, applyReadingEdit, newMeter, newReading } from './meter-edits';
-import { affectedBy, recomputeFigures } from './figures-recompute';
+import { affectedBy, recomputeFigures, recomputeFiguresSliced } from './figures-recompute';
 import { assetMeters, figuresOf } from './meter-figures';
 import { metersListing } from './meters-listing';
 import { MeterStore, type MeterDocChange, type StoredReading } from '../workspace/meter-store';
@@ -26,6 +26,7 @@ import {
   createdAssets,
   importChanges,
   previewReadings,
+  runSliced,
   type ReadingsContent,
 } from './readings-preview';
 import { planReadings, type ReadingsPlan } from './readings-plan';
@@ -73,6 +74,8 @@ export class MetersService {
       files: PickedFiles;
       idName: () => AssetIdName;
       assessmentYear: number;
+      /** The import's size limit when raised from the workbooks' default (a file of 1.44 M readings is 130 MB). */
+      maxImportBytes?: number;
     },
   ) {}
 
@@ -144,14 +147,16 @@ export class MetersService {
     } else {
       file = this.deps.files.name(args.fileId);
       try {
-        content = await loadReadings(this.deps.files.path(args.fileId), file);
+        content = await loadReadings(this.deps.files.path(args.fileId), file, this.deps.maxImportBytes);
       } finally {
         // What was read is kept with the preview: an uploaded copy is no longer needed.
         await this.deps.files.used(args.fileId);
       }
     }
     const id = randomUUID();
-    const read = previewReadings({ store, meters, content, file, mapping, dateOrder, chosenAsset, id });
+    const read = await runSliced(
+      previewReadings({ store, meters, content, file, mapping, dateOrder, chosenAsset, id }),
+    );
     this.plan = {
       id,
       storeFile: store.file,
@@ -164,7 +169,32 @@ export class MetersService {
     return read.view;
   }
 
-  private applyImport(planId: string, createAssets: boolean) {
+  /**
+   * An import's step: as `writeStep`, but written in slices (history.ts's `slicedStep`), so main
+   * answers other calls while a file of a million readings is written; still one undo step.
+   */
+  private async importStep(
+    label: string,
+    changes: () => Iterable<MeterDocChange>,
+    source: ChangeSource,
+  ): Promise<MeterWriteResult> {
+    const { store, meters } = this.open();
+    const result = await store.slicedStep(label, async (pause) => {
+      const touched = new Map<string, Set<number> | null>();
+      const month = this.month(store);
+      let n = 0;
+      for (const change of changes()) {
+        affectedBy([change], month, touched);
+        meters.write([change], source);
+        if ((++n & 255) === 0) await pause();
+      }
+      const idName = this.deps.idName();
+      return recomputeFiguresSliced(store, meters, touched, autoStates, idName, this.accepted(), pause);
+    });
+    return { ...result, history: store.historyState() };
+  }
+
+  private async applyImport(planId: string, createAssets: boolean) {
     const { store, meters } = this.open();
     const plan = this.plan;
     if (plan?.id !== planId || plan.storeFile !== store.file)
@@ -175,7 +205,7 @@ export class MetersService {
     this.plan = undefined;
     const source = { kind: 'csv' as const, file: plan.file.slice(0, 255) };
     let done: ReadingsPlan = plan.plan;
-    const result = this.writeStep(
+    const result = await this.importStep(
       create.length > 0
         ? `import of readings from ${plan.file}, with ${countOf(create.length, 'new asset')}`
         : `import of ${countOf(plan.plan.readings.length, 'reading')} from ${plan.file}`,

@@ -1,10 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import {
-  parseReadingsCsv,
-  parseReadingsRows,
-  type ImportOptions,
-  type ReadingsImport,
-} from '../../shared/meters/import-rows';
+import { readingsRows, type ImportOptions, type ReadingsImport } from '../../shared/meters/import-rows';
 import { readReadingsWorkbook } from './readings-xlsx';
 import { delimitedRecords } from '../../shared/text/delimited';
 import { checkSize } from '../workbook/read-workbook';
@@ -28,21 +23,22 @@ export async function loadReadings(
   return { text: new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/^\uFEFF/, '') };
 }
 
-/** A workbook's rows read by the shared reader, the first being its header. */
-export function parseReadingsTable(
+/** A workbook's rows read by the shared reader, the first being its header (as steps: see readingsRows). */
+export function* parseReadingsTable(
   rows: readonly string[][],
   options: ImportOptions,
-): { parsed: ReadingsImport; headers: string[] } {
-  return { parsed: parseReadingsRows(rows, options), headers: (rows[0] ?? []).map((h) => h.trim()) };
+): Generator<void, { parsed: ReadingsImport; headers: string[] }> {
+  const parsed = yield* readingsRows(rows, options);
+  return { parsed, headers: (rows[0] ?? []).map((h) => h.trim()) };
 }
 
-/** The text read by the shared reader, its delimiter taken from the header line. */
-export function parseReadingsText(
+/** The text read by the shared reader, its delimiter taken from the header line (as steps). */
+export function* parseReadingsText(
   text: string,
   options: ImportOptions,
-): { parsed: ReadingsImport; headers: string[] } {
+): Generator<void, { parsed: ReadingsImport; headers: string[] }> {
   const delimiter = delimiterOf(text);
-  const parsed = parseReadingsCsv(text, delimiter, options);
+  const parsed = yield* readingsRows(delimitedRecords(text, { delimiter }), options);
   const first = delimitedRecords(text, { delimiter }).next();
   return { parsed, headers: first.done ? [] : first.value.map((h) => h.trim()) };
 }

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { checkReadings } from '../../shared/meters/rules';
-import type { ImportedReading, ImportIssue, ReadingsImport } from '../../shared/meters/import-rows';
+import {
+  runSteps,
+  type ImportedReading,
+  type ImportIssue,
+  type ReadingsImport,
+} from '../../shared/meters/import-rows';
 import type { Meter, Reading } from '../../shared/meters/types';
 import type { StoredReading } from '../workspace/meter-store';
 
@@ -93,6 +98,15 @@ const sameKey = (r: {
   `${r.meterId}\u0000${r.start}\u0000${r.end}\u0000${r.quantity}\u0000${r.unit.trim().toLowerCase()}`;
 
 export function planReadings(parsed: ReadingsImport, lookups: PlanLookups, file: string): ReadingsPlan {
+  return runSteps(planSteps(parsed, lookups, file));
+}
+
+/** `planReadings` as steps (it yields every few meters; see readingsRows). */
+export function* planSteps(
+  parsed: ReadingsImport,
+  lookups: PlanLookups,
+  file: string,
+): Generator<void, ReadingsPlan> {
   const problems: ImportIssue[] = [...parsed.errors];
   const unknown = new Set<string>();
   const byKey = new Map<string, PlannedMeter>();
@@ -148,16 +162,19 @@ export function planReadings(parsed: ReadingsImport, lookups: PlanLookups, file:
   const perMeter = new Map<string, { meter: Meter; indexes: number[] }>();
   const meterIds = new Map<string, string>();
   for (const [key, planned] of byKey) meterIds.set(key, planned.meter.id);
-  parsed.readings.forEach((r, i) => {
-    const planned = byKey.get(r.meterKey);
-    if (!planned) return;
+  for (let i = 0; i < parsed.readings.length; i++) {
+    if ((i & 65535) === 65535) yield;
+    const planned = byKey.get((parsed.readings[i] as ImportedReading).meterKey);
+    if (!planned) continue;
     const entry = perMeter.get(planned.meter.id);
     if (entry) entry.indexes.push(i);
     else perMeter.set(planned.meter.id, { meter: planned.meter, indexes: [i] });
-  });
+  }
   const keep = new Uint8Array(parsed.readings.length);
   let duplicates = 0;
+  let done = 0;
   for (const { meter, indexes } of perMeter.values()) {
+    if ((++done & 63) === 0) yield;
     const planned = { meter };
     const existing = existingOf.get(planned.meter.id) ?? [];
     const seen = new Set(existing.map(sameKey));

@@ -9,7 +9,7 @@ import type { WorkspaceStore } from '../workspace/workspace-store';
 import type { MeterDocChange, MeterStore } from '../workspace/meter-store';
 import { parsePortfolioManagerXml } from './portfolio-manager-xml';
 import { parseReadingsTable, parseReadingsText } from './readings-file';
-import { planReadings, type ReadingsPlan } from './readings-plan';
+import { planSteps, type ReadingsPlan } from './readings-plan';
 
 /**
  * A readings file's content (CSV or XML text, or an XLSX's rows) read and planned against the
@@ -23,7 +23,24 @@ const mappingKey = 'meters.importMapping';
 
 export type ReadingsContent = { text: string } | { rows: string[][]; meterRows?: string[][] | null };
 
-export function previewReadings(args: {
+/**
+ * Runs steps (a generator yielding between pieces of work) in slices of ~20 ms, main answering other
+ * calls between them: a preview of a million readings takes seconds.
+ */
+export async function runSliced<T>(steps: Generator<void, T>): Promise<T> {
+  let slice = performance.now();
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (performance.now() - slice > 20) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
+  }
+}
+
+/** The preview of a readings file, as steps (run by `runSliced`). */
+export function* previewReadings(args: {
   store: WorkspaceStore;
   meters: MeterStore;
   content: ReadingsContent;
@@ -32,7 +49,7 @@ export function previewReadings(args: {
   dateOrder: DateOrder | undefined;
   chosenAsset: string | undefined;
   id: string;
-}): { plan: ReadingsPlan; parsed: ReadingsImport; view: ReadingsImportPreview } {
+}): Generator<void, { plan: ReadingsPlan; parsed: ReadingsImport; view: ReadingsImportPreview }> {
   const { store, meters, content, file, mapping, dateOrder, chosenAsset, id } = args;
   const text = 'text' in content ? content.text : '';
   const xml = 'text' in content && /^\s*</.test(text);
@@ -73,11 +90,13 @@ export function previewReadings(args: {
       ...(dateOrder ? { dateOrder } : {}),
     };
     ({ parsed, headers } =
-      'rows' in content ? parseReadingsTable(content.rows, options) : parseReadingsText(text, options));
+      'rows' in content
+        ? yield* parseReadingsTable(content.rows, options)
+        : yield* parseReadingsText(text, options));
     // Our workbook's Meters tab: the energy content of fuels by volume or mass.
     if ('rows' in content && content.meterRows) parsed = withMetersTab(parsed, content.meterRows, file);
   }
-  const plan = planReadings(parsed, lookups, file);
+  const plan = yield* planSteps(parsed, lookups, file);
   const meterRows = new Map<string, number>();
   for (const r of plan.readings) meterRows.set(r.meterId, (meterRows.get(r.meterId) ?? 0) + 1);
   const names = {} as Record<ImportColumn, string | null>;

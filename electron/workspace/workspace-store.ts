@@ -6,7 +6,7 @@ import type { HistoryState, ServerVerdict } from '../../shared/sync/types';
 import { AssetEdits, type Edit } from './asset-edits';
 import type { AssetRecord } from './asset-record';
 import { CellHistory } from './cell-history';
-import type { StepOutcome } from './history';
+import { stepBusy, type StepOutcome } from './history';
 import type { ChangeRecorder } from './change-recorder';
 import type { ChangeSource } from '../../shared/history/change-source';
 import { WritePath } from './write-path';
@@ -239,6 +239,8 @@ export class WorkspaceStore extends LedgerReads {
    * worker committed (SQLITE_BUSY_SNAPSHOT), where an immediate one waits its turn.
    */
   transaction<T>(fn: () => T): T {
+    // Between the slices of a sliced step (an import's), no other write may join its transaction.
+    if (this.path.paused) throw stepBusy();
     return this.db.transaction(fn).immediate();
   }
 
@@ -247,6 +249,11 @@ export class WorkspaceStore extends LedgerReads {
   /** Runs one user action as one labelled undo step. */
   step<T>(label: string, fn: () => T): T {
     return this.path.step(label, fn);
+  }
+
+  /** One user action too big for one task, as one undo step written in slices (history.ts). */
+  slicedStep<T>(label: string, fn: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
+    return this.path.slicedStep(label, fn);
   }
 
   undo(): StepOutcome | null {

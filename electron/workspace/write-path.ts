@@ -152,6 +152,16 @@ export class WritePath {
     return this.history.step(label, fn);
   }
 
+  /** One step written in slices, main answering other calls between them (history.ts). */
+  slicedStep<T>(label: string, fn: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
+    return this.history.slicedStep(label, fn);
+  }
+
+  /** Whether a sliced step waits between slices (every other write is refused meanwhile). */
+  get paused(): boolean {
+    return this.history.paused;
+  }
+
   undo(): ReturnType<History['undo']> {
     return this.history.undo();
   }

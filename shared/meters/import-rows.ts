@@ -117,11 +117,30 @@ function parseEstimated(text: string): boolean | null {
 
 /** Reads a readings CSV's text (the delimiter decided by the caller from its first line). */
 export function parseReadingsCsv(text: string, delimiter: string, options: ImportOptions): ReadingsImport {
-  return parseReadingsRows(delimitedRecords(text, { delimiter }), options);
+  return runSteps(readingsRows(delimitedRecords(text, { delimiter }), options));
 }
 
 /** Reads the rows of a readings file, the first being its header. */
 export function parseReadingsRows(rows: Iterable<readonly string[]>, options: ImportOptions): ReadingsImport {
+  return runSteps(readingsRows(rows, options));
+}
+
+/** Runs steps (a generator yielding between pieces of work) to their end, in one go. */
+export function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * `parseReadingsRows` as steps: it yields every 4,096 rows, so main can answer other calls while a
+ * file of a million rows is read (electron/meters/readings-preview.ts runs it in slices).
+ */
+export function* readingsRows(
+  rows: Iterable<readonly string[]>,
+  options: ImportOptions,
+): Generator<void, ReadingsImport> {
   const { file } = options;
   const iterator = rows[Symbol.iterator]();
   const first = iterator.next();
@@ -160,6 +179,7 @@ export function parseReadingsRows(rows: Iterable<readonly string[]>, options: Im
   let row = 1;
   for (let next = iterator.next(); !next.done; next = iterator.next()) {
     row++;
+    if ((row & 4095) === 0) yield;
     const cells = next.value;
     if (cells.every((c) => c.trim() === '')) continue;
     if (!order)
@@ -192,7 +212,10 @@ export function parseReadingsRows(rows: Iterable<readonly string[]>, options: Im
       });
     }
     order = dayFirst ? 'dmy' : 'mdy';
-    for (const held of waiting) readRow(held.row, held.cells);
+    for (const [k, held] of waiting.entries()) {
+      if ((k & 4095) === 4095) yield;
+      readRow(held.row, held.cells);
+    }
   }
   result.meters = [...meters.values()];
   return result;
