@@ -8,7 +8,7 @@ import { notFound } from '../../shared/errors';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import type { MeterDocChange, MeterStore } from '../workspace/meter-store';
 import { parsePortfolioManagerXml } from './portfolio-manager-xml';
-import { parseReadingsTable, parseReadingsText } from './readings-file';
+import { parseReadingsBytes, parseReadingsTable, parseReadingsText } from './readings-file';
 import { planSteps, type ReadingsPlan } from './readings-plan';
 
 /**
@@ -21,7 +21,11 @@ import { planSteps, type ReadingsPlan } from './readings-plan';
 /** The remembered column mapping of the readings import, per workspace (its meta table). */
 const mappingKey = 'meters.importMapping';
 
-export type ReadingsContent = { text: string } | { rows: string[][]; meterRows?: string[][] | null };
+export type ReadingsContent =
+  | { text: string }
+  /** A large CSV's bytes (readings-file.ts). */
+  | { csv: Buffer }
+  | { rows: string[][]; meterRows?: string[][] | null };
 
 /**
  * Runs steps (a generator yielding between pieces of work) in slices of ~20 ms, main answering other
@@ -92,7 +96,9 @@ export function* previewReadings(args: {
     ({ parsed, headers } =
       'rows' in content
         ? yield* parseReadingsTable(content.rows, options)
-        : yield* parseReadingsText(text, options));
+        : 'csv' in content
+          ? yield* parseReadingsBytes(content.csv, options)
+          : yield* parseReadingsText(text, options));
     // Our workbook's Meters tab: the energy content of fuels by volume or mass.
     if ('rows' in content && content.meterRows) parsed = withMetersTab(parsed, content.meterRows, file);
   }
