@@ -1,7 +1,5 @@
 import { acceptedYears } from '../../shared/domain/context';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
-import { deflateRaw, inflateRaw } from 'node:zlib';
 import type { MeterWriteResult } from '../../shared/bridge/contract';
 import type { ChangeSource } from '../../shared/history/change-source';
 import type { DateOrder, ImportColumn, ReadingsImport } from '../../shared/meters/import-rows';
@@ -21,9 +19,10 @@ import { affectedBy, recomputeFigures, recomputeFiguresSliced } from './figures-
 import { assetMeters, figuresOf } from './meter-figures';
 import { metersListing } from './meters-listing';
 import { MeterStore, type MeterDocChange, type StoredReading } from '../workspace/meter-store';
-import { loadReadings } from './readings-file';
+import { deflated, inflated, loadReadings } from './readings-file';
 import {
   assetLookups,
+  countNew,
   countOf,
   createdAssets,
   importChanges,
@@ -32,9 +31,6 @@ import {
   type ReadingsContent,
 } from './readings-preview';
 import { planReadings, type ReadingsPlan } from './readings-plan';
-
-const deflated = (bytes: Buffer): Promise<Buffer> => promisify(deflateRaw)(bytes, { level: 1 });
-const inflated = promisify(inflateRaw);
 
 /** A recompute writes these: empty cells, and cells still holding what meters last wrote. */
 const autoStates: ReadonlySet<FigureState> = new Set(['fill', 'update', 'same']);
@@ -401,9 +397,3 @@ export class MetersService {
 }
 
 export type { ReadingView };
-
-/** The plan's new meters that have readings to add (those the import writes). */
-function countNew(plan: ReadingsPlan): number {
-  const used = plan.readings.meterIdsUsed();
-  return plan.meters.filter((p) => p.isNew && used.has(p.meter.id)).length;
-}

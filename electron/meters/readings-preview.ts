@@ -183,6 +183,12 @@ function emptyMapping(): Record<ImportColumn, number | null> {
   return Object.fromEntries(importColumns.map((c) => [c, null])) as Record<ImportColumn, number | null>;
 }
 
+/** The plan's new meters that have readings to add (those the import writes). */
+export function countNew(plan: ReadingsPlan): number {
+  const used = plan.readings.meterIdsUsed();
+  return plan.meters.filter((p) => p.isNew && used.has(p.meter.id)).length;
+}
+
 export function countOf(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
