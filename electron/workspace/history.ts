@@ -42,6 +42,16 @@ export interface StepOutcome {
 /** Puts one journal row's image back (the write path's, with the row's kind). */
 export type RestoreRow = (row: JournalRow, side: 'before' | 'after') => void;
 
+/** What a sliced step's owner does around it (the workspace file's log: wal-flush.ts). */
+export interface SliceHooks {
+  /** Between two slices. */
+  between?: () => void;
+  /** Just before COMMIT (awaited; other writes still refused). */
+  beforeCommit?: () => Promise<void>;
+  /** Once committed (COMMIT then skips SQLite's own checkpoint). */
+  afterCommit?: () => void;
+}
+
 /** A write asked for while a sliced step waits between its slices: refused, nothing joins that step. */
 export const stepBusy = (): UserFacingError =>
   new UserFacingError('Readings are still being written to the workspace: try again when that is done.');
@@ -97,12 +107,17 @@ export class History {
    * has run ~20 ms. Between slices, reads on this connection see the step's rows so far, and any
    * write is refused with `stepBusy` (none may join the step, nor commit it half done).
    */
-  async slicedStep<T>(label: string, fn: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
+  async slicedStep<T>(
+    label: string,
+    fn: (pause: () => Promise<void>) => Promise<T>,
+    hooks: SliceHooks = {},
+  ): Promise<T> {
     if (this.active !== null || this.waiting) throw stepBusy();
     this.store.sql('BEGIN IMMEDIATE').run();
     let slice = performance.now();
     const pause = async (): Promise<void> => {
       if (performance.now() - slice < SLICE_MS) return;
+      hooks.between?.();
       this.waiting = true;
       try {
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -121,7 +136,22 @@ export class History {
       const wrote = this.store.sql('SELECT 1 FROM journal WHERE step = ? LIMIT 1').get(id);
       if (!wrote) this.store.sql('DELETE FROM steps WHERE id = ?').run(id);
       else this.forgetRedoAndOld(id);
-      this.store.sql('COMMIT').run();
+      if (hooks.beforeCommit) {
+        this.waiting = true;
+        try {
+          await hooks.beforeCommit();
+        } finally {
+          this.waiting = false;
+        }
+      }
+      // The log's copy into the file is left to `afterCommit` (a worker's connection), not this COMMIT.
+      if (hooks.afterCommit) this.store.sql('PRAGMA wal_autocheckpoint = 0').run();
+      try {
+        this.store.sql('COMMIT').run();
+      } finally {
+        if (hooks.afterCommit) this.store.sql('PRAGMA wal_autocheckpoint = 1000').run();
+      }
+      hooks.afterCommit?.();
       return result;
     } catch (error) {
       this.store.sql('ROLLBACK').run();

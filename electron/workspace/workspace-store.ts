@@ -7,6 +7,7 @@ import { AssetEdits, type Edit } from './asset-edits';
 import type { AssetRecord } from './asset-record';
 import { CellHistory } from './cell-history';
 import { stepBusy, type StepOutcome } from './history';
+import { checkpointOffMain, WalFlusher } from './wal-flush';
 import type { ChangeRecorder } from './change-recorder';
 import type { ChangeSource } from '../../shared/history/change-source';
 import { WritePath } from './write-path';
@@ -252,8 +253,14 @@ export class WorkspaceStore extends LedgerReads {
   }
 
   /** One user action too big for one task, as one undo step written in slices (history.ts). */
-  slicedStep<T>(label: string, fn: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
-    return this.path.slicedStep(label, fn);
+  async slicedStep<T>(label: string, fn: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
+    // Its log is synced as it grows and checkpointed off main's thread (wal-flush.ts).
+    const wal = new WalFlusher(this.file);
+    return this.path.slicedStep(label, fn, {
+      between: () => wal.tick(),
+      beforeCommit: () => wal.settle(),
+      afterCommit: () => void checkpointOffMain(this.file),
+    });
   }
 
   undo(): StepOutcome | null {
