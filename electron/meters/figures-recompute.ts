@@ -67,7 +67,7 @@ export async function recomputeFiguresSliced(
     run.asset(localId, years);
     await pause();
   }
-  return run.result(idName);
+  return run.result(idName, pause);
 }
 
 function recomputeRun(
@@ -119,11 +119,29 @@ function recomputeRun(
       if (records.length > 0) meters.write(records, source);
     }
   };
-  const result = (idName: AssetIdName): Omit<MeterWriteResult, 'history'> => {
-    const views = [...written]
-      .map((id) => assetView(store, id, idName))
-      .filter((v): v is AssetView => v !== null);
-    return { views, held };
-  };
+  function result(idName: AssetIdName): Omit<MeterWriteResult, 'history'>;
+  function result(
+    idName: AssetIdName,
+    pause: () => Promise<void>,
+  ): Promise<Omit<MeterWriteResult, 'history'>>;
+  function result(idName: AssetIdName, pause?: () => Promise<void>) {
+    const views: AssetView[] = [];
+    const add = (id: string): void => {
+      const view = assetView(store, id, idName);
+      if (view) views.push(view);
+    };
+    if (!pause) {
+      for (const id of written) add(id);
+      return { views, held };
+    }
+    // An import's 5,000 assets: their views built between slices too.
+    return (async () => {
+      for (const id of written) {
+        add(id);
+        await pause();
+      }
+      return { views, held };
+    })();
+  }
   return { asset, result };
 }

@@ -68,6 +68,21 @@ export class PlannedReadings implements Iterable<PlannedReading> {
     for (let k = 0; k < this.taken.length; k++) yield this.at(k);
   }
 
+  /** How many readings each planned meter adds, by its id. */
+  countsByMeter(): Map<string, number> {
+    const byKey = new Map<string, number>();
+    for (let k = 0; k < this.taken.length; k++) {
+      const key = (this.parsed[this.taken[k] as number] as ImportedReading).meterKey;
+      byKey.set(key, (byKey.get(key) ?? 0) + 1);
+    }
+    const out = new Map<string, number>();
+    for (const [key, n] of byKey) {
+      const id = this.meterIds.get(key) as string;
+      out.set(id, (out.get(id) ?? 0) + n);
+    }
+    return out;
+  }
+
   /** The planned meters' ids that have readings to add. */
   meterIdsUsed(): Set<string> {
     const out = new Set<string>();
@@ -110,7 +125,8 @@ export function* planSteps(
   const problems: ImportIssue[] = [...parsed.errors];
   const unknown = new Set<string>();
   const byKey = new Map<string, PlannedMeter>();
-  for (const imported of parsed.meters) {
+  for (const [n, imported] of parsed.meters.entries()) {
+    if ((n & 255) === 255) yield;
     const assetWords = imported.asset.partnersId ?? imported.asset.name ?? '';
     const localId = lookups.findAsset(imported.asset);
     if (localId === null) {

@@ -28,7 +28,7 @@ export type ReadingsContent =
   | { rows: string[][]; meterRows?: string[][] | null };
 
 /**
- * Runs steps (a generator yielding between pieces of work) in slices of ~20 ms, main answering other
+ * Runs steps (a generator yielding between pieces of work) in slices of ~10 ms, main answering other
  * calls between them: a preview of a million readings takes seconds.
  */
 export async function runSliced<T>(steps: Generator<void, T>): Promise<T> {
@@ -36,7 +36,7 @@ export async function runSliced<T>(steps: Generator<void, T>): Promise<T> {
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
-    if (performance.now() - slice > 20) {
+    if (performance.now() - slice > 10) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       slice = performance.now();
     }
@@ -103,8 +103,7 @@ export function* previewReadings(args: {
     if ('rows' in content && content.meterRows) parsed = withMetersTab(parsed, content.meterRows, file);
   }
   const plan = yield* planSteps(parsed, lookups, file);
-  const meterRows = new Map<string, number>();
-  for (const r of plan.readings) meterRows.set(r.meterId, (meterRows.get(r.meterId) ?? 0) + 1);
+  const meterRows = plan.readings.countsByMeter();
   const names = {} as Record<ImportColumn, string | null>;
   for (const [column, index] of Object.entries(parsed.mapping) as [ImportColumn, number | null][])
     names[column] = index === null ? null : (headers[index] ?? null);
