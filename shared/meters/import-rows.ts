@@ -302,15 +302,19 @@ export function* readingsRows(
     const key = meterId ?? `${asset.partnersId ?? asset.name}\u0000${name}`;
     const known = meters.get(key);
     if (!known) {
+      // Kept for the whole import: copies, not views into the slice of the file they were read from.
       meters.set(key, {
-        key,
-        meterId,
-        name: name || (meterId as string),
-        asset,
+        key: own(key),
+        meterId: meterId === null ? null : own(meterId),
+        name: own(name || (meterId as string)),
+        asset: {
+          partnersId: asset.partnersId === null ? null : own(asset.partnersId),
+          name: asset.name === null ? null : own(asset.name),
+        },
         utility,
         space,
         areaServed: area,
-        unit,
+        unit: shared(unit),
         row: r,
       });
     } else {
@@ -335,7 +339,7 @@ export function* readingsRows(
     }
     result.readings.push({
       // The meter's own key, unit and dates as shared strings: a million readings hold a few hundred.
-      meterKey: known?.key ?? key,
+      meterKey: (known ?? meters.get(key))?.key ?? key,
       start: shared(start),
       end: shared(end),
       quantity,
@@ -344,6 +348,14 @@ export function* readingsRows(
       source: { kind: 'file', file, row: r },
     });
   }
+}
+
+/**
+ * A text of its own: a value read from a large file is a view into the slice of text it came from
+ * (V8 keeps substrings of 13 characters or more as views), which would keep that whole megabyte.
+ */
+function own(text: string): string {
+  return text.length < 13 ? text : (' ' + text).slice(1);
 }
 
 /** The file's answer when its date order is unknown: only that question, nothing read. */
@@ -357,6 +369,7 @@ function shared(text: string): string {
   const hit = sharedTexts.get(text);
   if (hit !== undefined) return hit;
   if (sharedTexts.size > 100_000) sharedTexts.clear();
-  sharedTexts.set(text, text);
-  return text;
+  const copy = own(text);
+  sharedTexts.set(copy, copy);
+  return copy;
 }
