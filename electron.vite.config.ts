@@ -16,6 +16,7 @@ export default defineConfig({
           sandbox: resolve('sandbox/embedded.ts'),
           'workbook-worker': resolve('electron/workbook/workbook-worker.ts'),
           'sync-worker': resolve('electron/sync/sync-worker.ts'),
+          'checkpoint-worker': resolve('electron/workspace/checkpoint-worker.ts'),
         },
         output: { chunkFileNames: '[name]-[hash].js' },
       },

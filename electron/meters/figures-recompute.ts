@@ -15,10 +15,10 @@ import { assetMeters, figuresOf, figureWrites, touchedYears } from './meter-figu
 
 /** The assets and reporting years a set of changes moves (null: all the asset's years). */
 export function affectedBy(
-  changes: readonly MeterDocChange[],
+  changes: Iterable<MeterDocChange>,
   month: number,
+  out = new Map<string, Set<number> | null>(),
 ): Map<string, Set<number> | null> {
-  const out = new Map<string, Set<number> | null>();
   for (const change of changes) {
     if (change.kind === 'derived') continue;
     if (change.kind === 'meter') {
@@ -47,12 +47,41 @@ export function recomputeFigures(
   idName: AssetIdName,
   accepted: { min: number; max: number },
 ): Omit<MeterWriteResult, 'history'> {
+  const run = recomputeRun(store, meters, states, accepted);
+  for (const [localId, years] of affected) run.asset(localId, years);
+  return run.result(idName);
+}
+
+/** The same, inside a sliced step: `pause` between assets lets main answer other calls. */
+export async function recomputeFiguresSliced(
+  store: WorkspaceStore,
+  meters: MeterStore,
+  affected: Map<string, Set<number> | null>,
+  states: ReadonlySet<FigureState>,
+  idName: AssetIdName,
+  accepted: { min: number; max: number },
+  pause: () => Promise<void>,
+): Promise<Omit<MeterWriteResult, 'history'>> {
+  const run = recomputeRun(store, meters, states, accepted);
+  for (const [localId, years] of affected) {
+    run.asset(localId, years);
+    await pause();
+  }
+  return run.result(idName, pause);
+}
+
+function recomputeRun(
+  store: WorkspaceStore,
+  meters: MeterStore,
+  states: ReadonlySet<FigureState>,
+  accepted: { min: number; max: number },
+) {
   const month = store.entity()?.reporting_preferences.reporting_period_month ?? 12;
   const written = new Set<string>();
   const held: MeterWriteResult['held'] = [];
-  for (const [localId, years] of affected) {
+  const asset = (localId: string, years: Set<number> | null): void => {
     const record = store.asset(localId);
-    if (!record?.current) continue;
+    if (!record?.current) return;
     const derived = meters.derived(localId);
     const preview = figuresOf(
       assetMeters(meters, localId, record.current),
@@ -89,9 +118,30 @@ export function recomputeFigures(
       }
       if (records.length > 0) meters.write(records, source);
     }
+  };
+  function result(idName: AssetIdName): Omit<MeterWriteResult, 'history'>;
+  function result(
+    idName: AssetIdName,
+    pause: () => Promise<void>,
+  ): Promise<Omit<MeterWriteResult, 'history'>>;
+  function result(idName: AssetIdName, pause?: () => Promise<void>) {
+    const views: AssetView[] = [];
+    const add = (id: string): void => {
+      const view = assetView(store, id, idName);
+      if (view) views.push(view);
+    };
+    if (!pause) {
+      for (const id of written) add(id);
+      return { views, held };
+    }
+    // An import's 5,000 assets: their views built between slices too.
+    return (async () => {
+      for (const id of written) {
+        add(id);
+        await pause();
+      }
+      return { views, held };
+    })();
   }
-  const views = [...written]
-    .map((id) => assetView(store, id, idName))
-    .filter((v): v is AssetView => v !== null);
-  return { views, held };
+  return { asset, result };
 }

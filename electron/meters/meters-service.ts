@@ -15,18 +15,21 @@ import type { BridgeHandlers } from '../bridge/handlers';
 import type { PickedFiles } from '../files/picked-files';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { cellsLabel } from '../workspace/edit-handlers';
-import { applyMeterEdit, applyReadingEdit, newMeter, newReading } from './meter-edits';
-import { affectedBy, recomputeFigures } from './figures-recompute';
+import { newMeter, newReading } from './meter-edits';
+import { deleteChanges, editChanges } from './meter-changes';
+import { affectedBy, recomputeFigures, recomputeFiguresSliced } from './figures-recompute';
 import { assetMeters, figuresOf } from './meter-figures';
 import { metersListing } from './meters-listing';
-import { MeterStore, type MeterDocChange, type StoredReading } from '../workspace/meter-store';
-import { loadReadings } from './readings-file';
+import { MeterStore, type MeterDocChange } from '../workspace/meter-store';
+import { deflated, inflated, loadReadings } from './readings-file';
 import {
   assetLookups,
+  countNew,
   countOf,
   createdAssets,
   importChanges,
   previewReadings,
+  runSliced,
   type ReadingsContent,
 } from './readings-preview';
 import { planReadings, type ReadingsPlan } from './readings-plan';
@@ -51,7 +54,8 @@ type Handlers = Pick<
 interface Plan {
   id: string;
   storeFile: string;
-  content: ReadingsContent;
+  /** What was read, for a preview again; a large CSV's bytes deflated (130 MB are ~20 MB). */
+  content: ReadingsContent | { packed: Buffer };
   file: string;
   asset: string | null;
   plan: ReadingsPlan;
@@ -74,6 +78,8 @@ export class MetersService {
       files: PickedFiles;
       idName: () => AssetIdName;
       assessmentYear: number;
+      /** The import's size limit when raised from the workbooks' default (a file of 1.44 M readings is 130 MB). */
+      maxImportBytes?: number;
     },
   ) {}
 
@@ -104,17 +110,22 @@ export class MetersService {
    */
   private writeStep(
     label: string,
-    changes: readonly MeterDocChange[] | (() => readonly MeterDocChange[]),
+    changes: readonly MeterDocChange[] | (() => Iterable<MeterDocChange>),
     source: ChangeSource | (() => ChangeSource),
     done?: () => void,
   ): MeterWriteResult {
     const { store, meters } = this.open();
     const result = store.step(label, () => {
       // Made inside the step when they depend on what it did first (assets an import creates, the
-      // import's record whose id its source carries).
+      // import's record whose id its source carries), and written as they are made.
       const list = typeof changes === 'function' ? changes() : changes;
-      const touched = affectedBy(list, this.month(store));
-      meters.write(list, typeof source === 'function' ? source() : source);
+      const touched = new Map<string, Set<number> | null>();
+      const month = this.month(store);
+      const from = typeof source === 'function' ? source() : source;
+      for (const change of list) {
+        affectedBy([change], month, touched);
+        meters.write([change], from);
+      }
       const figures = recomputeFigures(
         store,
         meters,
@@ -146,23 +157,28 @@ export class MetersService {
     let file: string;
     if ('planId' in args) {
       if (this.plan?.id !== args.planId) throw notFound('That preview is gone: choose the file again.');
-      ({ content, file } = this.plan);
+      const kept = this.plan.content;
+      file = this.plan.file;
+      content = 'packed' in kept ? { csv: await inflated(kept.packed) } : kept;
       chosenAsset ??= this.plan.asset ?? undefined;
     } else {
       file = this.deps.files.name(args.fileId);
       try {
-        content = await loadReadings(this.deps.files.path(args.fileId), file);
+        content = await loadReadings(this.deps.files.path(args.fileId), file, this.deps.maxImportBytes);
       } finally {
         // What was read is kept with the preview: an uploaded copy is no longer needed.
         await this.deps.files.used(args.fileId);
       }
     }
     const id = randomUUID();
-    const read = previewReadings({ store, meters, content, file, mapping, dateOrder, chosenAsset, id });
+    const read = await runSliced(
+      previewReadings({ store, meters, content, file, mapping, dateOrder, chosenAsset, id }),
+    );
     this.plan = {
       id,
       storeFile: store.file,
-      content,
+      // Deflated off main's thread (zlib's pool): the bytes are let go, the preview stays quick to redo.
+      content: 'csv' in content ? { packed: await deflated(content.csv) } : content,
       file,
       plan: read.plan,
       asset: chosenAsset ?? null,
@@ -171,31 +187,78 @@ export class MetersService {
     return read.view;
   }
 
-  private applyImport(planId: string, createAssets: boolean) {
+  /**
+   * An import's step: as `writeStep`, but written in slices (history.ts's `slicedStep`), so main
+   * answers other calls while a file of a million readings is written; still one undo step.
+   */
+  private async importStep(
+    label: string,
+    changes: () => Iterable<MeterDocChange>,
+    source: () => ChangeSource,
+    done: () => void,
+  ): Promise<MeterWriteResult> {
     const { store, meters } = this.open();
+    const result = await store.slicedStep(label, async (pause) => {
+      const touched = new Map<string, Set<number> | null>();
+      const month = this.month(store);
+      const list = changes();
+      const from = source();
+      let n = 0;
+      for (const change of list) {
+        affectedBy([change], month, touched);
+        meters.write([change], from);
+        if ((++n & 255) === 0) await pause();
+      }
+      const idName = this.deps.idName();
+      const figures = await recomputeFiguresSliced(
+        store,
+        meters,
+        touched,
+        autoStates,
+        idName,
+        this.accepted(),
+        pause,
+      );
+      done();
+      return figures;
+    });
+    return { ...result, history: store.historyState() };
+  }
+
+  /**
+   * The preview's plan, taken for its apply: the file's text stays behind (130 MB for 1.44 M
+   * readings, not held while they are written, nor counted in the heap the collector sizes from).
+   */
+  private takePlan(planId: string, storeFile: string): Pick<Plan, 'parsed' | 'plan' | 'file'> {
     const plan = this.plan;
-    if (plan?.id !== planId || plan.storeFile !== store.file)
+    if (plan?.id !== planId || plan.storeFile !== storeFile)
       throw notFound('That preview is gone: choose the file again.');
-    const create = createAssets ? plan.plan.unknownAssets : [];
-    if (plan.plan.readings.length === 0 && create.length === 0)
-      throw badRequest(`${plan.file}: no valid reading to add.`);
+    return { parsed: plan.parsed, plan: plan.plan, file: plan.file };
+  }
+
+  private async applyImport(planId: string, createAssets: boolean) {
+    const { store, meters } = this.open();
+    const { parsed, plan, file } = this.takePlan(planId, store.file);
+    const create = createAssets ? plan.unknownAssets : [];
+    if (plan.readings.length === 0 && create.length === 0)
+      throw badRequest(`${file}: no valid reading to add.`);
     this.plan = undefined;
-    let done: ReadingsPlan = plan.plan;
+    let done: ReadingsPlan = plan;
     const label =
       create.length > 0
-        ? `import of readings from ${plan.file}, with ${countOf(create.length, 'new asset')}`
-        : `import of ${countOf(plan.plan.readings.length, 'reading')} from ${plan.file}`;
+        ? `import of readings from ${file}, with ${countOf(create.length, 'new asset')}`
+        : `import of ${countOf(plan.readings.length, 'reading')} from ${file}`;
     // Recorded once, inside the step (the file is deleted once read): its changes carry the record's id.
     let record: ReturnType<WorkspaceStore['imports']['begin']> | undefined;
-    const began = () => (record ??= store.imports.begin('readings', plan.file));
-    const result = this.writeStep(
+    const began = () => (record ??= store.imports.begin('readings', file));
+    const result = await this.importStep(
       label,
       () => {
         const { source } = began();
         if (create.length > 0) {
           // The assets the file names and the workspace lacks: made first, then the file planned again.
-          for (const asset of createdAssets(plan.parsed, new Set(create))) store.createAsset(asset, source);
-          done = planReadings(plan.parsed, assetLookups(store, meters), plan.file);
+          for (const asset of createdAssets(parsed, new Set(create))) store.createAsset(asset, source);
+          done = planReadings(parsed, assetLookups(store, meters), file);
         }
         return importChanges(done);
       },
@@ -216,8 +279,7 @@ export class MetersService {
     );
     return {
       ...result,
-      meters: done.meters.filter((p) => p.isNew && done.readings.some((r) => r.meterId === p.meter.id))
-        .length,
+      meters: countNew(done),
       readings: done.readings.length,
       figures: { written: result.views.length, held: result.held },
     };
@@ -242,40 +304,12 @@ export class MetersService {
         { kind: 'typed' },
       );
     },
-    'meters.edit': ({ meters: meterEdits = [], readings: readingEdits = [], source = 'typed', label }) => {
-      if (meterEdits.length + readingEdits.length === 0) throw badRequest('No cell to change.');
-      const { meters } = this.open();
-      const changes: MeterDocChange[] = [];
-      const nextMeters = new Map<string, ReturnType<typeof applyMeterEdit>>();
-      for (const edit of meterEdits) {
-        const before = meters.meter(edit.id);
-        if (!before) throw notFound(`No meter ${edit.id} in the workspace`);
-        nextMeters.set(edit.id, applyMeterEdit(nextMeters.get(edit.id) ?? before, edit.field, edit.value));
-      }
-      for (const [id, after] of nextMeters)
-        changes.push({ kind: 'meter', id, assetId: after.assetId, before: meters.meter(id) ?? null, after });
-      const nextReadings = new Map<string, StoredReading>();
-      for (const edit of readingEdits) {
-        const before = meters.reading(edit.id);
-        if (!before) throw notFound(`No reading ${edit.id} in the workspace`);
-        nextReadings.set(
-          edit.id,
-          applyReadingEdit(nextReadings.get(edit.id) ?? before, edit.field, edit.value),
-        );
-      }
-      for (const [id, after] of nextReadings) {
-        const before = meters.reading(id) ?? null;
-        const meter = meters.meter(after.meterId);
-        if (!meter) throw notFound(`No meter ${after.meterId} in the workspace`);
-        const oldAsset = before ? meters.meter(before.meterId)?.assetId : undefined;
-        if (oldAsset && oldAsset !== meter.assetId) {
-          // Moved to another asset's meter: gone from the one, added to the other.
-          changes.push({ kind: 'reading', id, assetId: oldAsset, before, after: null });
-          changes.push({ kind: 'reading', id, assetId: meter.assetId, before: null, after });
-        } else changes.push({ kind: 'reading', id, assetId: meter.assetId, before, after });
-      }
-      const cells = meterEdits.length + readingEdits.length;
-      return this.writeStep(label ?? cellsLabel(source, cells, 'meter cell'), changes, { kind: source });
+    'meters.edit': (args) => {
+      const cells = (args.meters?.length ?? 0) + (args.readings?.length ?? 0);
+      if (cells === 0) throw badRequest('No cell to change.');
+      const source = args.source ?? 'typed';
+      const changes = editChanges(this.open().meters, args);
+      return this.writeStep(args.label ?? cellsLabel(source, cells, 'meter cell'), changes, { kind: source });
     },
     'meters.addReadings': ({ readings: inputs }) => {
       const { meters } = this.open();
@@ -290,24 +324,7 @@ export class MetersService {
     'meters.delete': ({ meterIds = [], readingIds = [] }) => {
       if (meterIds.length + readingIds.length === 0)
         throw badRequest('Name the meters or readings to delete.');
-      const { meters } = this.open();
-      const changes: MeterDocChange[] = [];
-      const gone = new Set<string>();
-      for (const id of meterIds) {
-        const meter = meters.meter(id);
-        if (!meter) continue;
-        for (const r of meters.readingsOf([id])) {
-          gone.add(r.id);
-          changes.push({ kind: 'reading', id: r.id, assetId: meter.assetId, before: r, after: null });
-        }
-        changes.push({ kind: 'meter', id, assetId: meter.assetId, before: meter, after: null });
-      }
-      for (const id of readingIds) {
-        const reading = meters.reading(id);
-        if (!reading || gone.has(id)) continue;
-        const assetId = meters.meter(reading.meterId)?.assetId ?? '';
-        changes.push({ kind: 'reading', id, assetId, before: reading, after: null });
-      }
+      const changes = deleteChanges(this.open().meters, { meterIds, readingIds });
       if (changes.length === 0) throw notFound('None of those meters or readings is in the workspace.');
       const what =
         meterIds.length > 0 ? countOf(meterIds.length, 'meter') : countOf(changes.length, 'reading');
@@ -321,10 +338,17 @@ export class MetersService {
         args.asset,
       ),
     'meters.applyImport': ({ planId, createAssets }) => this.applyImport(planId, createAssets ?? false),
-    'meters.figures': ({ assetIds, years }) => {
+    'meters.figures': async ({ assetIds, years }) => {
       const { store, meters } = this.open();
       const out: ReturnType<typeof figuresOf> = { cells: [], warnings: [] };
+      let slice = performance.now();
       for (const localId of assetIds) {
+        // A portfolio's figures take seconds: main answers other calls between slices of ~10 ms.
+        if (performance.now() - slice > 10) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          slice = performance.now();
+          if (this.deps.workspace() !== store) throw notFound('The workspace changed: ask again.');
+        }
         const record = store.asset(localId);
         if (!record?.current) continue;
         const preview = figuresOf(

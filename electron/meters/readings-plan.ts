@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { checkReadings } from '../../shared/meters/rules';
-import type { ImportIssue, ReadingsImport } from '../../shared/meters/import-rows';
-import type { Meter } from '../../shared/meters/types';
+import {
+  runSteps,
+  type ImportedReading,
+  type ImportIssue,
+  type ReadingsImport,
+} from '../../shared/meters/import-rows';
+import type { Meter, Reading } from '../../shared/meters/types';
 import type { StoredReading } from '../workspace/meter-store';
 
 /**
@@ -21,11 +26,72 @@ export interface PlannedMeter {
 
 export interface ReadingsPlan {
   meters: PlannedMeter[];
-  /** Readings to add, with their new ids. */
-  readings: StoredReading[];
+  /** Readings to add, in the file's order (made from the parsed file as they are read: no copy). */
+  readings: PlannedReadings;
   duplicates: number;
   problems: ImportIssue[];
   unknownAssets: string[];
+}
+
+/** A reading of the plan, as it will be stored once given its id. */
+export type PlannedReading = Omit<StoredReading, 'id'>;
+
+/**
+ * The plan's readings as indexes into the parsed file's readings (1.44 M readings are 6 MB here,
+ * not a second copy of every reading): each is made when it is read, with its planned meter's id.
+ */
+export class PlannedReadings implements Iterable<PlannedReading> {
+  constructor(
+    private readonly parsed: readonly ImportedReading[],
+    private readonly taken: Int32Array,
+    private readonly meterIds: ReadonlyMap<string, string>,
+  ) {}
+
+  get length(): number {
+    return this.taken.length;
+  }
+
+  at(k: number): PlannedReading {
+    const r = this.parsed[this.taken[k] as number] as ImportedReading;
+    return {
+      meterId: this.meterIds.get(r.meterKey) as string,
+      start: r.start,
+      end: r.end,
+      quantity: r.quantity,
+      unit: r.unit,
+      estimated: r.estimated,
+      source: r.source,
+    };
+  }
+
+  *[Symbol.iterator](): Iterator<PlannedReading> {
+    for (let k = 0; k < this.taken.length; k++) yield this.at(k);
+  }
+
+  /** How many readings each planned meter adds, by its id. */
+  countsByMeter(): Map<string, number> {
+    const byKey = new Map<string, number>();
+    for (let k = 0; k < this.taken.length; k++) {
+      const key = (this.parsed[this.taken[k] as number] as ImportedReading).meterKey;
+      byKey.set(key, (byKey.get(key) ?? 0) + 1);
+    }
+    const out = new Map<string, number>();
+    for (const [key, n] of byKey) {
+      const id = this.meterIds.get(key) as string;
+      out.set(id, (out.get(id) ?? 0) + n);
+    }
+    return out;
+  }
+
+  /** The planned meters' ids that have readings to add. */
+  meterIdsUsed(): Set<string> {
+    const out = new Set<string>();
+    for (let k = 0; k < this.taken.length; k++)
+      out.add(
+        this.meterIds.get((this.parsed[this.taken[k] as number] as ImportedReading).meterKey) as string,
+      );
+    return out;
+  }
 }
 
 export interface PlanLookups {
@@ -47,10 +113,20 @@ const sameKey = (r: {
   `${r.meterId}\u0000${r.start}\u0000${r.end}\u0000${r.quantity}\u0000${r.unit.trim().toLowerCase()}`;
 
 export function planReadings(parsed: ReadingsImport, lookups: PlanLookups, file: string): ReadingsPlan {
+  return runSteps(planSteps(parsed, lookups, file));
+}
+
+/** `planReadings` as steps (it yields every few meters; see readingsRows). */
+export function* planSteps(
+  parsed: ReadingsImport,
+  lookups: PlanLookups,
+  file: string,
+): Generator<void, ReadingsPlan> {
   const problems: ImportIssue[] = [...parsed.errors];
   const unknown = new Set<string>();
   const byKey = new Map<string, PlannedMeter>();
-  for (const imported of parsed.meters) {
+  for (const [n, imported] of parsed.meters.entries()) {
+    if ((n & 255) === 255) yield;
     const assetWords = imported.asset.partnersId ?? imported.asset.name ?? '';
     const localId = lookups.findAsset(imported.asset);
     if (localId === null) {
@@ -64,8 +140,9 @@ export function planReadings(parsed: ReadingsImport, lookups: PlanLookups, file:
       continue;
     }
     const known =
-      (imported.meterId !== null ? lookups.meter(imported.meterId) : undefined) ??
-      lookups.metersOf(localId).find((m) => imported.meterId === null && m.name === imported.name);
+      imported.meterId !== null
+        ? lookups.meter(imported.meterId)
+        : lookups.metersOf(localId).find((m) => m.name === imported.name);
     if (known && known.assetId !== localId) {
       problems.push({
         file,
@@ -88,56 +165,79 @@ export function planReadings(parsed: ReadingsImport, lookups: PlanLookups, file:
     byKey.set(imported.key, { key: imported.key, meter, isNew: !known, asset: assetWords });
   }
 
-  const existing = lookups.readingsOf([...byKey.values()].filter((p) => !p.isNew).map((p) => p.meter.id));
-  const seen = new Set(existing.map(sameKey));
-  const readings: StoredReading[] = [];
-  let duplicates = 0;
-  for (const r of parsed.readings) {
-    const planned = byKey.get(r.meterKey);
+  // Per meter, in the file's order: the same reading again (in the workspace or earlier in the file)
+  // is flagged and not added; one overlapping another of its meter is an error, not added. Each
+  // meter's keys are let go once it is done, so a million readings never hold a million keys.
+  const existingOf = new Map<string, StoredReading[]>();
+  for (const r of lookups.readingsOf([...byKey.values()].filter((p) => !p.isNew).map((p) => p.meter.id))) {
+    const list = existingOf.get(r.meterId);
+    if (list) list.push(r);
+    else existingOf.set(r.meterId, [r]);
+  }
+  // By the meter's id: two of the file's keys (an id, a name) may name one meter of the workspace.
+  const perMeter = new Map<string, { meter: Meter; indexes: number[] }>();
+  const meterIds = new Map<string, string>();
+  for (const [key, planned] of byKey) meterIds.set(key, planned.meter.id);
+  for (let i = 0; i < parsed.readings.length; i++) {
+    if ((i & 65535) === 65535) yield;
+    const planned = byKey.get((parsed.readings[i] as ImportedReading).meterKey);
     if (!planned) continue;
-    const reading: StoredReading = {
-      id: `r-${randomUUID()}`,
-      meterId: planned.meter.id,
-      start: r.start,
-      end: r.end,
-      quantity: r.quantity,
-      unit: r.unit,
-      estimated: r.estimated,
-      source: r.source,
-    };
-    const key = sameKey(reading);
-    if (seen.has(key)) {
-      duplicates++;
+    const entry = perMeter.get(planned.meter.id);
+    if (entry) entry.indexes.push(i);
+    else perMeter.set(planned.meter.id, { meter: planned.meter, indexes: [i] });
+  }
+  const keep = new Uint8Array(parsed.readings.length);
+  let duplicates = 0;
+  let done = 0;
+  for (const { meter, indexes } of perMeter.values()) {
+    if ((++done & 63) === 0) yield;
+    const planned = { meter };
+    const existing = existingOf.get(planned.meter.id) ?? [];
+    const seen = new Set(existing.map(sameKey));
+    const readings: Reading[] = [];
+    const kept: number[] = [];
+    for (const i of indexes) {
+      const r = parsed.readings[i] as ImportedReading;
+      const reading = { ...r, meterId: planned.meter.id };
+      const same = sameKey(reading);
+      if (seen.has(same)) {
+        duplicates++;
+        problems.push({
+          file,
+          row: r.source.row,
+          column: null,
+          message: 'The same reading is already in the workspace or earlier in this file: not added.',
+        });
+        continue;
+      }
+      seen.add(same);
+      readings.push(reading);
+      kept.push(i);
+    }
+    const all = [...existing, ...readings];
+    const overlapping = new Set<number>();
+    for (const issue of checkReadings([planned.meter], all)) {
+      if (issue.rule !== 'overlap' || issue.reading === null || issue.reading < existing.length) continue;
+      const k = issue.reading - existing.length;
+      overlapping.add(k);
       problems.push({
         file,
-        row: r.source.row,
-        column: null,
-        message: 'The same reading is already in the workspace or earlier in this file: not added.',
+        row: (parsed.readings[kept[k] as number] as ImportedReading).source.row,
+        column: 'start_date',
+        message: issue.message,
       });
-      continue;
     }
-    seen.add(key);
-    readings.push(reading);
-  }
-
-  // Overlaps with the meter's readings (in the workspace or the file) are errors: not added.
-  const meters = [...byKey.values()].map((p) => p.meter);
-  const all = [...existing, ...readings];
-  const overlapping = new Set<number>();
-  for (const issue of checkReadings(meters, all)) {
-    if (issue.rule !== 'overlap' || issue.reading === null || issue.reading < existing.length) continue;
-    overlapping.add(issue.reading - existing.length);
-    const reading = readings[issue.reading - existing.length] as StoredReading;
-    problems.push({
-      file,
-      row: reading.source.kind === 'file' ? reading.source.row : 0,
-      column: 'start_date',
-      message: issue.message,
+    kept.forEach((i, k) => {
+      if (!overlapping.has(k)) keep[i] = 1;
     });
   }
+  let count = 0;
+  for (const flag of keep) count += flag;
+  const taken = new Int32Array(count);
+  for (let i = 0, k = 0; i < keep.length; i++) if (keep[i]) taken[k++] = i;
   return {
     meters: [...byKey.values()],
-    readings: readings.filter((_, i) => !overlapping.has(i)),
+    readings: new PlannedReadings(parsed.readings, taken, meterIds),
     duplicates,
     problems: problems.sort((a, b) => a.row - b.row),
     unknownAssets: [...unknown],

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DateOrder, ImportColumn } from '../../shared/meters/import-rows';
 import { importColumns, type ReadingsImport } from '../../shared/meters/import-rows';
 import type { ReadingsImportPreview } from '../../shared/meters/views';
@@ -7,8 +8,8 @@ import { notFound } from '../../shared/errors';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import type { MeterDocChange, MeterStore } from '../workspace/meter-store';
 import { parsePortfolioManagerXml } from './portfolio-manager-xml';
-import { parseReadingsTable, parseReadingsText } from './readings-file';
-import { planReadings, type ReadingsPlan } from './readings-plan';
+import { parseReadingsBytes, parseReadingsTable, parseReadingsText } from './readings-file';
+import { planSteps, type ReadingsPlan } from './readings-plan';
 
 /**
  * A readings file's content (CSV or XML text, or an XLSX's rows) read and planned against the
@@ -20,9 +21,30 @@ import { planReadings, type ReadingsPlan } from './readings-plan';
 /** The remembered column mapping of the readings import, per workspace (its meta table). */
 const mappingKey = 'meters.importMapping';
 
-export type ReadingsContent = { text: string } | { rows: string[][]; meterRows?: string[][] | null };
+export type ReadingsContent =
+  | { text: string }
+  /** A large CSV's bytes (readings-file.ts). */
+  | { csv: Buffer }
+  | { rows: string[][]; meterRows?: string[][] | null };
 
-export function previewReadings(args: {
+/**
+ * Runs steps (a generator yielding between pieces of work) in slices of ~10 ms, main answering other
+ * calls between them: a preview of a million readings takes seconds.
+ */
+export async function runSliced<T>(steps: Generator<void, T>): Promise<T> {
+  let slice = performance.now();
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (performance.now() - slice > 10) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
+  }
+}
+
+/** The preview of a readings file, as steps (run by `runSliced`). */
+export function* previewReadings(args: {
   store: WorkspaceStore;
   meters: MeterStore;
   content: ReadingsContent;
@@ -31,7 +53,7 @@ export function previewReadings(args: {
   dateOrder: DateOrder | undefined;
   chosenAsset: string | undefined;
   id: string;
-}): { plan: ReadingsPlan; parsed: ReadingsImport; view: ReadingsImportPreview } {
+}): Generator<void, { plan: ReadingsPlan; parsed: ReadingsImport; view: ReadingsImportPreview }> {
   const { store, meters, content, file, mapping, dateOrder, chosenAsset, id } = args;
   const text = 'text' in content ? content.text : '';
   const xml = 'text' in content && /^\s*</.test(text);
@@ -72,13 +94,16 @@ export function previewReadings(args: {
       ...(dateOrder ? { dateOrder } : {}),
     };
     ({ parsed, headers } =
-      'rows' in content ? parseReadingsTable(content.rows, options) : parseReadingsText(text, options));
+      'rows' in content
+        ? yield* parseReadingsTable(content.rows, options)
+        : 'csv' in content
+          ? yield* parseReadingsBytes(content.csv, options)
+          : yield* parseReadingsText(text, options));
     // Our workbook's Meters tab: the energy content of fuels by volume or mass.
     if ('rows' in content && content.meterRows) parsed = withMetersTab(parsed, content.meterRows, file);
   }
-  const plan = planReadings(parsed, lookups, file);
-  const meterRows = new Map<string, number>();
-  for (const r of plan.readings) meterRows.set(r.meterId, (meterRows.get(r.meterId) ?? 0) + 1);
+  const plan = yield* planSteps(parsed, lookups, file);
+  const meterRows = plan.readings.countsByMeter();
   const names = {} as Record<ImportColumn, string | null>;
   for (const [column, index] of Object.entries(parsed.mapping) as [ImportColumn, number | null][])
     names[column] = index === null ? null : (headers[index] ?? null);
@@ -104,41 +129,35 @@ export function previewReadings(args: {
     duplicates: plan.duplicates,
     problems: plan.problems.slice(0, 1_000),
     unknownAssets: plan.unknownAssets,
-    sample: plan.readings.slice(0, 50).map((r) => ({
-      row: r.source.kind === 'file' ? r.source.row : 0,
-      meter: r.meterId,
-      start: r.start,
-      end: r.end,
-      quantity: r.quantity,
-      unit: r.unit,
-      estimated: r.estimated,
-    })),
+    sample: Array.from({ length: Math.min(50, plan.readings.length) }, (_, k) => plan.readings.at(k)).map(
+      (r) => ({
+        row: r.source.kind === 'file' ? r.source.row : 0,
+        meter: r.meterId,
+        start: r.start,
+        end: r.end,
+        quantity: r.quantity,
+        unit: r.unit,
+        estimated: r.estimated,
+      }),
+    ),
   };
   return { plan, parsed, view };
 }
 
-/** The new meters and the readings of a plan, as changes. */
-export function importChanges(plan: ReadingsPlan): MeterDocChange[] {
-  const used = new Set(plan.readings.map((r) => r.meterId));
+/**
+ * The new meters and the readings of a plan, as changes, made one at a time as the step writes them
+ * (a reading gets its id here): an import of a million readings never holds a million changes.
+ */
+export function* importChanges(plan: ReadingsPlan): Generator<MeterDocChange> {
+  const used = plan.readings.meterIdsUsed();
   const assetOf = new Map(plan.meters.map((p) => [p.meter.id, p.meter.assetId]));
-  return [
-    ...plan.meters
-      .filter((p) => p.isNew && used.has(p.meter.id))
-      .map((p): MeterDocChange => ({
-        kind: 'meter',
-        id: p.meter.id,
-        assetId: p.meter.assetId,
-        before: null,
-        after: p.meter,
-      })),
-    ...plan.readings.map((r): MeterDocChange => ({
-      kind: 'reading',
-      id: r.id,
-      assetId: assetOf.get(r.meterId) ?? '',
-      before: null,
-      after: r,
-    })),
-  ];
+  for (const p of plan.meters)
+    if (p.isNew && used.has(p.meter.id))
+      yield { kind: 'meter', id: p.meter.id, assetId: p.meter.assetId, before: null, after: p.meter };
+  for (const r of plan.readings) {
+    const after = { id: `r-${randomUUID()}`, ...r };
+    yield { kind: 'reading', id: after.id, assetId: assetOf.get(r.meterId) ?? '', before: null, after };
+  }
 }
 
 /**
@@ -161,6 +180,12 @@ export function createdAssets(parsed: ReadingsImport, unknown: ReadonlySet<strin
 
 function emptyMapping(): Record<ImportColumn, number | null> {
   return Object.fromEntries(importColumns.map((c) => [c, null])) as Record<ImportColumn, number | null>;
+}
+
+/** The plan's new meters that have readings to add (those the import writes). */
+export function countNew(plan: ReadingsPlan): number {
+  const used = plan.readings.meterIdsUsed();
+  return plan.meters.filter((p) => p.isNew && used.has(p.meter.id)).length;
 }
 
 export function countOf(n: number, word: string): string {

@@ -1,3 +1,4 @@
+import { UserFacingError } from '../../shared/errors';
 import type { HistoryState } from '../../shared/sync/types';
 import { responseOfJournalKey } from './answer-document';
 import { meterJournalPrefixes } from './meter-document';
@@ -41,8 +42,30 @@ export interface StepOutcome {
 /** Puts one journal row's image back (the write path's, with the row's kind). */
 export type RestoreRow = (row: JournalRow, side: 'before' | 'after') => void;
 
+/** What a sliced step's owner does around it (the workspace file's log: wal-flush.ts). */
+export interface SliceHooks {
+  /** Between two slices. */
+  between?: () => void;
+  /** Just before COMMIT (awaited; other writes still refused). */
+  beforeCommit?: () => Promise<void>;
+  /** Once committed (COMMIT then skips SQLite's own checkpoint). */
+  afterCommit?: () => void;
+}
+
+/** A write asked for while a sliced step waits between its slices: refused, nothing joins that step. */
+export const stepBusy = (): UserFacingError =>
+  new UserFacingError('Readings are still being written to the workspace: try again when that is done.');
+
+/**
+ * How long a slice of a sliced step runs before main answers other calls (bridge p99 <= 50 ms):
+ * on a loaded machine a slice's wall time stretches several-fold, hence well below the goal.
+ */
+const SLICE_MS = 10;
+
 export class History {
   private active: number | null = null;
+  /** Set while a sliced step waits between slices (see `slicedStep`). */
+  private waiting = false;
 
   constructor(
     private readonly store: SqlAccess,
@@ -59,8 +82,14 @@ export class History {
     return this.active;
   }
 
+  /** Whether a sliced step is waiting between slices: no other write may run on this connection. */
+  get paused(): boolean {
+    return this.waiting;
+  }
+
   /** Runs `fn` as one labelled step (one transaction); a step that journalled nothing is dropped. */
   step<T>(label: string, fn: () => T): T {
+    if (this.waiting) throw stepBusy();
     if (this.active !== null) return fn();
     return this.store.transaction(() => {
       const { lastInsertRowid } = this.store
@@ -78,6 +107,67 @@ export class History {
         this.active = null;
       }
     });
+  }
+
+  /**
+   * One labelled step too big for one task (an import of a million readings): still one transaction
+   * and one undo step, but written in slices; `pause()` lets main answer other calls once a slice
+   * has run ~10 ms. Between slices, reads on this connection see the step's rows so far, and any
+   * write is refused with `stepBusy` (none may join the step, nor commit it half done).
+   */
+  async slicedStep<T>(
+    label: string,
+    fn: (pause: () => Promise<void>) => Promise<T>,
+    hooks: SliceHooks = {},
+  ): Promise<T> {
+    if (this.active !== null || this.waiting) throw stepBusy();
+    this.store.sql('BEGIN IMMEDIATE').run();
+    let slice = performance.now();
+    const pause = async (): Promise<void> => {
+      if (performance.now() - slice < SLICE_MS) return;
+      hooks.between?.();
+      this.waiting = true;
+      try {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      } finally {
+        this.waiting = false;
+        slice = performance.now();
+      }
+    };
+    try {
+      const { lastInsertRowid } = this.store
+        .sql('INSERT INTO steps (label, at) VALUES (?, ?)')
+        .run(label, this.store.now());
+      const id = Number(lastInsertRowid);
+      this.active = id;
+      const result = await fn(pause);
+      const wrote = this.store.sql('SELECT 1 FROM journal WHERE step = ? LIMIT 1').get(id);
+      if (!wrote) this.store.sql('DELETE FROM steps WHERE id = ?').run(id);
+      else this.forgetRedoAndOld(id);
+      if (hooks.beforeCommit) {
+        this.waiting = true;
+        try {
+          await hooks.beforeCommit();
+        } finally {
+          this.waiting = false;
+        }
+      }
+      // The log's copy into the file is left to `afterCommit` (a worker's connection), not this COMMIT.
+      if (hooks.afterCommit) this.store.sql('PRAGMA wal_autocheckpoint = 0').run();
+      try {
+        this.store.sql('COMMIT').run();
+      } finally {
+        if (hooks.afterCommit) this.store.sql('PRAGMA wal_autocheckpoint = 1000').run();
+      }
+      hooks.afterCommit?.();
+      return result;
+    } catch (error) {
+      this.store.sql('ROLLBACK').run();
+      throw error;
+    } finally {
+      this.active = null;
+      this.waiting = false;
+    }
   }
 
   /** Journals one change of a document; inside a step, with its images for undo (undefined: none kept). */

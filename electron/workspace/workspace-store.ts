@@ -7,7 +7,8 @@ import { AssetEdits, type Edit } from './asset-edits';
 import type { AssetRecord } from './asset-record';
 import { CellHistory } from './cell-history';
 import { ImportRecords } from './import-records';
-import type { StepOutcome } from './history';
+import { stepBusy, type StepOutcome } from './history';
+import { checkpointOffMain, WalFlusher } from './wal-flush';
 import type { ChangeRecorder } from './change-recorder';
 import type { ChangeSource } from '../../shared/history/change-source';
 import { WritePath } from './write-path';
@@ -243,6 +244,8 @@ export class WorkspaceStore extends LedgerReads {
    * worker committed (SQLITE_BUSY_SNAPSHOT), where an immediate one waits its turn.
    */
   transaction<T>(fn: () => T): T {
+    // Between the slices of a sliced step (an import's), no other write may join its transaction.
+    if (this.path.paused) throw stepBusy();
     return this.db.transaction(fn).immediate();
   }
 
@@ -251,6 +254,17 @@ export class WorkspaceStore extends LedgerReads {
   /** Runs one user action as one labelled undo step. */
   step<T>(label: string, fn: () => T): T {
     return this.path.step(label, fn);
+  }
+
+  /** One user action too big for one task, as one undo step written in slices (history.ts). */
+  async slicedStep<T>(label: string, fn: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
+    // Its log is synced as it grows and checkpointed off main's thread (wal-flush.ts).
+    const wal = new WalFlusher(this.file);
+    return this.path.slicedStep(label, fn, {
+      between: () => wal.tick(),
+      beforeCommit: () => wal.settle(),
+      afterCommit: () => void checkpointOffMain(this.file),
+    });
   }
 
   undo(): StepOutcome | null {

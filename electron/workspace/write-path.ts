@@ -12,7 +12,7 @@ import {
   type StoredReading,
 } from './meter-document';
 import type { Meter } from '../../shared/meters/types';
-import { History, type JournalRow } from './history';
+import { History, type JournalRow, type SliceHooks } from './history';
 import type { SqlAccess } from './store-access';
 
 /**
@@ -150,6 +150,20 @@ export class WritePath {
   /** Runs `fn` as one labelled undo step (one transaction); a step that wrote nothing is dropped. */
   step<T>(label: string, fn: () => T): T {
     return this.history.step(label, fn);
+  }
+
+  /** One step written in slices, main answering other calls between them (history.ts). */
+  slicedStep<T>(
+    label: string,
+    fn: (pause: () => Promise<void>) => Promise<T>,
+    hooks?: SliceHooks,
+  ): Promise<T> {
+    return this.history.slicedStep(label, fn, hooks);
+  }
+
+  /** Whether a sliced step waits between slices (every other write is refused meanwhile). */
+  get paused(): boolean {
+    return this.history.paused;
   }
 
   undo(): ReturnType<History['undo']> {

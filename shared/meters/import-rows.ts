@@ -83,6 +83,19 @@ function isoOf(y: number, m: number, d: number): string | null {
   return date.toISOString().slice(0, 10);
 }
 
+/** An ISO date's text read once per distinct text (a file repeats its bill dates); undefined: not ISO. */
+const isoDates = new Map<string, string | null>();
+function isoDate(text: string): string | null | undefined {
+  const hit = isoDates.get(text);
+  if (hit !== undefined) return hit;
+  const iso = isoPattern.exec(text);
+  if (!iso) return undefined;
+  const value = isoOf(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  if (isoDates.size > 100_000) isoDates.clear();
+  isoDates.set(text, value);
+  return value;
+}
+
 /** A number as spreadsheets write it; "1,234" alone is refused (thousands or a decimal comma?). */
 export function parseQuantity(text: string): number | 'ambiguous' | null {
   const t = text.trim().replace(/\s/g, '');
@@ -104,11 +117,30 @@ function parseEstimated(text: string): boolean | null {
 
 /** Reads a readings CSV's text (the delimiter decided by the caller from its first line). */
 export function parseReadingsCsv(text: string, delimiter: string, options: ImportOptions): ReadingsImport {
-  return parseReadingsRows(delimitedRecords(text, { delimiter }), options);
+  return runSteps(readingsRows(delimitedRecords(text, { delimiter }), options));
 }
 
 /** Reads the rows of a readings file, the first being its header. */
 export function parseReadingsRows(rows: Iterable<readonly string[]>, options: ImportOptions): ReadingsImport {
+  return runSteps(readingsRows(rows, options));
+}
+
+/** Runs steps (a generator yielding between pieces of work) to their end, in one go. */
+export function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * `parseReadingsRows` as steps: it yields every 4,096 rows, so main can answer other calls while a
+ * file of a million rows is read (electron/meters/readings-preview.ts runs it in slices).
+ */
+export function* readingsRows(
+  rows: Iterable<readonly string[]>,
+  options: ImportOptions,
+): Generator<void, ReadingsImport> {
   const { file } = options;
   const iterator = rows[Symbol.iterator]();
   const first = iterator.next();
@@ -136,51 +168,59 @@ export function parseReadingsRows(rows: Iterable<readonly string[]>, options: Im
     return result;
   }
 
-  // Dates need the whole file: day/month order is decided by any date that can only be read one way.
-  const body: { row: number; cells: readonly string[] }[] = [];
+  // Day/month order is decided by any date that can only be read one way, so rows are read as they
+  // come while every date is ISO (nothing held but what is kept); from the first day/month date on
+  // (no order given), the rest of the rows wait, in order, until the whole file has told the order.
   let dayFirst = false;
   let monthFirst = false;
-  let localDates = false;
+  let waiting: { row: number; cells: readonly string[] }[] | null = null;
+  let order: DateOrder | null = options.dateOrder ?? null;
+  const meters = new Map<string, ImportedMeter>();
   let row = 1;
   for (let next = iterator.next(); !next.done; next = iterator.next()) {
     row++;
+    if ((row & 4095) === 0) yield;
     const cells = next.value;
     if (cells.every((c) => c.trim() === '')) continue;
-    body.push({ row, cells });
-    for (const column of ['start_date', 'end_date'] as const) {
-      const m = localPattern.exec((cells[mapping[column] as number] ?? '').trim());
-      if (!m) continue;
-      localDates = true;
-      if (Number(m[1]) > 12) dayFirst = true;
-      if (Number(m[2]) > 12) monthFirst = true;
-    }
+    if (!order)
+      for (const column of ['start_date', 'end_date'] as const) {
+        const m = localPattern.exec((cells[mapping[column] as number] ?? '').trim());
+        if (!m) continue;
+        waiting ??= [];
+        if (Number(m[1]) > 12) dayFirst = true;
+        if (Number(m[2]) > 12) monthFirst = true;
+      }
+    if (waiting) waiting.push({ row, cells });
+    else readRow(row, cells);
   }
-  let order: DateOrder | null = options.dateOrder ?? null;
-  if (!order && localDates) {
+  if (waiting) {
     if (dayFirst && monthFirst) {
-      errors.push({
+      return dateOrderOnly(result, {
         file,
         row: 1,
         column: headerName('start_date'),
         message: 'The dates mix day/month and month/day order; write them as YYYY-MM-DD.',
       });
-      return result;
     }
     if (!dayFirst && !monthFirst) {
       result.needsDateOrder = true;
-      errors.push({
+      return dateOrderOnly(result, {
         file,
         row: 1,
         column: headerName('start_date'),
         message: 'The dates could be day/month or month/day; say which order the file uses.',
       });
-      return result;
     }
     order = dayFirst ? 'dmy' : 'mdy';
+    for (const [k, held] of waiting.entries()) {
+      if ((k & 4095) === 4095) yield;
+      readRow(held.row, held.cells);
+    }
   }
+  result.meters = [...meters.values()];
+  return result;
 
-  const meters = new Map<string, ImportedMeter>();
-  for (const { row: r, cells } of body) {
+  function readRow(r: number, cells: readonly string[]): void {
     const get = (column: ImportColumn): string => {
       const index = mapping[column];
       return index === null ? '' : (cells[index] ?? '').trim();
@@ -191,10 +231,10 @@ export function parseReadingsRows(rows: Iterable<readonly string[]>, options: Im
     };
     const date = (column: 'start_date' | 'end_date'): string => {
       const text = get(column);
-      const iso = isoPattern.exec(text);
-      const local = localPattern.exec(text);
+      const iso = isoDate(text);
+      const local = iso === undefined ? localPattern.exec(text) : null;
       let value: string | null = null;
-      if (iso) value = isoOf(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+      if (iso !== undefined) value = iso;
       else if (local && order) {
         const [a, b] = [Number(local[1]), Number(local[2])];
         value = order === 'dmy' ? isoOf(Number(local[3]), b, a) : isoOf(Number(local[3]), a, b);
@@ -257,20 +297,24 @@ export function parseReadingsRows(rows: Iterable<readonly string[]>, options: Im
       fail(mapping.asset_partners_id !== null ? 'asset_partners_id' : 'asset_name', 'No asset.');
     if (rowErrors.length > 0 || !utility || !space || typeof quantity !== 'number') {
       errors.push(...rowErrors);
-      continue;
+      return;
     }
     const key = meterId ?? `${asset.partnersId ?? asset.name}\u0000${name}`;
     const known = meters.get(key);
     if (!known) {
+      // Kept for the whole import: copies, not views into the slice of the file they were read from.
       meters.set(key, {
-        key,
-        meterId,
-        name: name || (meterId as string),
-        asset,
+        key: own(key),
+        meterId: meterId === null ? null : own(meterId),
+        name: own(name || (meterId as string)),
+        asset: {
+          partnersId: asset.partnersId === null ? null : own(asset.partnersId),
+          name: asset.name === null ? null : own(asset.name),
+        },
         utility,
         space,
         areaServed: area,
-        unit,
+        unit: shared(unit),
         row: r,
       });
     } else {
@@ -290,19 +334,42 @@ export function parseReadingsRows(rows: Iterable<readonly string[]>, options: Im
           column: headerName(clash[0]),
           message: `Differs from the meter's row ${known.row}.`,
         });
-        continue;
+        return;
       }
     }
     result.readings.push({
-      meterKey: key,
-      start,
-      end,
+      // The meter's own key, unit and dates as shared strings: a million readings hold a few hundred.
+      meterKey: (known ?? meters.get(key))?.key ?? key,
+      start: shared(start),
+      end: shared(end),
       quantity,
-      unit,
+      unit: shared(unit),
       estimated: estimated as boolean,
       source: { kind: 'file', file, row: r },
     });
   }
-  result.meters = [...meters.values()];
-  return result;
+}
+
+/**
+ * A text of its own: a value read from a large file is a view into the slice of text it came from
+ * (V8 keeps substrings of 13 characters or more as views), which would keep that whole megabyte.
+ */
+function own(text: string): string {
+  return text.length < 13 ? text : (' ' + text).slice(1);
+}
+
+/** The file's answer when its date order is unknown: only that question, nothing read. */
+function dateOrderOnly(result: ReadingsImport, issue: ImportIssue): ReadingsImport {
+  return { ...result, meters: [], readings: [], errors: [issue] };
+}
+
+/** One string per distinct short text (dates, units) instead of one per row; bounded. */
+const sharedTexts = new Map<string, string>();
+function shared(text: string): string {
+  const hit = sharedTexts.get(text);
+  if (hit !== undefined) return hit;
+  if (sharedTexts.size > 100_000) sharedTexts.clear();
+  const copy = own(text);
+  sharedTexts.set(copy, copy);
+  return copy;
 }

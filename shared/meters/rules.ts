@@ -117,10 +117,7 @@ export function checkReadings(
   }
 
   for (const [meterId, indexes] of perMeter) {
-    indexes.sort(
-      (a, b) =>
-        dayNumber((readings[a] as Reading).start) - dayNumber((readings[b] as Reading).start) || a - b,
-    );
+    indexes.sort((a, b) => (starts[a] as number) - (starts[b] as number) || a - b);
     // The reading reaching furthest so far, to catch an overlap with any earlier reading.
     let reach = -1;
     for (let k = 0; k < indexes.length; k++) {

@@ -138,9 +138,16 @@ function normalise(text: string): string {
  * not taken (short or metric?), nor is "MCF" (thousand or million cubic feet?).
  */
 export function parseUnit(text: string): UnitDef | null {
+  // A file of a million readings spells its units a handful of ways: each is normalised once.
+  const hit = parsedUnits.get(text);
+  if (hit !== undefined) return hit;
   const key = normalise(text);
-  return byAlias.get(key) ?? byAlias.get(key.replace(/\.$/, '')) ?? null;
+  const unit = byAlias.get(key) ?? byAlias.get(key.replace(/\.$/, '')) ?? null;
+  if (parsedUnits.size > 10_000) parsedUnits.clear();
+  parsedUnits.set(text, unit);
+  return unit;
 }
+const parsedUnits = new Map<string, UnitDef | null>();
 
 /** What a utility's readings may be measured in. */
 export function dimensionsFor(utility: MeterUtility): readonly Dimension[] {

@@ -107,4 +107,49 @@ describe('history in main', () => {
     expect(store.historyState()).toEqual({ undo: 'edit of 1 cell', redo: null });
     store.close();
   });
+
+  it('a sliced step is one undo step; between its slices other writes are refused, reads see it', async () => {
+    const { store } = tempWorkspace('history-sliced');
+    const a = store.step('adding an asset', () => store.createAsset(newAsset(1)));
+    const city = a.current?.['city'];
+    let refused: unknown;
+    let seen: unknown;
+    await store.slicedStep('import of 2 cells', async (pause) => {
+      store.setValue(a.localId, 'city', 'Utrecht');
+      // A slice runs ~20 ms before main answers others: wait that long, then let another task in.
+      const until = performance.now() + 25;
+      while (performance.now() < until);
+      const other = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          try {
+            store.step('edit of 1 cell', () => store.setValue(a.localId, 'city', 'Gouda'));
+          } catch (error) {
+            refused = error;
+          }
+          seen = store.asset(a.localId)?.current?.['city'];
+          resolve();
+        }),
+      );
+      await pause();
+      await other;
+      store.setValue(a.localId, 'annual_data/2019/en_abs_wf', 7);
+    });
+    expect(String(refused)).toMatch(/still being written/);
+    expect(seen).toBe('Utrecht');
+    expect(store.historyState()).toEqual({ undo: 'import of 2 cells', redo: null });
+    expect(store.undo()?.label).toBe('import of 2 cells');
+    expect(store.asset(a.localId)?.current?.['city']).toBe(city);
+    expect(JSON.stringify(store.asset(a.localId)?.current)).not.toContain('"year":2019');
+    // A failed sliced step leaves nothing behind, and the next write goes through.
+    await expect(
+      store.slicedStep('import that fails', async () => {
+        store.setValue(a.localId, 'city', 'Delft');
+        throw new Error('bad file');
+      }),
+    ).rejects.toThrow('bad file');
+    expect(store.asset(a.localId)?.current?.['city']).toBe(city);
+    store.step('edit of 1 cell', () => store.setValue(a.localId, 'city', 'Gouda'));
+    expect(store.historyState().undo).toBe('edit of 1 cell');
+    store.close();
+  });
 });
