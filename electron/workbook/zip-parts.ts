@@ -63,6 +63,14 @@ export class ZipParts {
   }
 
   /**
+   * The bytes a part declares it unpacks to (0 when absent): a limit can be checked on it before
+   * anything is inflated, since `chunks` refuses a part that unpacks to a byte more.
+   */
+  declaredSize(name: string): number {
+    return this.entries.get(name)?.uncompressedSize ?? 0;
+  }
+
+  /**
    * The part unpacked chunk by chunk (a worksheet is never held whole). yauzl hands over the packed
    * bytes and our own inflate unpacks them in chunks of `UNPACK_CHUNK` (issue 33: yauzl's inflate
    * and size check passed 16 kB chunks through two streams, 6,600 hops for a 100 MB book, twice the

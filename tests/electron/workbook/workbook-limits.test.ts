@@ -70,6 +70,36 @@ describe('hostile workbooks are refused by the limit they cross', () => {
     await refusedByImport(file, 'too_many_strings', /texts of this workbook unpack to more than 64\.0 MB/);
   });
 
+  it('shared strings are counted before they are parsed, each form of the start tag once', async () => {
+    const file = small(
+      craftBook(
+        dir,
+        'four-strings.xlsx',
+        '',
+        '<si><t>a</t></si><si/><si ><t>b</t></si><si\n><t>c</t></si><sis/>',
+      ),
+    );
+    await refusedByReader(file, { maxSharedStrings: 3 }, 'too_many_strings');
+    const fits = await readWorkbook(file, { maxSharedStrings: 4 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(fits instanceof WorkbookError ? fits.kind : fits).not.toBe('too_many_strings');
+  });
+
+  it('a shared-strings table declared past its size limit is refused before any of it is inflated', async () => {
+    // The table's deflated bytes are made garbage: inflating any of them would fail as corrupt, so
+    // only a refusal on the size the ZIP declares gives the limit's error.
+    const bytes = readFileSync(hostile.stringBomb(dir));
+    const name = bytes.indexOf('xl/sharedStrings.xml');
+    const dataAt = name + 'xl/sharedStrings.xml'.length + bytes.readUInt16LE(name - 2);
+    bytes.fill(0xff, dataAt, dataAt + 64);
+    const file = `${dir}/garbled-string-bomb.xlsx`;
+    writeFileSync(file, bytes);
+    const error = await refusedByReader(file, {}, 'too_many_strings');
+    expect(error.message).toMatch(/unpack to more than 64\.0 MB/);
+  });
+
   it('100,000 rows each with a cell in column XFD', async () => {
     const file = small(hostile.xfd(dir));
     await refusedByImport(file, 'too_many_columns', /cell at XFD2, beyond column 4,096/);
