@@ -3,7 +3,7 @@
  * the meters', one from before history). Main keeps the cells that did (`cell_hand`); the grids ask
  * `isMarked` per cell draw (a map and a set lookup, hand-cache.ts), and the rows drawn that are not
  * known yet are asked of main a moment later in one call (`workspace.handCells` with their ids),
- * then only those rows' cells are drawn again. Nothing here reads the whole workspace: its every
+ * then only those rows whose marks the answer changes are drawn again. Nothing here reads the whole workspace: its every
  * hand cell was 1.3 M rows, 4.5 s in main, read after each change while pages loaded. Never in a
  * keypress's path: an edited asset is just forgotten until it is drawn again.
  */

@@ -18,6 +18,12 @@ export class HandCache {
   /** Asked and not answered yet, with the number of changes each had when asked. */
   private readonly asked = new Map<string, number>();
   private readonly changes = new Map<string, number>();
+  /**
+   * The paths with a value drawn unmarked while their row was not known: only a row whose answer
+   * marks one of them needs drawing again (a row of the analyst's own changes nothing on screen,
+   * and a fling draws hundreds of rows).
+   */
+  private readonly drawnUnknown = new Map<string, Set<string>>();
   private generation = 0;
 
   constructor(
@@ -31,7 +37,12 @@ export class HandCache {
     if (value === null || value === undefined || value === '') return false;
     const row = this.rows.get(localId);
     if (!row || row.generation !== this.generation) this.queue(localId);
-    if (!row) return false;
+    if (!row) {
+      let drawn = this.drawnUnknown.get(localId);
+      if (!drawn) this.drawnUnknown.set(localId, (drawn = new Set()));
+      drawn.add(path);
+      return false;
+    }
     return !row.paths.has(path);
   }
 
@@ -54,7 +65,10 @@ export class HandCache {
     return ids;
   }
 
-  /** Main's answer to `ids` (ids without a hand cell are absent); answers the ids kept. */
+  /**
+   * Main's answer to `ids` (ids without a hand cell are absent); answers the ids kept whose marks
+   * drawn change by it (the rows to draw again).
+   */
   answer(ids: readonly string[], hand: Readonly<Record<string, readonly string[]>>): string[] {
     if (this.rows.size + ids.length > this.limit) this.rows.clear();
     const kept: string[] = [];
@@ -68,8 +82,15 @@ export class HandCache {
         continue;
       }
       this.changes.delete(id);
-      this.rows.set(id, { paths: new Set(hand[id] ?? []), generation: this.generation });
-      kept.push(id);
+      const paths = new Set(hand[id] ?? []);
+      const before = this.rows.get(id)?.paths;
+      const drawn = this.drawnUnknown.get(id);
+      this.drawnUnknown.delete(id);
+      this.rows.set(id, { paths, generation: this.generation });
+      const redraw = before
+        ? before.size !== paths.size || [...paths].some((p) => !before.has(p))
+        : [...(drawn ?? [])].some((p) => !paths.has(p));
+      if (redraw) kept.push(id);
     }
     return kept;
   }
@@ -79,6 +100,7 @@ export class HandCache {
     for (const id of ids) {
       this.asked.delete(id);
       this.changes.delete(id);
+      this.drawnUnknown.delete(id);
     }
   }
 
@@ -104,6 +126,7 @@ export class HandCache {
     // An answer still to come is of the other workspace: `answer` keeps none of it.
     this.asked.clear();
     this.changes.clear();
+    this.drawnUnknown.clear();
   }
 
   private queue(localId: string): void {

@@ -18,7 +18,9 @@ describe('HandCache (the grid marks asked for the rows drawn only)', () => {
   it("marks a known row's values not from the hand; empty values never", () => {
     const cache = new HandCache(10);
     cache.isMarked('a', 'name', 'Tower');
+    cache.isMarked('a', 'city', 'Delft');
     const ids = cache.take();
+    // Drawn unmarked, 'city' is marked now: the row is drawn again.
     expect(cache.answer(ids, { a: ['name'] })).toEqual(['a']);
     expect(cache.isMarked('a', 'name', 'Tower')).toBe(false);
     expect(cache.isMarked('a', 'city', 'Delft')).toBe(true);
@@ -39,10 +41,11 @@ describe('HandCache (the grid marks asked for the rows drawn only)', () => {
     cache.changed(['a']);
     expect(cache.answer(asked, {})).toEqual([]);
     expect(cache.isMarked('a', 'name', 'Typed')).toBe(false);
-    // Asked again, and this answer is kept.
+    // Asked again, and this answer is kept (the row drawn as it is: nothing to draw again).
     expect(cache.take()).toEqual(['a']);
-    expect(cache.answer(['a'], { a: ['name'] })).toEqual(['a']);
+    expect(cache.answer(['a'], { a: ['name'] })).toEqual([]);
     expect(cache.isMarked('a', 'name', 'Typed')).toBe(false);
+    expect(cache.pending).toBe(false);
   });
 
   it('after a reload draws the answers as they were and asks each drawn row again', () => {
@@ -52,9 +55,22 @@ describe('HandCache (the grid marks asked for the rows drawn only)', () => {
     cache.reset();
     expect(cache.isMarked('a', 'name', 'Tower')).toBe(true);
     expect(cache.take()).toEqual(['a']);
-    cache.answer(['a'], { a: ['name'] });
+    expect(cache.answer(['a'], { a: ['name'] })).toEqual(['a']);
     expect(cache.isMarked('a', 'name', 'Tower')).toBe(false);
     expect(cache.pending).toBe(false);
+    cache.reset();
+    cache.isMarked('a', 'name', 'Tower');
+    // The same answer again: nothing drawn changes.
+    expect(cache.answer(cache.take(), { a: ['name'] })).toEqual([]);
+  });
+
+  it("draws again only the rows whose answer marks a value drawn (not the analyst's own rows)", () => {
+    const cache = new HandCache(10);
+    cache.isMarked('mine', 'name', 'Tower');
+    cache.isMarked('pulled', 'name', 'Spire');
+    cache.isMarked('half', 'name', 'Keep');
+    cache.isMarked('half', 'city', 'Delft');
+    expect(cache.answer(cache.take(), { mine: ['name'], half: ['name'] })).toEqual(['pulled', 'half']);
   });
 
   it('keeps nothing of another workspace, not even an answer still to come', () => {
