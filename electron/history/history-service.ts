@@ -58,7 +58,7 @@ export function historyService(deps: HistoryDeps): { handlers: HistoryHandlers }
         const current = cellsOf('answer', store.cells.answerValue(responseId, variable)).get('value') ?? null;
         return store.cells.entries({ kind: 'answer', id: `${responseId}:${variable}` }, 'value', current);
       },
-      'workspace.handCells': () => Object.fromEntries(deps.store().cells.handCells('asset')),
+      'workspace.handCells': ({ ids }) => Object.fromEntries(deps.store().cells.handCells('asset', ids)),
       'workspace.importRecord': ({ importId, localId, path }) => {
         const cell = localId !== undefined && path !== undefined ? { localId, path } : undefined;
         const record = deps.store().imports.detail(importId, cell);

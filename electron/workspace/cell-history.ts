@@ -171,14 +171,21 @@ export class CellHistory implements ChangeRecorder {
     return out;
   }
 
-  /** The cells of a kind's documents whose value came from the analyst's hand, by document id. */
-  handCells(kind: DocumentRef['kind']): Map<string, string[]> {
+  /**
+   * The cells of the given documents of a kind whose value came from the analyst's hand, by
+   * document id (one without such a cell is left out). Only the rows a grid draws are asked: a
+   * workspace's every hand cell is millions of rows (issue 31's grid regression). One statement,
+   * by `cell_docs`'s (kind, ref) key and `cell_hand`'s (doc, path) key: CROSS JOIN keeps the ids
+   * the outer loop (left to itself, SQLite's planner scans every document of the kind instead).
+   */
+  handCells(kind: DocumentRef['kind'], ids: readonly string[]): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    if (ids.length === 0) return out;
     const rows = this.db
       .sql(
-        'SELECT d.ref, p.path FROM cell_hand m JOIN cell_docs d ON d.id = m.doc JOIN cell_paths p ON p.id = m.path WHERE d.kind = ? ORDER BY d.ref, p.path',
+        'SELECT d.ref, p.path FROM json_each(?) j CROSS JOIN cell_docs d ON d.kind = ? AND d.ref = j.value JOIN cell_hand m ON m.doc = d.id JOIN cell_paths p ON p.id = m.path ORDER BY d.ref, p.path',
       )
-      .all(kind) as Array<{ ref: string; path: string }>;
-    const out = new Map<string, string[]>();
+      .all(JSON.stringify(ids), kind) as Array<{ ref: string; path: string }>;
     for (const { ref, path } of rows) {
       const list = out.get(ref);
       if (list) list.push(path);

@@ -156,7 +156,7 @@ describe("a cell's history", () => {
     expect(first[0]?.value).toBe(pulled);
     expect(sourceInWords(first[0]!.source)).toBe(`from the service, updated ${dayInWords(day)}`);
     // Not from the analyst's hand: the grid marks every such cell (no hand cell on it).
-    expect((await handlers['workspace.handCells']({}))[localId]).toBeUndefined();
+    expect((await handlers['workspace.handCells']({ ids: [localId] }))[localId]).toBeUndefined();
 
     // Typing one cell makes the document's row: its other cells keep the date, and only the typed one is "hand".
     mine.step('edit of 1 cell', () =>
@@ -172,7 +172,7 @@ describe("a cell's history", () => {
       { kind: 'typed' },
       { kind: 'service', updatedAt: day },
     ]);
-    expect((await again['workspace.handCells']({}))[localId]).toEqual(['city']);
+    expect((await again['workspace.handCells']({ ids: [localId] }))[localId]).toEqual(['city']);
     // The audit log's line for the arrival says it too.
     const csv = join(mkdtempSync(join(tmpdir(), 'asset-desk-arrival-')), 'audit.csv');
     await exportAuditLog(reopened, csv, 'csv', { localIds: [localId] });

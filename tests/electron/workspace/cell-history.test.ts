@@ -77,19 +77,31 @@ describe('cell history', () => {
   it("knows the cells from the analyst's hand: typed, not imported, and an undo back to an import", () => {
     const { history } = open(':memory:');
     history.record([{ doc, before: null, after: asset }], { kind: 'typed' }, 1);
-    expect(history.handCells('asset').get('a1')).toEqual([path, 'name', 'size']);
+    expect(history.handCells('asset', ['a1']).get('a1')).toEqual([path, 'name', 'size']);
     const imported = setPathValue(asset, path, 20);
     history.record([{ doc, before: asset, after: imported }], { kind: 'workbook', file: 'a.xlsx' }, 2);
-    expect(history.handCells('asset').get('a1')).toEqual(['name', 'size']);
+    expect(history.handCells('asset', ['a1']).get('a1')).toEqual(['name', 'size']);
     const typed = setPathValue(imported, path, 21);
     history.record([{ doc, before: imported, after: typed }], { kind: 'typed' }, 3);
-    expect(history.handCells('asset').get('a1')).toEqual([path, 'name', 'size']);
+    expect(history.handCells('asset', ['a1']).get('a1')).toEqual([path, 'name', 'size']);
     history.record([{ doc, before: typed, after: imported }], { kind: 'undo' }, 4);
-    expect(history.handCells('asset').get('a1')).toEqual(['name', 'size']);
+    expect(history.handCells('asset', ['a1']).get('a1')).toEqual(['name', 'size']);
     // A pull's new asset: nothing from the hand, nothing written for it there.
     const pulled = { kind: 'asset' as const, id: 'a2' };
     history.record([{ doc: pulled, before: null, after: asset }], { kind: 'service', updatedAt: null }, 5);
-    expect(history.handCells('asset').get('a2')).toBeUndefined();
+    expect(history.handCells('asset', ['a2']).get('a2')).toBeUndefined();
+  });
+
+  it('answers the hand cells of the documents asked for only, of the kind asked for', () => {
+    const { history } = open(':memory:');
+    const ids = ['b1', 'b2', 'b3'];
+    for (const [i, id] of ids.entries())
+      history.record([{ doc: { kind: 'asset', id }, before: null, after: asset }], { kind: 'typed' }, i + 1);
+    const answer = history.handCells('asset', ['b3', 'b1', 'missing']);
+    expect([...answer.keys()]).toEqual(['b1', 'b3']);
+    expect(answer.get('b1')).toEqual([path, 'name', 'size']);
+    expect(history.handCells('asset', []).size).toBe(0);
+    expect(history.handCells('answer', ['b1']).size).toBe(0);
   });
 
   it("writes nothing for a pull's new asset: its version 7 id dates its arrival from the service", () => {
