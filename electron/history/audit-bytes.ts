@@ -1,5 +1,5 @@
+import { constants, crc32, deflateRaw } from 'node:zlib';
 import { ZipPassThrough } from 'fflate';
-import { nativeDeflate } from '../workbook/native-deflate';
 
 /**
  * The audit log's bytes: its times as text, its text as UTF-8 in large chunks, and a ZIP part
@@ -52,9 +52,12 @@ export class Utf8Chunks {
     if (this.pending.length >= GATHER) this.encode();
   }
 
-  /** Whether a chunk is full enough to hand on. */
+  /**
+   * Whether a chunk is full enough to hand on (checked after each row: a row under some 10,000
+   * characters then never makes the chunk grow).
+   */
   get full(): boolean {
-    return this.used + this.pending.length * 3 > this.size;
+    return this.used + this.pending.length * 3 + 32_768 > this.size;
   }
 
   /** The bytes so far (a chunk of its own: the next ones go into a new one). */
@@ -82,8 +85,29 @@ export class Utf8Chunks {
 type Packed = { ok: true; bytes: Uint8Array; final: boolean } | { ok: false; error: unknown };
 
 /**
- * A ZIP part whose chunks are deflated in libuv's thread pool (`nativeDeflate`: a sync flush per
- * chunk, so the pieces joined are one deflate stream) while the caller builds the next: on two
+ * A chunk deflated in libuv's thread pool as `nativeDeflate` (workbook/native-deflate.ts) does it:
+ * level 1, a sync flush per chunk so the chunks joined are one deflate stream, the last finished.
+ * With an output buffer larger than the packed chunk: zlib's default (16 KB) returns to the main
+ * thread for every 16 KB it packs, and a main thread busy building the next chunk would hold the
+ * deflate back; so one hop per chunk, and the two cores really share the work.
+ */
+function deflateInPool(chunk: Uint8Array, final: boolean): Promise<Uint8Array> {
+  return new Promise((resolve, reject) =>
+    deflateRaw(
+      chunk,
+      {
+        level: 1,
+        finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH,
+        chunkSize: Math.max(64 * 1024, chunk.length + 1024),
+      },
+      (error, packed) => (error ? reject(error) : resolve(packed)),
+    ),
+  );
+}
+
+/**
+ * A ZIP part whose chunks are deflated in libuv's thread pool (`deflateInPool`) while the caller
+ * builds the next: on two
  * cores the XML and the deflate share the work. At most `ahead` chunks are in flight, so memory
  * stays bounded; their packed bytes go to the ZIP in order. Not the asset workbook's `ZipOut`
  * (shared/workbook/zip-out.ts): that one packs a whole part before adding it, which for a
@@ -109,11 +133,11 @@ export class PooledPart extends ZipPassThrough {
 
   /** Queues `chunk` (the last one `final`); resolves once few enough are in flight. */
   async write(chunk: Uint8Array, final = false): Promise<void> {
-    this.crc = nativeDeflate.crc32(chunk, this.crc);
+    this.crc = crc32(chunk, this.crc);
     this.size += chunk.length;
     // Settled at once into a value: a failure waits here for its turn, never unhandled.
     this.inFlight.push(
-      Promise.resolve(nativeDeflate.deflate(chunk, final)).then(
+      deflateInPool(chunk, final).then(
         (bytes): Packed => ({ ok: true, bytes, final }),
         (error: unknown): Packed => ({ ok: false, error }),
       ),

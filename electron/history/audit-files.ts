@@ -64,9 +64,9 @@ export async function writeAuditCsv(file: string, pages: AsyncIterable<AuditRow[
         out.add(
           `${time},${repeated(row.asset)},${repeated(row.field)},${repeated(row.path)},${csvField(row.previous)},${csvField(row.value)},${repeated(row.source)}${RECORD_END}`,
         );
+        if (out.full) await handle.write(out.take());
       }
       count += rows.length;
-      if (out.full) await handle.write(out.take());
     }
     await handle.write(out.take());
   } finally {
@@ -166,10 +166,12 @@ export async function writeAuditXlsx(file: string, pages: AsyncIterable<AuditRow
           sheet = startSheet();
         }
         out.add(xlsxRow(++index, row, repeated));
+        if (out.full) {
+          await sheet.write(out.take());
+          await flush();
+        }
       }
       count += rows.length;
-      if (out.full) await sheet.write(out.take());
-      await flush();
     }
     out.add(sheetTailXml([]));
     await sheet.write(out.take(), true);
