@@ -31,12 +31,6 @@ const PAGE = 5_000;
 /** A `cell_history` row as read for the log: id, at, value, previous, source, place, doc, path. */
 type RawRow = [number, number, unknown, unknown, number, string | null, number, number];
 
-/** What a document and a path read as, worked out once each (a log repeats them many times). */
-interface Described {
-  asset: string;
-  fields: Map<number, string>;
-}
-
 /**
  * The audit log's rows in time order, a page at a time (every change recorded, with the
  * documents' arrivals among them), worded as the analyst reads them. Pages are read by id, each in
@@ -49,7 +43,7 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
   const to = filter.to ?? Number.MAX_SAFE_INTEGER;
   const names = assetNames(db);
   const wanted = filter.localIds ? new Set(filter.localIds) : null;
-  const docs = new Map<number, { kind: string; ref: string; described?: Described }>();
+  const docs = new Map<number, { kind: string; ref: string }>();
   for (const [id, kind, ref] of db.sql('SELECT id, kind, ref FROM cell_docs').raw().all() as Array<
     [number, string, string]
   >) {
@@ -57,23 +51,24 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
     docs.set(id, { kind, ref });
   }
   const paths = new Map(db.sql('SELECT id, path FROM cell_paths').raw().all() as Array<[number, string]>);
+  // A source's words once per source id, and a placed source's once per place (an import's cells
+  // each have a place of their own, so that cache is bounded).
   const sourceWords = new Map<number, string>();
+  const placedWords = new Map<number, Map<string, string>>();
   const words = (id: number, place: string | null): string => {
-    if (place !== null) return sourceInWords(placed(history.sourceOf(id), place));
+    if (place !== null) {
+      let byPlace = placedWords.get(id);
+      if (!byPlace) placedWords.set(id, (byPlace = new Map()));
+      let text = byPlace.get(place);
+      if (text === undefined) {
+        if (byPlace.size > 50_000) byPlace.clear();
+        byPlace.set(place, (text = sourceInWords(placed(history.sourceOf(id), place))));
+      }
+      return text;
+    }
     let text = sourceWords.get(id);
     if (text === undefined) sourceWords.set(id, (text = sourceInWords(history.sourceOf(id))));
     return text;
-  };
-  const describeDoc = (doc: { kind: string; ref: string; described?: Described }): Described =>
-    (doc.described ??= { asset: describe(doc.kind, doc.ref, '', names).asset, fields: new Map() });
-  const fieldOf = (doc: { kind: string; ref: string; described?: Described }, pathId: number): string => {
-    const described = describeDoc(doc);
-    let field = described.fields.get(pathId);
-    if (field === undefined) {
-      field = describe(doc.kind, doc.ref, paths.get(pathId) ?? '', names).field;
-      described.fields.set(pathId, field);
-    }
-    return field;
   };
   const arrivedDates = new Map(
     db
@@ -129,26 +124,47 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
        WHERE id > ? AND at >= ? AND at < ? ORDER BY id LIMIT ${PAGE}`,
     )
     .raw();
+  // What a row repeats, worked out once per id rather than per row (a log of a million changes
+  // names a few thousand documents and a few dozen paths): by document its asset (and an answer's
+  // field), by path its text and label.
+  const assetOf: Array<string | undefined> = [];
+  /** A document's field without a path: an answer's on every row, anyone's for a path no row names. */
+  const ownField: string[] = [];
+  const answers = new Set<number>();
+  for (const [id, doc] of docs) {
+    const { asset, field } = describe(doc.kind, doc.ref, '', names);
+    assetOf[id] = asset;
+    ownField[id] = field;
+    if (doc.kind === 'answer') answers.add(id);
+  }
+  const pathText: string[] = [];
+  const pathField: string[] = [];
+  for (const [id, path] of paths) {
+    pathText[id] = path;
+    pathField[id] = pathLabel(path);
+  }
   // The period in the table's whole seconds: `from` inclusive, `to` exclusive.
   const startSecond = Math.floor(history.historyStartedAt() / 1_000);
   const fromSecond = Math.ceil(from / 1_000) - startSecond;
   const toSecond = Math.min(Math.ceil(to / 1_000), Number.MAX_SAFE_INTEGER / 1_000) - startSecond;
+  const startMs = history.msOf(0);
   let after = 0;
   let next = 0;
   for (;;) {
     const rows = page.all(after, fromSecond, toSecond) as RawRow[];
     const out: AuditRow[] = [];
     for (const [, second, value, previous, source, place, docId, pathId] of rows) {
-      const at = history.msOf(second);
-      const doc = docs.get(docId);
-      if (!doc) continue;
+      const asset = assetOf[docId];
+      if (asset === undefined) continue;
+      const at = startMs + second * 1_000;
       for (let arrival = arrivals[next]; arrival && arrival.at <= at; arrival = arrivals[++next])
         out.push(arrival);
+      const path = pathText[pathId];
       out.push({
         at,
-        asset: describeDoc(doc).asset,
-        field: fieldOf(doc, pathId),
-        path: paths.get(pathId) ?? '',
+        asset,
+        field: !path || answers.has(docId) ? ownField[docId]! : pathField[pathId]!,
+        path: path ?? '',
         previous: decodeValue(previous),
         value: decodeValue(value),
         source: words(source, place),

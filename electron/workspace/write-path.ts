@@ -1,7 +1,7 @@
 import type { ChangeSource } from '../../shared/history/change-source';
 import { answerDocuments, type AnswerImage, type AnswerWriter } from './answer-document';
 import { assetDocuments, type AssetWriter, type RowImage } from './asset-document';
-import type { ChangeRecorder } from './change-recorder';
+import type { ChangeRecorder, DocumentChange, DocumentRef } from './change-recorder';
 import type { DocumentKind } from './document-kind';
 import {
   derivedDocuments,
@@ -128,21 +128,7 @@ export class WritePath {
     }
     // A new asset from the service (most of a first pull): its image is read only if the recorder
     // asks for it, inside `record` (the cell history dates the arrival by the asset's id alone).
-    const read = () => doc.document(doc.read(id));
-    let image: unknown;
-    this.recorder.record(
-      [
-        {
-          doc: { kind: doc.kind, id },
-          before: null,
-          get after() {
-            return (image ??= read());
-          },
-        },
-      ],
-      change.source,
-      this.access.now(),
-    );
+    this.recorder.record([new Arrival(doc, id)], change.source, this.access.now());
   }
 
   // --- history (history.ts): one labelled step per user action, undone in one transaction
@@ -212,5 +198,32 @@ export class WritePath {
       source,
       this.access.now(),
     );
+  }
+}
+
+/**
+ * A new document from the service as the recorder is told of it: its image read only when `after`
+ * is asked for. A class rather than a closure and a getter made per document: a pull tells 20,000
+ * of them, and those made per call cost more than the cell history's own check (issue 31's bench).
+ */
+class Arrival<I> implements DocumentChange {
+  readonly doc: DocumentRef;
+  readonly before = null;
+  private image: unknown;
+  private read = false;
+
+  constructor(
+    private readonly kind: DocumentKind<I, unknown>,
+    id: string,
+  ) {
+    this.doc = { kind: kind.kind, id };
+  }
+
+  get after(): unknown {
+    if (!this.read) {
+      this.read = true;
+      this.image = this.kind.document(this.kind.read(this.doc.id));
+    }
+    return this.image;
   }
 }
