@@ -1,4 +1,5 @@
-import { constants, crc32, deflateRaw } from 'node:zlib';
+import { crc32 } from 'node:zlib';
+import { nativeDeflate } from '../workbook/native-deflate';
 import { ZipPassThrough } from 'fflate';
 
 /**
@@ -85,32 +86,9 @@ export class Utf8Chunks {
 type Packed = { ok: true; bytes: Uint8Array; final: boolean } | { ok: false; error: unknown };
 
 /**
- * A chunk deflated in libuv's thread pool as `nativeDeflate` (workbook/native-deflate.ts) does it:
- * level 1, a sync flush per chunk so the chunks joined are one deflate stream, the last finished.
- * With an output buffer larger than the packed chunk (sheet XML packs some 9:1, so a quarter of
- * the chunk; text that packs worse takes a few hops more): zlib's default (16 KB) returns to the
- * main thread for every 16 KB it packs, and a main thread busy building the next chunk would hold
- * the deflate back; so one hop per chunk, and the two cores really share the work. Not larger:
- * each call's buffer is native memory until a GC, and a million-row log makes hundreds of calls.
- */
-function deflateInPool(chunk: Uint8Array, final: boolean): Promise<Uint8Array> {
-  return new Promise((resolve, reject) =>
-    deflateRaw(
-      chunk,
-      {
-        level: 1,
-        finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH,
-        chunkSize: Math.max(64 * 1024, chunk.length >> 2),
-      },
-      (error, packed) => (error ? reject(error) : resolve(packed)),
-    ),
-  );
-}
-
-/**
- * A ZIP part whose chunks are deflated in libuv's thread pool (`deflateInPool`) while the caller
- * builds the next: on two
- * cores the XML and the deflate share the work. At most `ahead` chunks are in flight, so memory
+ * A ZIP part whose chunks are deflated in libuv's thread pool (`nativeDeflate`, whose output buffer
+ * holds a packed chunk whole, so a chunk takes one hop between main and the pool) while the caller
+ * builds the next: on two cores the XML and the deflate share the work. At most `ahead` chunks are in flight, so memory
  * stays bounded; their packed bytes go to the ZIP in order. Not the asset workbook's `ZipOut`
  * (shared/workbook/zip-out.ts): that one packs a whole part before adding it, which for a
  * million-row log would hold every compressed sheet in memory; here a part streams to the file.
@@ -139,7 +117,7 @@ export class PooledPart extends ZipPassThrough {
     this.size += chunk.length;
     // Settled at once into a value: a failure waits here for its turn, never unhandled.
     this.inFlight.push(
-      deflateInPool(chunk, final).then(
+      Promise.resolve(nativeDeflate.deflate(chunk, final)).then(
         (bytes): Packed => ({ ok: true, bytes, final }),
         (error: unknown): Packed => ({ ok: false, error }),
       ),
