@@ -142,7 +142,18 @@ async function round(baseUrl: string, { tokens, entityIds }: Round, dir: string)
   const [engineToken, peerToken] = tokens;
   const [entityId, peerEntityId] = entityIds;
   const store = WorkspaceStore.open(join(dir, 'ws.sqlite'));
-  const client = new SubmissionApiClient({ baseUrl, getToken: () => engineToken });
+  // When each push's first batch left (its plan's local cost before the service is asked anything).
+  let firstPost: number | undefined;
+  const client = new SubmissionApiClient({
+    baseUrl,
+    getToken: () => engineToken,
+    fetch: (input, init) => {
+      if (init?.method === 'POST') firstPost ??= performance.now();
+      return fetch(input, init);
+    },
+  });
+  const firstBatch = (started: number) =>
+    console.log(`  first batch left ${fmt((firstPost ?? NaN) - started)} after the push's start`);
   const engine = new SyncEngine({ store, client, entityId, validationContext });
   store.transaction(() => {
     for (let i = 0; i < count; i++) store.createAsset(asset(i, 'Bench'));
@@ -168,8 +179,10 @@ async function round(baseUrl: string, { tokens, entityIds }: Round, dir: string)
   }
 
   let t = performance.now();
+  firstPost = undefined;
   const created = await probed(() => engine.push());
   const createMs = performance.now() - t;
+  firstBatch(t);
   const create = report('push 20,000 creates', created.requests, minimum, createMs, sum(peerCreate));
 
   const records = store.listAssets();
@@ -177,8 +190,10 @@ async function round(baseUrl: string, { tokens, entityIds }: Round, dir: string)
     for (const [i, record] of records.entries()) store.setValue(record.localId, 'address', `Street ${i}`);
   });
   t = performance.now();
+  firstPost = undefined;
   const updated = await probed(() => engine.push());
   const updateMs = performance.now() - t;
+  firstBatch(t);
 
   const peerUpdate: number[] = [];
   for (let b = 0; b < minimum; b++) {

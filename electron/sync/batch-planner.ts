@@ -10,6 +10,7 @@ import type { PushMode, PushSummary } from '../../shared/sync/types';
 import { changesAnything, type AssetIdName } from '../../shared/sync/asset-id-name';
 import type { AssetRecord, AssetRow, ParsedDocs } from '../workspace/asset-record';
 import { candidateKind, candidateOf, type PendingWork, type PlannedDocs } from './pending-work';
+import type { SlicedPlan } from './plan-slices';
 import type { LedgerPort } from '../workspace/ledger-port';
 
 export interface PlannedItem {
@@ -42,13 +43,18 @@ export interface PlanOptions {
 
 type Queue = 'creates' | 'updates' | 'deletes';
 
+/** The plan's queue each batch queue is filled from. */
+const planQueue = { creates: 'create', updates: 'update', deletes: 'delete' } as const;
+
 /**
- * Fills batches from the pending queues. The queues are the click's plan (pending-plan.ts: computed
- * once for the review, the dry run and the push); each asset's documents are read again, diffed and
- * validated when its batch is filled, so the latest copy is sent: an edit made after the sync
- * started, before its batch was filled, goes out with it (one that made an asset pending after the
- * plan waits for the next sync). Greedy packing in queue order gives the fewest requests the
- * per-field limit allows.
+ * Fills batches from the pending queues. The queues are the click's plan (pending-plan.ts: one for
+ * the review, the dry run and the push), made in slices (plan-slices.ts): a batch asks the plan for
+ * as many more of a queue as it still has room for, so the first batch leaves after one slice and
+ * the later slices are planned while earlier batches are out. Each asset's documents are read
+ * again, diffed and validated when its batch is filled, so the latest copy is sent: an edit made
+ * after the sync started, before its batch was filled, goes out with it (one that made an asset
+ * pending after the plan was begun waits for the next sync). Greedy packing in queue order gives
+ * the fewest requests the per-field limit allows.
  */
 export class BatchPlanner {
   /** Pending assets held back by their conflicts. */
@@ -57,36 +63,59 @@ export class BatchPlanner {
   readonly unconfirmedDeletes: number;
   private readonly queues: Record<Queue, string[]> = { creates: [], updates: [], deletes: [] };
   private readonly cursor: Record<Queue, number> = { creates: 0, updates: 0, deletes: 0 };
+  /** Each queue's length once every slice is planned, as its candidates' columns tell. */
+  private readonly expected: Record<Queue, number>;
   private readonly conflictedIds: ReadonlySet<string>;
   private blocked: PushSummary['blocked'] = [];
   /**
    * What the plan parsed and diffed of each queued asset, with the texts it parsed: a batch takes
    * them while the row holds those texts still (the usual case), rather than parsing and diffing
-   * every document twice in one click. The push's to consume: each entry is let go as its batch is
-   * filled (a 20,000-asset plan is not held whole to the push's end; nothing else reads it, and a
-   * batch without its entry parses the row itself).
+   * every document twice in one click. Each entry is let go as its batch is filled (nothing else
+   * reads it, and a batch without its entry parses the row itself).
    */
-  private readonly planned: Map<string, PlannedDocs>;
+  private readonly planned = new Map<string, PlannedDocs>();
 
   /**
-   * `work`: the click's plan (pending-plan.ts), the one the review and the dry run read: it says
-   * which assets go in which queue; their documents are read again when their batch is filled.
+   * `plan`: the click's plan (pending-plan.ts `takePlan`), the one the review and the dry run read:
+   * it says which assets go in which queue; their documents are read again when their batch is filled.
    */
   constructor(
     private readonly store: LedgerPort,
     private readonly opts: PlanOptions,
-    work: PendingWork,
+    private readonly plan: SlicedPlan,
   ) {
     this.conflictedIds = store.conflictedIds();
-    this.planned = work.parsed;
-    this.queues.creates = work.creates.map((record) => record.localId);
-    this.queues.updates = work.updates.map(({ record }) => record.localId);
-    for (const record of work.deletes) {
-      const id = record.serviceAssetId;
-      if (!opts.deletes || (id !== null && opts.deletes.has(id))) this.queues.deletes.push(record.localId);
-    }
+    const work = plan.handOver();
     this.conflicted = work.conflicted.length;
-    this.unconfirmedDeletes = work.deletes.length - this.queues.deletes.length;
+    const confirmed = plan.queued.delete.filter(({ serviceAssetId: id }) => this.confirmed(id)).length;
+    this.unconfirmedDeletes = plan.queued.delete.length - confirmed;
+    this.expected = {
+      creates: plan.queued.create.length,
+      // At most: an update whose copies turn out equal in substance sends nothing.
+      updates: plan.queued.update.length,
+      deletes: confirmed,
+    };
+    this.absorb(work);
+  }
+
+  private confirmed(id: number | null): boolean {
+    return !this.opts.deletes || (id !== null && this.opts.deletes.has(id));
+  }
+
+  /** A slice of the plan joins the queues (a delete only if confirmed). */
+  private absorb(work: PendingWork): void {
+    for (const record of work.creates) this.queues.creates.push(record.localId);
+    for (const { record } of work.updates) this.queues.updates.push(record.localId);
+    for (const record of work.deletes)
+      if (this.confirmed(record.serviceAssetId)) this.queues.deletes.push(record.localId);
+    for (const [localId, docs] of work.parsed) this.planned.set(localId, docs);
+  }
+
+  /** Plans up to `count` more of the plan's `queue`: false when the plan has none left. */
+  private planMore(queue: Queue, count: number): boolean {
+    const slice = this.plan.more(planQueue[queue], count);
+    if (slice) this.absorb(slice);
+    return slice !== undefined;
   }
 
   /** The documents the plan parsed of this row, if it holds the very texts they were parsed from. */
@@ -98,8 +127,8 @@ export class BatchPlanner {
 
   /** Batches needed if nothing is blocked: the progress total, by the click's plan. */
   estimate(): number {
-    const { creates, updates, deletes } = this.queues;
-    return Math.ceil(Math.max(creates.length, updates.length, deletes.length) / this.opts.size);
+    const { creates, updates, deletes } = this.expected;
+    return Math.ceil(Math.max(creates, updates, deletes) / this.opts.size);
   }
 
   /**
@@ -134,7 +163,10 @@ export class BatchPlanner {
   ): PlannedItem[] {
     const items: PlannedItem[] = [];
     const ids = this.queues[queue];
-    while (items.length < this.opts.size && this.cursor[queue] < ids.length) {
+    while (items.length < this.opts.size) {
+      // The queue's planned part is used up: the plan's next slice, as much as the batch has room for.
+      if (this.cursor[queue] >= ids.length && !this.planMore(queue, this.opts.size - items.length)) break;
+      if (this.cursor[queue] >= ids.length) continue;
       // As many as the batch still has room for, read in one statement; more if some drop out.
       const chunk = ids.slice(this.cursor[queue], this.cursor[queue] + this.opts.size - items.length);
       this.cursor[queue] += chunk.length;

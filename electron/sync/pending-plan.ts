@@ -4,6 +4,9 @@
  * workspace does not change. A click asks for it several times (the header's review, the delete
  * confirmation's, the dry run); each after the first is served from here.
  *
+ * The plan is made in slices (plan-slices.ts): the review and the dry run drain it; a push takes
+ * it over (`takePlan`) and plans each slice as its batches need it.
+ *
  * "Does not change" is the workspace's mark (`LedgerPort.changeMark`): its assets' count and write
  * times, its conflicts and its journal's last entry, read in one statement; the sync's own writes
  * (a pull, a settled batch) forget the plan outright (`forgetPlan`).
@@ -11,12 +14,13 @@
 import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import type { PendingReview } from '../../shared/sync/types';
 import type { LedgerPort } from '../workspace/ledger-port';
-import { pendingOf, type PendingWork } from './pending-work';
+import type { PendingWork } from './pending-work';
+import { SlicedPlan } from './plan-slices';
 
 interface Plan {
   mark: string;
   idName: AssetIdName;
-  work: PendingWork;
+  plan: SlicedPlan;
   /** The review made of it, by the rules' contexts it was checked with. */
   review?: { key: string; review: PendingReview };
 }
@@ -31,7 +35,18 @@ const kept = (store: LedgerPort): boolean => store.file !== '' && store.file !==
 
 /** The pending work for a service reading the asset id as `idName`: computed, or as last computed. */
 export function pendingPlan(store: LedgerPort, idName: AssetIdName): PendingWork {
-  return planOf(store, idName).work;
+  return planOf(store, idName).plan.drain();
+}
+
+/**
+ * The plan, for a push, which makes its slices as its batches need them (the first batch leaves
+ * after one slice, not the whole plan): no longer kept here, since the push's own writes make it
+ * stale (as `forgetPlan` says) and its slices are the push's alone.
+ */
+export function takePlan(store: LedgerPort, idName: AssetIdName): SlicedPlan {
+  const { plan } = planOf(store, idName);
+  forgetPlan(store);
+  return plan;
 }
 
 /**
@@ -46,7 +61,7 @@ export function reviewOfPlan(
 ): PendingReview {
   const plan = planOf(store, idName);
   if (plan.review?.key === key) return plan.review.review;
-  const review = make(plan.work);
+  const review = make(plan.plan.drain());
   plan.review = { key, review };
   return review;
 }
@@ -61,7 +76,8 @@ function planOf(store: LedgerPort, idName: AssetIdName): Plan {
   const known = kept(store) ? plans.get(store.file) : undefined;
   if (known && known.mark === mark && known.idName === idName) return known;
   planStats.computed++;
-  const plan: Plan = { mark, idName, work: pendingOf(store, idName) };
+  // Begun only (the candidates, from their columns): its slices are planned as they are asked for.
+  const plan: Plan = { mark, idName, plan: new SlicedPlan(store, idName) };
   if (kept(store)) plans.set(store.file, plan);
   return plan;
 }

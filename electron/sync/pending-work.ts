@@ -62,14 +62,7 @@ export function pendingWork(
   conflicted: ReadonlySet<string>,
   idName: AssetIdName = specIdName,
 ): PendingWork {
-  const work: PendingWork = {
-    creates: [],
-    updates: [],
-    deletes: [],
-    conflicted: [],
-    localOnly: [],
-    parsed: new Map(),
-  };
+  const work = emptyWork();
   for (const row of rows) {
     // Most rows are in step with the service: same text, nothing to parse or compare.
     if (row.base !== null && row.base === row.current && row.remote_deleted === 0) continue;
@@ -95,6 +88,10 @@ export function pendingWork(
     }
   }
   return work;
+}
+
+export function emptyWork(): PendingWork {
+  return { creates: [], updates: [], deletes: [], conflicted: [], localOnly: [], parsed: new Map() };
 }
 
 /** A row's candidate, told from its columns without parsing its documents. */

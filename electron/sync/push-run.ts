@@ -13,7 +13,7 @@ import { ApiError } from '../service-client/errors';
 import { readBatchAnswer } from '../service-client/fast-asset';
 import type { LedgerPort } from '../workspace/ledger-port';
 import { BatchSettlement } from './batch-settlement';
-import { forgetPlan, pendingPlan } from './pending-plan';
+import { forgetPlan, takePlan } from './pending-plan';
 import { applyBatchAnswer, findRecord, indexBy, type SentBatch } from './batch-answer';
 import { BatchPlanner, type PlannedBatch, type PlannedItem, type PlanOptions } from './batch-planner';
 import { emptyPush } from './sync-report';
@@ -69,7 +69,7 @@ export class PushRun {
     private readonly opts: PlanOptions,
     private readonly settled: Map<string, boolean> = new Map(),
   ) {
-    this.planner = new BatchPlanner(store, opts, pendingPlan(store, opts.idName));
+    this.planner = new BatchPlanner(store, opts, takePlan(store, opts.idName));
   }
 
   start(): PushStart {

@@ -6,7 +6,7 @@ import type { WorkspaceStore } from './workspace-store';
  * worker) asks of a workspace's file, and nothing else. The sync reaches the workspace only
  * through this; the workspace imports nothing of the sync.
  *
- * - reading what is pending: `pendingRows`, `changeMark`, `assetDocs`, `createPayloadOf`,
+ * - reading what is pending: `pendingCandidates`, `pendingRows`, `changeMark`, `assetDocs`, `createPayloadOf`,
  *   `conflictedIds`, `currentNames`, `createsByPartner`, `serviceIds`, `assetCount`, `asset`,
  *   `assetByServiceId`, `mustGet`;
  * - the service's copy taken in (electron/sync/remote-merge.ts), its documents through the one
@@ -21,6 +21,7 @@ import type { WorkspaceStore } from './workspace-store';
  */
 export type LedgerPort = Pick<
   WorkspaceStore,
+  | 'pendingCandidates'
   | 'pendingRows'
   | 'changeMark'
   | 'assetDocs'

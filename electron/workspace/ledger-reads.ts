@@ -45,11 +45,17 @@ export class LedgerReads extends WorkspaceReads {
    * The rows that may be pending, in the stored order, documents as text: what the sync plans its
    * work from. A row in step with the service (most of a pulled workspace) is never pending, so its
    * texts are not read at all; the others are read in one go (faster than a row at a time).
+   * `localIds`: only these (a slice of the plan, see electron/sync/plan-slices.ts), in one statement.
    */
-  pendingRows(): AssetRow[] {
+  pendingRows(localIds?: readonly string[]): AssetRow[] {
+    const pending = `NOT (${inStep} AND remote_deleted = 0)`;
+    if (!localIds)
+      return this.sql(
+        `SELECT ${assetColumns} FROM assets WHERE ${pending} ORDER BY rowid`,
+      ).all() as AssetRow[];
     return this.sql(
-      `SELECT ${assetColumns} FROM assets WHERE NOT (${inStep} AND remote_deleted = 0) ORDER BY rowid`,
-    ).all() as AssetRow[];
+      `SELECT ${assetColumns} FROM assets WHERE local_id IN (SELECT value FROM json_each(?)) AND ${pending} ORDER BY rowid`,
+    ).all(JSON.stringify(localIds)) as AssetRow[];
   }
 
   /** What the workspace holds of the asset with this service id (see electron/sync/remote-merge.ts). */
@@ -105,7 +111,10 @@ export class LedgerReads extends WorkspaceReads {
     return this.db.name;
   }
 
-  /** The rows not in step with the service, in order, without their documents (see electron/sync/pending-work.ts). */
+  /**
+   * The rows not in step with the service, in order, without their documents: the candidates a
+   * plan is begun with and then read in slices (electron/sync/plan-slices.ts).
+   */
   pendingCandidates(): PendingCandidate[] {
     const rows = this.sql(
       `SELECT local_id, service_asset_id, remote_deleted, not_found, base IS NOT NULL AS has_base, current IS NOT NULL AS has_current FROM assets WHERE NOT (${inStep} AND remote_deleted = 0) ORDER BY rowid`,
