@@ -68,7 +68,6 @@ import type {
 } from '../meters/views';
 import type { CellHistoryEntry } from '../history/change-source';
 import { historyArgs } from '../history/bridge-args';
-import { handCellsBatch } from '../history/hand-cells';
 import type { ImportDetail, ImportSummary } from '../history/import-record';
 
 export type { MeterWriteResult } from '../meters/views';
@@ -204,14 +203,10 @@ export const bridgeMethods = {
     z.object({ responseId, variable: indicatorVariable }).strict(),
   ),
   /**
-   * The cells of the given assets whose value came from the analyst's hand (typed, pasted,
-   * filled...), by asset (one without any is left out): the grid marks every other cell with a
-   * value (the service's, an import's, the meters', before history). Asked for the rows drawn only,
-   * so bounded: a whole workspace's answer was millions of rows.
+   * The given assets' cells whose value came from the analyst's hand, by asset (none: left out); the
+   * grid marks every other cell with a value. Asked for the rows drawn only.
    */
-  'workspace.handCells': method<Record<string, string[]>>()(
-    z.object({ ids: z.array(localId).max(handCellsBatch) }).strict(),
-  ),
+  'workspace.handCells': method<Record<string, string[]>>()(historyArgs.handCells),
   /**
    * Every change of a period (epoch ms, `from` inclusive, `to` exclusive) or of the given assets, as
    * an audit log (CSV or XLSX) in main's save dialog; null when cancelled.

@@ -1,12 +1,15 @@
 /**
- * The arguments of the history's bridge methods (`workspace.exportAuditLog`, `workspace.importRecord`
+ * The arguments of the history's bridge methods (`workspace.handCells`, `workspace.exportAuditLog`, `workspace.importRecord`
  * in shared/bridge/contract.ts), parsed by the hosts before a handler sees them.
  */
 import { z } from 'zod';
 import { docPath, localId } from '../bridge/contract-kit';
 import { importId } from './change-source';
+import { handCellsBatch } from './hand-cells';
 
 export const historyArgs = {
+  /** The rows a grid draws: bounded, a whole workspace's hand cells were millions of rows. */
+  handCells: z.object({ ids: z.array(localId).max(handCellsBatch) }).strict(),
   exportAuditLog: z
     .object({
       format: z.enum(['xlsx', 'csv']),

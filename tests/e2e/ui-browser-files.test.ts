@@ -62,8 +62,11 @@ describe('files in the browser host, in Chromium', () => {
     await byId('exchange-button').click();
     await byId('exchange-dialog').waitFor({ state: 'visible' });
 
-    // By keyboard: the format has focus, Tab reaches Export, Enter starts the browser's download.
+    // By keyboard: the format has focus, Tab reaches the Sources tab's option and then Export, Enter
+    // starts the browser's download.
     expect(await focused()).toBe('export-format-xlsx');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('export-sources-tab');
     await page.keyboard.press('Tab');
     expect(await focused()).toBe('export-run');
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);

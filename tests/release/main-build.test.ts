@@ -18,8 +18,12 @@ describe('the built main', () => {
         (match) => ({ file, worker: match[1] ?? '' }),
       ),
     );
-    // The sync's worker and the workbook's.
-    expect(starts.map((start) => start.worker).sort()).toEqual(['sync-worker', 'workbook-worker']);
+    // The workspace's log checkpoint, the sync's worker and the workbook's.
+    expect(starts.map((start) => start.worker).sort()).toEqual([
+      'checkpoint-worker',
+      'sync-worker',
+      'workbook-worker',
+    ]);
     for (const { file, worker } of starts) {
       const wanted = fileURLToPath(new URL(`./${worker}.js`, pathToFileURL(join(outMain, file))));
       expect({ file, worker, found: files.map((f) => join(outMain, f)).includes(wanted) }).toEqual({
