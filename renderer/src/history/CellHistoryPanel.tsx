@@ -4,15 +4,14 @@
  * 3 Mar 2026") and its time. Opened from the cell menu or Alt+H; read from main each time it opens.
  * An import's entry opens the import's record (ImportRecordPanel.tsx).
  */
-import { useEffect, useRef, useState } from 'react';
 import type { CellHistoryEntry } from '../../../shared/history/change-source';
 import { sourceInWords } from '../../../shared/history/source-words';
-import { errorMessage } from '../../../shared/errors';
 import { bridge } from '../bridge';
 import { showMetersOf } from '../meters/meters-store';
 import { setTab } from '../store/ui';
 import { shown, timeOf } from './history-words';
 import { openImportRecord, useCellHistoryUi, type CellTarget } from './cell-history-ui';
+import { useModalRead } from './use-modal-read';
 
 function readHistory(target: CellTarget): Promise<CellHistoryEntry[]> {
   if (target.responseId !== undefined && target.variable !== undefined)
@@ -74,29 +73,7 @@ function SourceOf({
 
 export function CellHistoryPanel() {
   const target = useCellHistoryUi((s) => s.shown);
-  const ref = useRef<HTMLDialogElement>(null);
-  const [entries, setEntries] = useState<CellHistoryEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (!target) {
-      if (dialog.open) dialog.close();
-      return;
-    }
-    if (!dialog.open) dialog.showModal();
-    let live = true;
-    setEntries(null);
-    setError(null);
-    readHistory(target).then(
-      (list) => live && setEntries(list),
-      (err: unknown) => live && setError(errorMessage(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [target]);
+  const { ref, result: entries, error } = useModalRead(target, readHistory);
 
   const close = () => useCellHistoryUi.setState({ shown: null });
   return (

@@ -5,11 +5,11 @@
  * history entry that opened it highlighted and scrolled to. Opened from a cell's history ("Show
  * the import") or the Import dialog's "Recent imports".
  */
-import { useEffect, useRef, useState } from 'react';
-import type { ImportDetail, ImportSummary } from '../../../shared/history/import-record';
-import { errorMessage } from '../../../shared/errors';
+import { useEffect, useRef } from 'react';
+import type { ImportSummary } from '../../../shared/history/import-record';
 import { bridge } from '../bridge';
 import { useCellHistoryUi } from './cell-history-ui';
+import { useModalRead } from './use-modal-read';
 import { count, importFacts, shown, timeOf } from './history-words';
 import './history.css';
 
@@ -27,30 +27,12 @@ const stepWords: Record<ImportSummary['step'], string> = {
 
 export function ImportRecordPanel() {
   const target = useCellHistoryUi((s) => s.importShown);
-  const ref = useRef<HTMLDialogElement>(null);
   const marked = useRef<HTMLTableRowElement>(null);
-  const [record, setRecord] = useState<ImportDetail | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (!target) {
-      if (dialog.open) dialog.close();
-      return;
-    }
-    if (!dialog.open) dialog.showModal();
-    let live = true;
-    setRecord(null);
-    setError(null);
-    bridge.methods['workspace.importRecord'](target).then(
-      (found) => live && setRecord(found),
-      (err: unknown) => live && setError(errorMessage(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [target]);
+  const {
+    ref,
+    result: record,
+    error,
+  } = useModalRead(target, (found) => bridge.methods['workspace.importRecord'](found));
 
   // The highlighted cell in view (an effect returns nothing: React would call what it returns).
   useEffect(() => {
