@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { dayNumber } from '../../shared/meters/dates';
 import { checkReadings } from '../../shared/meters/rules';
 import {
   runSteps,
@@ -193,6 +194,10 @@ export function* planSteps(
     if ((++done & 63) === 0) yield;
     const planned = { meter };
     const existing = existingOf.get(planned.meter.id) ?? [];
+    if (existing.length === 0 && inOrderApart(parsed.readings, indexes)) {
+      for (const i of indexes) keep[i] = 1;
+      continue;
+    }
     const seen = new Set(existing.map(sameKey));
     const readings: Reading[] = [];
     const kept: number[] = [];
@@ -242,4 +247,23 @@ export function* planSteps(
     problems: problems.sort((a, b) => a.row - b.row),
     unknownAssets: [...unknown],
   };
+}
+
+/**
+ * Whether a new meter's readings follow one another in the file's order, each starting after the
+ * last has ended (a meter's bills as files list them): then none is the same as another (their
+ * starts differ) and none overlaps another, which is what the checks below would find, without a
+ * key, a copy or a sort per reading. Anything else (dates out of order, a bad date) takes the checks.
+ */
+function inOrderApart(readings: readonly ImportedReading[], indexes: readonly number[]): boolean {
+  let reach = -Infinity;
+  for (const i of indexes) {
+    const r = readings[i] as ImportedReading;
+    const start = dayNumber(r.start);
+    const end = dayNumber(r.end);
+    // NaN fails every comparison: a date that can't be read goes the long way.
+    if (!(start > reach && end >= start)) return false;
+    reach = end;
+  }
+  return true;
 }
