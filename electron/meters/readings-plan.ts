@@ -3,10 +3,10 @@ import { dayNumber } from '../../shared/meters/dates';
 import { checkReadings } from '../../shared/meters/rules';
 import {
   runSteps,
-  type ImportedReading,
   type ImportIssue,
   type ReadingsImport,
 } from '../../shared/meters/import-rows';
+import type { ImportedReadings } from '../../shared/meters/imported-readings';
 import type { Meter, Reading } from '../../shared/meters/types';
 import type { StoredReading } from '../workspace/meter-store';
 
@@ -43,7 +43,7 @@ export type PlannedReading = Omit<StoredReading, 'id'>;
  */
 export class PlannedReadings implements Iterable<PlannedReading> {
   constructor(
-    private readonly parsed: readonly ImportedReading[],
+    private readonly parsed: ImportedReadings,
     private readonly taken: Int32Array,
     private readonly meterIds: ReadonlyMap<string, string>,
   ) {}
@@ -53,7 +53,7 @@ export class PlannedReadings implements Iterable<PlannedReading> {
   }
 
   at(k: number): PlannedReading {
-    const r = this.parsed[this.taken[k] as number] as ImportedReading;
+    const r = this.parsed.at(this.taken[k] as number);
     return {
       meterId: this.meterIds.get(r.meterKey) as string,
       start: r.start,
@@ -73,7 +73,7 @@ export class PlannedReadings implements Iterable<PlannedReading> {
   countsByMeter(): Map<string, number> {
     const byKey = new Map<string, number>();
     for (let k = 0; k < this.taken.length; k++) {
-      const key = (this.parsed[this.taken[k] as number] as ImportedReading).meterKey;
+      const key = this.parsed.meterKey(this.taken[k] as number);
       byKey.set(key, (byKey.get(key) ?? 0) + 1);
     }
     const out = new Map<string, number>();
@@ -88,9 +88,7 @@ export class PlannedReadings implements Iterable<PlannedReading> {
   meterIdsUsed(): Set<string> {
     const out = new Set<string>();
     for (let k = 0; k < this.taken.length; k++)
-      out.add(
-        this.meterIds.get((this.parsed[this.taken[k] as number] as ImportedReading).meterKey) as string,
-      );
+      out.add(this.meterIds.get(this.parsed.meterKey(this.taken[k] as number)) as string);
     return out;
   }
 }
@@ -181,7 +179,7 @@ export function* planSteps(
   for (const [key, planned] of byKey) meterIds.set(key, planned.meter.id);
   for (let i = 0; i < parsed.readings.length; i++) {
     if ((i & 65535) === 65535) yield;
-    const planned = byKey.get((parsed.readings[i] as ImportedReading).meterKey);
+    const planned = byKey.get(parsed.readings.meterKey(i));
     if (!planned) continue;
     const entry = perMeter.get(planned.meter.id);
     if (entry) entry.indexes.push(i);
@@ -202,7 +200,7 @@ export function* planSteps(
     const readings: Reading[] = [];
     const kept: number[] = [];
     for (const i of indexes) {
-      const r = parsed.readings[i] as ImportedReading;
+      const r = parsed.readings.at(i);
       const reading = { ...r, meterId: planned.meter.id };
       const same = sameKey(reading);
       if (seen.has(same)) {
@@ -227,7 +225,7 @@ export function* planSteps(
       overlapping.add(k);
       problems.push({
         file,
-        row: (parsed.readings[kept[k] as number] as ImportedReading).source.row,
+        row: parsed.readings.row(kept[k] as number),
         column: 'start_date',
         message: issue.message,
       });
@@ -255,12 +253,11 @@ export function* planSteps(
  * starts differ) and none overlaps another, which is what the checks below would find, without a
  * key, a copy or a sort per reading. Anything else (dates out of order, a bad date) takes the checks.
  */
-function inOrderApart(readings: readonly ImportedReading[], indexes: readonly number[]): boolean {
+function inOrderApart(readings: ImportedReadings, indexes: readonly number[]): boolean {
   let reach = -Infinity;
   for (const i of indexes) {
-    const r = readings[i] as ImportedReading;
-    const start = dayNumber(r.start);
-    const end = dayNumber(r.end);
+    const start = dayNumber(readings.start(i));
+    const end = dayNumber(readings.end(i));
     // NaN fails every comparison: a date that can't be read goes the long way.
     if (!(start > reach && end >= start)) return false;
     reach = end;

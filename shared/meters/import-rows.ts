@@ -16,6 +16,7 @@ import {
   type ImportColumn,
 } from './import-headers';
 import { dimensionsFor, parseUnit } from './units';
+import { ImportedReadings } from './imported-readings';
 import { isoDate, isoOf, localPattern, parseEstimated, parseQuantity } from './import-values';
 
 // The header recognition lives in its own module; callers still find it here.
@@ -62,7 +63,7 @@ export interface ReadingsImport {
   /** Which column (0-based) each field was read from; null when the file has none. */
   mapping: Record<ImportColumn, number | null>;
   meters: ImportedMeter[];
-  readings: ImportedReading[];
+  readings: ImportedReadings;
   errors: ImportIssue[];
   /** Set when the file's dates are day/month or month/day and nothing in it tells which: ask. */
   needsDateOrder: boolean;
@@ -108,7 +109,13 @@ export function* readingsRows(
   const header = first.done ? [] : first.value;
   const mapping = recogniseHeaders(header, options.mapping);
   const errors: ImportIssue[] = [];
-  const result: ReadingsImport = { mapping, meters: [], readings: [], errors, needsDateOrder: false };
+  const result: ReadingsImport = {
+    mapping,
+    meters: [],
+    readings: new ImportedReadings(),
+    errors,
+    needsDateOrder: false,
+  };
   const headerName = (column: ImportColumn): string => {
     const index = mapping[column];
     return index === null ? column : (header[index] ?? column).trim() || column;
@@ -385,7 +392,7 @@ function own(text: string): string {
 
 /** The file's answer when its date order is unknown: only that question, nothing read. */
 function dateOrderOnly(result: ReadingsImport, issue: ImportIssue): ReadingsImport {
-  return { ...result, meters: [], readings: [], errors: [issue] };
+  return { ...result, meters: [], readings: new ImportedReadings(), errors: [issue] };
 }
 
 /** One string per distinct short text (dates, units) instead of one per row; bounded. */
