@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dayNumber } from '../../shared/meters/dates';
 import { checkReadings } from '../../shared/meters/rules';
-import {
-  runSteps,
-  type ImportIssue,
-  type ReadingsImport,
-} from '../../shared/meters/import-rows';
+import { runSteps, type ImportIssue, type ReadingsImport } from '../../shared/meters/import-rows';
 import type { ImportedReadings } from '../../shared/meters/imported-readings';
 import type { Meter, Reading } from '../../shared/meters/types';
 import type { StoredReading } from '../workspace/meter-store';

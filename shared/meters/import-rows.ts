@@ -17,7 +17,7 @@ import {
 } from './import-headers';
 import { dimensionsFor, parseUnit } from './units';
 import { ImportedReadings } from './imported-readings';
-import { isoDate, isoOf, localPattern, parseEstimated, parseQuantity } from './import-values';
+import { isoDate, isoOf, localPattern, own, parseEstimated, parseQuantity, shared } from './import-values';
 
 // The header recognition lives in its own module; callers still find it here.
 export { importColumns, recogniseHeaders, type ImportColumn } from './import-headers';
@@ -382,26 +382,7 @@ export function* readingsRows(
   }
 }
 
-/**
- * A text of its own: a value read from a large file is a view into the slice of text it came from
- * (V8 keeps substrings of 13 characters or more as views), which would keep that whole megabyte.
- */
-function own(text: string): string {
-  return text.length < 13 ? text : (' ' + text).slice(1);
-}
-
 /** The file's answer when its date order is unknown: only that question, nothing read. */
 function dateOrderOnly(result: ReadingsImport, issue: ImportIssue): ReadingsImport {
   return { ...result, meters: [], readings: new ImportedReadings(), errors: [issue] };
-}
-
-/** One string per distinct short text (dates, units) instead of one per row; bounded. */
-const sharedTexts = new Map<string, string>();
-function shared(text: string): string {
-  const hit = sharedTexts.get(text);
-  if (hit !== undefined) return hit;
-  if (sharedTexts.size > 100_000) sharedTexts.clear();
-  const copy = own(text);
-  sharedTexts.set(copy, copy);
-  return copy;
 }

@@ -1,7 +1,8 @@
 /**
  * The values of a readings file's cells: dates (ISO, or day/month in either order), quantities as
  * spreadsheets write them, the estimated flag. Read once per row of a file of a million rows, so
- * the common spellings take a short way (no regex, no Date) and repeated texts are memoised.
+ * the common spellings take a short way (no regex, no Date) and repeated texts are memoised; the
+ * texts kept for the whole import are copies of their own (`own`, `shared`).
  */
 
 const isoPattern = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
@@ -63,4 +64,23 @@ function plainDecimal(text: string): boolean {
     else if (c < 48 || c > 57) return false;
   }
   return true;
+}
+
+/**
+ * A text of its own: a value read from a large file is a view into the slice of text it came from
+ * (V8 keeps substrings of 13 characters or more as views), which would keep that whole megabyte.
+ */
+export function own(text: string): string {
+  return text.length < 13 ? text : (' ' + text).slice(1);
+}
+
+/** One string per distinct short text (dates, units) instead of one per row; bounded. */
+const sharedTexts = new Map<string, string>();
+export function shared(text: string): string {
+  const hit = sharedTexts.get(text);
+  if (hit !== undefined) return hit;
+  if (sharedTexts.size > 100_000) sharedTexts.clear();
+  const copy = own(text);
+  sharedTexts.set(copy, copy);
+  return copy;
 }
