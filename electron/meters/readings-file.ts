@@ -54,9 +54,10 @@ export function* parseReadingsBytes(
 }
 
 /**
- * The records of CSV bytes, read 256 KB at a time (a slice is decoded and split in one task of main, so it is kept short): each slice ends at a line end outside any
- * quoted value (a slice whose last value is still open is taken on to the next line end and read
- * again), so the records are those of the whole text, row for row.
+ * The records of CSV bytes, read 256 KB at a time (a slice is decoded and split in one task of
+ * main, so it is kept short): each slice ends at a line end outside any quoted value (a slice whose
+ * last value is still open is taken on to the next line end and read again), so the records are
+ * those of the whole text, row for row.
  */
 function* recordsOfBytes(bytes: Buffer, from: number, delimiter: string): Generator<string[]> {
   const decoder = new TextDecoder('utf-8', { fatal: false });
