@@ -171,14 +171,18 @@ export class MetersService {
       }
     }
     const id = randomUUID();
+    // Deflated off main's thread (zlib's pool) while main reads the same bytes, not after: the bytes
+    // are let go once the preview is made, and it stays quick to redo.
+    const packing = 'csv' in content ? deflated(content.csv) : null;
+    // A preview that fails lets its packing go too (its result is never asked for).
+    packing?.catch(() => {});
     const read = await runSliced(
       previewReadings({ store, meters, content, file, mapping, dateOrder, chosenAsset, id }),
     );
     this.plan = {
       id,
       storeFile: store.file,
-      // Deflated off main's thread (zlib's pool): the bytes are let go, the preview stays quick to redo.
-      content: 'csv' in content ? { packed: await deflated(content.csv) } : content,
+      content: packing ? { packed: await packing } : content,
       file,
       plan: read.plan,
       asset: chosenAsset ?? null,

@@ -19,7 +19,7 @@ const BYTES_FROM = 4 * 1024 * 1024;
  * decoded (a BOM dropped). The preview keeps what was read, so a corrected mapping or day/month
  * order reads it again without the file (an upload is deleted once read). A large CSV stays bytes
  * (`csv`): 1.44 M readings are 130 MB, which as one string would sit beside the readings parsed
- * from it; it is decoded a megabyte at a time as it is parsed.
+ * from it; it is decoded a slice (256 KB) at a time as it is parsed.
  */
 export async function loadReadings(
   path: string,
@@ -54,9 +54,10 @@ export function* parseReadingsBytes(
 }
 
 /**
- * The records of CSV bytes, read a megabyte at a time: each slice ends at a line end outside any
- * quoted value (a slice whose last value is still open is taken on to the next line end and read
- * again), so the records are those of the whole text, row for row.
+ * The records of CSV bytes, read 256 KB at a time (a slice is decoded and split in one task of
+ * main, so it is kept short): each slice ends at a line end outside any quoted value (a slice whose
+ * last value is still open is taken on to the next line end and read again), so the records are
+ * those of the whole text, row for row.
  */
 function* recordsOfBytes(bytes: Buffer, from: number, delimiter: string): Generator<string[]> {
   const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -78,7 +79,7 @@ function* recordsOfBytes(bytes: Buffer, from: number, delimiter: string): Genera
     }
   }
 }
-const SLICE_BYTES = 1024 * 1024;
+const SLICE_BYTES = 256 * 1024;
 
 /** A workbook's rows read by the shared reader, the first being its header (as steps: see readingsRows). */
 export function* parseReadingsTable(

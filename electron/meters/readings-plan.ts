@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { dayNumber } from '../../shared/meters/dates';
 import { checkReadings } from '../../shared/meters/rules';
-import {
-  runSteps,
-  type ImportedReading,
-  type ImportIssue,
-  type ReadingsImport,
-} from '../../shared/meters/import-rows';
+import { runSteps, type ImportIssue, type ReadingsImport } from '../../shared/meters/import-rows';
+import type { ImportedReadings } from '../../shared/meters/imported-readings';
 import type { Meter, Reading } from '../../shared/meters/types';
 import type { StoredReading } from '../workspace/meter-store';
 
@@ -42,7 +39,7 @@ export type PlannedReading = Omit<StoredReading, 'id'>;
  */
 export class PlannedReadings implements Iterable<PlannedReading> {
   constructor(
-    private readonly parsed: readonly ImportedReading[],
+    private readonly parsed: ImportedReadings,
     private readonly taken: Int32Array,
     private readonly meterIds: ReadonlyMap<string, string>,
   ) {}
@@ -52,7 +49,7 @@ export class PlannedReadings implements Iterable<PlannedReading> {
   }
 
   at(k: number): PlannedReading {
-    const r = this.parsed[this.taken[k] as number] as ImportedReading;
+    const r = this.parsed.at(this.taken[k] as number);
     return {
       meterId: this.meterIds.get(r.meterKey) as string,
       start: r.start,
@@ -72,7 +69,7 @@ export class PlannedReadings implements Iterable<PlannedReading> {
   countsByMeter(): Map<string, number> {
     const byKey = new Map<string, number>();
     for (let k = 0; k < this.taken.length; k++) {
-      const key = (this.parsed[this.taken[k] as number] as ImportedReading).meterKey;
+      const key = this.parsed.meterKey(this.taken[k] as number);
       byKey.set(key, (byKey.get(key) ?? 0) + 1);
     }
     const out = new Map<string, number>();
@@ -87,9 +84,7 @@ export class PlannedReadings implements Iterable<PlannedReading> {
   meterIdsUsed(): Set<string> {
     const out = new Set<string>();
     for (let k = 0; k < this.taken.length; k++)
-      out.add(
-        this.meterIds.get((this.parsed[this.taken[k] as number] as ImportedReading).meterKey) as string,
-      );
+      out.add(this.meterIds.get(this.parsed.meterKey(this.taken[k] as number)) as string);
     return out;
   }
 }
@@ -180,7 +175,7 @@ export function* planSteps(
   for (const [key, planned] of byKey) meterIds.set(key, planned.meter.id);
   for (let i = 0; i < parsed.readings.length; i++) {
     if ((i & 65535) === 65535) yield;
-    const planned = byKey.get((parsed.readings[i] as ImportedReading).meterKey);
+    const planned = byKey.get(parsed.readings.meterKey(i));
     if (!planned) continue;
     const entry = perMeter.get(planned.meter.id);
     if (entry) entry.indexes.push(i);
@@ -193,11 +188,15 @@ export function* planSteps(
     if ((++done & 63) === 0) yield;
     const planned = { meter };
     const existing = existingOf.get(planned.meter.id) ?? [];
+    if (existing.length === 0 && inOrderApart(parsed.readings, indexes)) {
+      for (const i of indexes) keep[i] = 1;
+      continue;
+    }
     const seen = new Set(existing.map(sameKey));
     const readings: Reading[] = [];
     const kept: number[] = [];
     for (const i of indexes) {
-      const r = parsed.readings[i] as ImportedReading;
+      const r = parsed.readings.at(i);
       const reading = { ...r, meterId: planned.meter.id };
       const same = sameKey(reading);
       if (seen.has(same)) {
@@ -222,7 +221,7 @@ export function* planSteps(
       overlapping.add(k);
       problems.push({
         file,
-        row: (parsed.readings[kept[k] as number] as ImportedReading).source.row,
+        row: parsed.readings.row(kept[k] as number),
         column: 'start_date',
         message: issue.message,
       });
@@ -242,4 +241,22 @@ export function* planSteps(
     problems: problems.sort((a, b) => a.row - b.row),
     unknownAssets: [...unknown],
   };
+}
+
+/**
+ * Whether a new meter's readings follow one another in the file's order, each starting after the
+ * last has ended (a meter's bills as files list them): then none is the same as another (their
+ * starts differ) and none overlaps another, which is what the checks below would find, without a
+ * key, a copy or a sort per reading. Anything else (dates out of order, a bad date) takes the checks.
+ */
+function inOrderApart(readings: ImportedReadings, indexes: readonly number[]): boolean {
+  let reach = -Infinity;
+  for (const i of indexes) {
+    const start = dayNumber(readings.start(i));
+    const end = dayNumber(readings.end(i));
+    // NaN fails every comparison: a date that can't be read goes the long way.
+    if (!(start > reach && end >= start)) return false;
+    reach = end;
+  }
+  return true;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DateOrder, ImportColumn } from '../../shared/meters/import-rows';
 import { importColumns, type ReadingsImport } from '../../shared/meters/import-rows';
+import { ImportedReadings } from '../../shared/meters/imported-readings';
 import type { ReadingsImportPreview } from '../../shared/meters/views';
 import { withMetersTab } from '../../shared/meters/workbook-tabs';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
@@ -70,13 +71,15 @@ export function* previewReadings(args: {
       partnersId: record?.partnersId === null || !record ? null : String(record.partnersId),
       name: typeof record?.current?.['name'] === 'string' ? record.current['name'] : null,
     };
+    const pm = parsePortfolioManagerXml(text, { file, asset });
     parsed = {
       mapping: emptyMapping(),
       needsDateOrder: false,
-      ...parsePortfolioManagerXml(text, { file, asset }),
+      ...pm,
+      readings: ImportedReadings.from(pm.readings),
     };
     if (needsAsset) {
-      parsed = { ...parsed, meters: [], readings: [] };
+      parsed = { ...parsed, meters: [], readings: new ImportedReadings() };
       parsed.errors.unshift({
         file,
         row: 1,

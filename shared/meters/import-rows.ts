@@ -16,9 +16,12 @@ import {
   type ImportColumn,
 } from './import-headers';
 import { dimensionsFor, parseUnit } from './units';
+import { ImportedReadings } from './imported-readings';
+import { isoDate, isoOf, localPattern, own, parseEstimated, parseQuantity, shared } from './import-values';
 
 // The header recognition lives in its own module; callers still find it here.
 export { importColumns, recogniseHeaders, type ImportColumn } from './import-headers';
+export { parseQuantity } from './import-values';
 
 export type DateOrder = 'dmy' | 'mdy';
 
@@ -60,7 +63,7 @@ export interface ReadingsImport {
   /** Which column (0-based) each field was read from; null when the file has none. */
   mapping: Record<ImportColumn, number | null>;
   meters: ImportedMeter[];
-  readings: ImportedReading[];
+  readings: ImportedReadings;
   errors: ImportIssue[];
   /** Set when the file's dates are day/month or month/day and nothing in it tells which: ask. */
   needsDateOrder: boolean;
@@ -72,47 +75,6 @@ export interface ImportOptions {
   mapping?: Partial<Record<ImportColumn, string>>;
   /** The analyst's answer when the file's day/month order is ambiguous. */
   dateOrder?: DateOrder;
-}
-
-const isoPattern = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
-const localPattern = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/;
-
-function isoOf(y: number, m: number, d: number): string | null {
-  const date = new Date(Date.UTC(y, m - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
-  return date.toISOString().slice(0, 10);
-}
-
-/** An ISO date's text read once per distinct text (a file repeats its bill dates); undefined: not ISO. */
-const isoDates = new Map<string, string | null>();
-function isoDate(text: string): string | null | undefined {
-  const hit = isoDates.get(text);
-  if (hit !== undefined) return hit;
-  const iso = isoPattern.exec(text);
-  if (!iso) return undefined;
-  const value = isoOf(Number(iso[1]), Number(iso[2]), Number(iso[3]));
-  if (isoDates.size > 100_000) isoDates.clear();
-  isoDates.set(text, value);
-  return value;
-}
-
-/** A number as spreadsheets write it; "1,234" alone is refused (thousands or a decimal comma?). */
-export function parseQuantity(text: string): number | 'ambiguous' | null {
-  const t = text.trim().replace(/\s/g, '');
-  if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(t)) return Number(t);
-  if (/^-?\d{1,3}(,\d{3})+\.\d+$/.test(t) || /^-?\d{1,3}(,\d{3}){2,}$/.test(t))
-    return Number(t.replace(/,/g, ''));
-  if (/^-?\d{1,3}(\.\d{3})+,\d+$/.test(t)) return Number(t.replace(/\./g, '').replace(',', '.'));
-  if (/^-?\d{1,3},\d{3}$/.test(t)) return 'ambiguous';
-  if (/^-?\d+,\d+$/.test(t)) return Number(t.replace(',', '.'));
-  return null;
-}
-
-function parseEstimated(text: string): boolean | null {
-  const t = text.trim().toLowerCase();
-  if (['', 'no', 'n', 'false', '0', 'a', 'actual'].includes(t)) return false;
-  if (['yes', 'y', 'true', '1', 'e', 'est', 'estimated', 'estimate'].includes(t)) return true;
-  return null;
 }
 
 /** Reads a readings CSV's text (the delimiter decided by the caller from its first line). */
@@ -147,7 +109,13 @@ export function* readingsRows(
   const header = first.done ? [] : first.value;
   const mapping = recogniseHeaders(header, options.mapping);
   const errors: ImportIssue[] = [];
-  const result: ReadingsImport = { mapping, meters: [], readings: [], errors, needsDateOrder: false };
+  const result: ReadingsImport = {
+    mapping,
+    meters: [],
+    readings: new ImportedReadings(),
+    errors,
+    needsDateOrder: false,
+  };
   const headerName = (column: ImportColumn): string => {
     const index = mapping[column];
     return index === null ? column : (header[index] ?? column).trim() || column;
@@ -176,6 +144,23 @@ export function* readingsRows(
   let waiting: { row: number; cells: readonly string[] }[] | null = null;
   let order: DateOrder | null = options.dateOrder ?? null;
   const meters = new Map<string, ImportedMeter>();
+  let rowErrors: ImportIssue[] = [];
+  // The cells of a meter's attributes (those a row repeats for its meter) and the last row's reading of them.
+  const attributeIndexes = (
+    [
+      'meter_id',
+      'meter_name',
+      'asset_partners_id',
+      'asset_name',
+      'utility',
+      'space',
+      'area_served',
+      'unit',
+    ] as const
+  )
+    .map((column) => mapping[column])
+    .filter((index): index is number => index !== null);
+  let last: { cells: string[]; key: string; unit: string } | null = null;
   let row = 1;
   for (let next = iterator.next(); !next.done; next = iterator.next()) {
     row++;
@@ -220,55 +205,104 @@ export function* readingsRows(
   result.meters = [...meters.values()];
   return result;
 
-  function readRow(r: number, cells: readonly string[]): void {
-    const get = (column: ImportColumn): string => {
-      const index = mapping[column];
-      return index === null ? '' : (cells[index] ?? '').trim();
-    };
-    const rowErrors: ImportIssue[] = [];
-    const fail = (column: ImportColumn, message: string): void => {
-      rowErrors.push({ file, row: r, column: headerName(column), message });
-    };
-    const date = (column: 'start_date' | 'end_date'): string => {
-      const text = get(column);
-      const iso = isoDate(text);
-      const local = iso === undefined ? localPattern.exec(text) : null;
-      let value: string | null = null;
-      if (iso !== undefined) value = iso;
-      else if (local && order) {
-        const [a, b] = [Number(local[1]), Number(local[2])];
-        value = order === 'dmy' ? isoOf(Number(local[3]), b, a) : isoOf(Number(local[3]), a, b);
-      }
-      if (value === null) fail(column, text === '' ? 'No date.' : `"${text}" is not a date (YYYY-MM-DD).`);
-      return value ?? '';
-    };
-    const start = date('start_date');
-    const end = date('end_date');
-    const quantityText = get('quantity');
+  // Helpers made once per file, not once per row (a million rows made millions of closures).
+  function get(cells: readonly string[], column: ImportColumn): string {
+    const index = mapping[column];
+    return index === null ? '' : (cells[index] ?? '').trim();
+  }
+  function fail(r: number, column: ImportColumn, message: string): void {
+    rowErrors.push({ file, row: r, column: headerName(column), message });
+  }
+  function date(r: number, cells: readonly string[], column: 'start_date' | 'end_date'): string {
+    const text = get(cells, column);
+    const iso = isoDate(text);
+    const local = iso === undefined ? localPattern.exec(text) : null;
+    let value: string | null = null;
+    if (iso !== undefined) value = iso;
+    else if (local && order) {
+      const [a, b] = [Number(local[1]), Number(local[2])];
+      value = order === 'dmy' ? isoOf(Number(local[3]), b, a) : isoOf(Number(local[3]), a, b);
+    }
+    if (value === null) fail(r, column, text === '' ? 'No date.' : `"${text}" is not a date (YYYY-MM-DD).`);
+    return value ?? '';
+  }
+  /** The row's own values (dates, quantity, estimated), read on every row; errors go to rowErrors. */
+  function readingValues(r: number, cells: readonly string[]) {
+    const start = date(r, cells, 'start_date');
+    const end = date(r, cells, 'end_date');
+    const quantityText = get(cells, 'quantity');
     const quantity = parseQuantity(quantityText);
     if (quantity === 'ambiguous')
       fail(
+        r,
         'quantity',
         `"${quantityText}" could be thousands or a decimal comma; write it without the separator.`,
       );
     else if (quantity === null)
-      fail('quantity', quantityText === '' ? 'No quantity.' : `"${quantityText}" is not a number.`);
-    const unit = get('unit');
+      fail(r, 'quantity', quantityText === '' ? 'No quantity.' : `"${quantityText}" is not a number.`);
+    return { start, end, quantity };
+  }
+  function readEstimated(r: number, cells: readonly string[]): boolean | null {
+    const estimated = parseEstimated(get(cells, 'estimated'));
+    if (estimated === null) fail(r, 'estimated', `"${get(cells, 'estimated')}" is not yes or no.`);
+    return estimated;
+  }
+  function pushReading(
+    r: number,
+    meterKey: string,
+    values: { start: string; end: string; quantity: number },
+    unit: string,
+    estimated: boolean,
+  ): void {
+    result.readings.push({
+      // The meter's own key, unit and dates as shared strings: a million readings hold a few hundred.
+      meterKey,
+      start: shared(values.start),
+      end: shared(values.end),
+      quantity: values.quantity,
+      unit: shared(unit),
+      estimated,
+      source: { kind: 'file', file, row: r },
+    });
+  }
+  /** Whether the row's meter attributes are, cell for cell, those of the last row read into a reading. */
+  function sameAttributes(cells: readonly string[]): boolean {
+    if (last === null) return false;
+    for (let k = 0; k < attributeIndexes.length; k++)
+      if ((cells[attributeIndexes[k] as number] ?? '') !== last.cells[k]) return false;
+    return true;
+  }
+
+  function readRow(r: number, cells: readonly string[]): void {
+    rowErrors = [];
+    // A meter's attributes repeat on each of its rows: a row repeating the last read row's takes its
+    // meter as read and checked then (same texts, same outcome), and reads only its own values.
+    if (sameAttributes(cells) && last !== null) {
+      const values = readingValues(r, cells);
+      const estimated = readEstimated(r, cells);
+      if (rowErrors.length > 0 || typeof values.quantity !== 'number') errors.push(...rowErrors);
+      else
+        pushReading(r, last.key, { ...values, quantity: values.quantity }, last.unit, estimated as boolean);
+      return;
+    }
+    const values = readingValues(r, cells);
+    const { quantity } = values;
+    const unit = get(cells, 'unit');
     const unitDef = unit === '' ? null : parseUnit(unit);
-    if (unit === '') fail('unit', 'No unit.');
-    else if (!unitDef) fail('unit', `Unknown unit "${unit}".`);
-    const estimated = parseEstimated(get('estimated'));
-    if (estimated === null) fail('estimated', `"${get('estimated')}" is not yes or no.`);
-    const utilityText = get('utility');
+    if (unit === '') fail(r, 'unit', 'No unit.');
+    else if (!unitDef) fail(r, 'unit', `Unknown unit "${unit}".`);
+    const estimated = readEstimated(r, cells);
+    const utilityText = get(cells, 'utility');
     const utility = utilityWords.get(normaliseHeader(utilityText)) ?? null;
-    if (!utility) fail('utility', `"${utilityText}" is not a utility (${meterUtilities.join(', ')}).`);
+    if (!utility) fail(r, 'utility', `"${utilityText}" is not a utility (${meterUtilities.join(', ')}).`);
     else if (unitDef && !dimensionsFor(utility).includes(unitDef.dimension)) {
       fail(
+        r,
         'unit',
         `The unit "${unit}" (${unitDef.dimension}) doesn't fit a ${utility.replace(/_/g, ' ')} meter.`,
       );
     }
-    const spaceText = get('space');
+    const spaceText = get(cells, 'space');
     const waste = utility === 'waste_hazardous' || utility === 'waste_non_hazardous';
     const space: MeterSpace | null =
       spaceText === ''
@@ -278,32 +312,37 @@ export function* readingsRows(
         : (spaceWords.get(normaliseHeader(spaceText)) ?? null);
     if (!space)
       fail(
+        r,
         'space',
         spaceText === '' ? 'No space.' : `"${spaceText}" is not a space (${meterSpaces.join(', ')}).`,
       );
-    else if (waste && space !== 'whole_building') fail('space', 'Waste meters are whole-asset.');
-    const areaText = get('area_served');
+    else if (waste && space !== 'whole_building') fail(r, 'space', 'Waste meters are whole-asset.');
+    const areaText = get(cells, 'area_served');
     let area: number | null = null;
     if (areaText !== '') {
       const parsed = parseQuantity(areaText);
-      if (typeof parsed !== 'number' || parsed < 0) fail('area_served', `"${areaText}" is not a floor area.`);
+      if (typeof parsed !== 'number' || parsed < 0)
+        fail(r, 'area_served', `"${areaText}" is not a floor area.`);
       else area = parsed;
     }
-    const meterId = get('meter_id') || null;
-    const name = get('meter_name');
-    const asset = { partnersId: get('asset_partners_id') || null, name: get('asset_name') || null };
-    if (!meterId && !name) fail('meter_id', 'No meter id or name.');
+    const meterId = get(cells, 'meter_id') || null;
+    const name = get(cells, 'meter_name');
+    const asset = {
+      partnersId: get(cells, 'asset_partners_id') || null,
+      name: get(cells, 'asset_name') || null,
+    };
+    if (!meterId && !name) fail(r, 'meter_id', 'No meter id or name.');
     if (!asset.partnersId && !asset.name)
-      fail(mapping.asset_partners_id !== null ? 'asset_partners_id' : 'asset_name', 'No asset.');
+      fail(r, mapping.asset_partners_id !== null ? 'asset_partners_id' : 'asset_name', 'No asset.');
     if (rowErrors.length > 0 || !utility || !space || typeof quantity !== 'number') {
       errors.push(...rowErrors);
       return;
     }
     const key = meterId ?? `${asset.partnersId ?? asset.name}\u0000${name}`;
-    const known = meters.get(key);
+    let known = meters.get(key);
     if (!known) {
       // Kept for the whole import: copies, not views into the slice of the file they were read from.
-      meters.set(key, {
+      known = {
         key: own(key),
         meterId: meterId === null ? null : own(meterId),
         name: own(name || (meterId as string)),
@@ -316,7 +355,8 @@ export function* readingsRows(
         areaServed: area,
         unit: shared(unit),
         row: r,
-      });
+      };
+      meters.set(key, known);
     } else {
       // The meter's attributes are repeated on every row; one that contradicts its first row is an error.
       const clash = (
@@ -337,39 +377,12 @@ export function* readingsRows(
         return;
       }
     }
-    result.readings.push({
-      // The meter's own key, unit and dates as shared strings: a million readings hold a few hundred.
-      meterKey: (known ?? meters.get(key))?.key ?? key,
-      start: shared(start),
-      end: shared(end),
-      quantity,
-      unit: shared(unit),
-      estimated: estimated as boolean,
-      source: { kind: 'file', file, row: r },
-    });
+    pushReading(r, known.key, { ...values, quantity }, unit, estimated as boolean);
+    last = { cells: attributeIndexes.map((i) => own(cells[i] ?? '')), key: known.key, unit: shared(unit) };
   }
-}
-
-/**
- * A text of its own: a value read from a large file is a view into the slice of text it came from
- * (V8 keeps substrings of 13 characters or more as views), which would keep that whole megabyte.
- */
-function own(text: string): string {
-  return text.length < 13 ? text : (' ' + text).slice(1);
 }
 
 /** The file's answer when its date order is unknown: only that question, nothing read. */
 function dateOrderOnly(result: ReadingsImport, issue: ImportIssue): ReadingsImport {
-  return { ...result, meters: [], readings: [], errors: [issue] };
-}
-
-/** One string per distinct short text (dates, units) instead of one per row; bounded. */
-const sharedTexts = new Map<string, string>();
-function shared(text: string): string {
-  const hit = sharedTexts.get(text);
-  if (hit !== undefined) return hit;
-  if (sharedTexts.size > 100_000) sharedTexts.clear();
-  const copy = own(text);
-  sharedTexts.set(copy, copy);
-  return copy;
+  return { ...result, meters: [], readings: new ImportedReadings(), errors: [issue] };
 }

@@ -49,7 +49,7 @@ describe('readings file import', () => {
         row: 5,
       },
     ]);
-    expect(result.readings[0]).toEqual({
+    expect(result.readings.at(0)).toEqual({
       meterKey: 'M1',
       start: '2023-12-01',
       end: '2024-01-31',
@@ -129,20 +129,20 @@ describe('readings file import', () => {
     const header = 'meter_id,asset_name,utility,space,start_date,end_date,quantity,unit';
     const dmy = parseReadingsCsv(`${header}\nM,T,electricity,w,01/02/2024,29/02/2024,5,kWh`, ',', { file });
     expect(dmy.errors).toEqual([]);
-    expect(dmy.readings[0]).toMatchObject({ start: '2024-02-01', end: '2024-02-29' });
+    expect(dmy.readings.at(0)).toMatchObject({ start: '2024-02-01', end: '2024-02-29' });
     const mdy = parseReadingsCsv(`${header}\nM,T,electricity,w,02/01/2024,02/29/2024,5,kWh`, ',', { file });
-    expect(mdy.readings[0]).toMatchObject({ start: '2024-02-01', end: '2024-02-29' });
+    expect(mdy.readings.at(0)).toMatchObject({ start: '2024-02-01', end: '2024-02-29' });
     const unsure = parseReadingsCsv(`${header}\nM,T,electricity,w,01/02/2024,03/04/2024,5,kWh`, ',', {
       file,
     });
     expect(unsure.needsDateOrder).toBe(true);
-    expect(unsure.readings).toEqual([]);
+    expect([...unsure.readings]).toEqual([]);
     expect(unsure.errors[0]).toMatchObject({ row: 1, column: 'start_date' });
     const answered = parseReadingsCsv(`${header}\nM,T,electricity,w,01/02/2024,03/04/2024,5,kWh`, ',', {
       file,
       dateOrder: 'mdy',
     });
-    expect(answered.readings[0]).toMatchObject({ start: '2024-01-02', end: '2024-03-04' });
+    expect(answered.readings.at(0)).toMatchObject({ start: '2024-01-02', end: '2024-03-04' });
   });
 
   it('refuses a file without the columns it needs, saying which', () => {
