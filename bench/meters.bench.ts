@@ -28,22 +28,12 @@ import type { Meter, Reading } from '../shared/meters/types';
 import { parseUnit } from '../shared/meters/units';
 import { floorGoal } from './support/floor';
 import { goal, percentile } from './support/goal';
-import { importPhases } from './support/meters-import';
+import { best, importPhases } from './support/meters-import';
 import { kinds, makeData } from './support/meters-data';
 import { serviceRecompute } from './support/meters-service-recompute';
 
 const ASSETS = Number(process.env['METERS_BENCH_ASSETS'] ?? 5_000);
 const YEAR = 2023;
-
-function best(runs: number, fn: () => void): number {
-  let min = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn();
-    min = Math.min(min, performance.now() - t0);
-  }
-  return min;
-}
 
 async function importAndApply(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'asset-desk-bench-meters-import-'));
