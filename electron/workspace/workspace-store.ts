@@ -243,6 +243,18 @@ export class WorkspaceStore extends LedgerReads {
    * its own connection; a deferred transaction that read first could not then write after the
    * worker committed (SQLITE_BUSY_SNAPSHOT), where an immediate one waits its turn.
    */
+  /**
+   * Every statement of this store: one that writes, asked for while a sliced step waits between its
+   * slices, is refused (it would join the step's open transaction and go or stay with it). Only
+   * other code runs then: the step itself is awaiting.
+   */
+  protected override sql(text: string): Database.Statement {
+    const statement = super.sql(text);
+    // `path` is unset while the constructor migrates the file.
+    if (!statement.reader && (this.path as WritePath | undefined)?.paused) throw stepBusy();
+    return statement;
+  }
+
   transaction<T>(fn: () => T): T {
     // Between the slices of a sliced step (an import's), no other write may join its transaction.
     if (this.path.paused) throw stepBusy();

@@ -113,6 +113,7 @@ describe('history in main', () => {
     const a = store.step('adding an asset', () => store.createAsset(newAsset(1)));
     const city = a.current?.['city'];
     let refused: unknown;
+    let metaRefused: unknown;
     let seen: unknown;
     await store.slicedStep('import of 2 cells', async (pause) => {
       store.setValue(a.localId, 'city', 'Utrecht');
@@ -126,6 +127,13 @@ describe('history in main', () => {
           } catch (error) {
             refused = error;
           }
+          // A write outside any step (a setting kept in the file) would join the import's
+          // transaction and go with its rollback: refused as well.
+          try {
+            store.setMeta('readings_mapping', '{}');
+          } catch (error) {
+            metaRefused = error;
+          }
           seen = store.asset(a.localId)?.current?.['city'];
           resolve();
         }),
@@ -135,6 +143,8 @@ describe('history in main', () => {
       store.setValue(a.localId, 'annual_data/2019/en_abs_wf', 7);
     });
     expect(String(refused)).toMatch(/still being written/);
+    expect(String(metaRefused)).toMatch(/still being written/);
+    expect(store.getMeta('readings_mapping')).toBeUndefined();
     expect(seen).toBe('Utrecht');
     expect(store.historyState()).toEqual({ undo: 'import of 2 cells', redo: null });
     expect(store.undo()?.label).toBe('import of 2 cells');
