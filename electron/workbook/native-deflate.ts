@@ -13,6 +13,8 @@ const options = (final: boolean) => ({
 /** What zlib writes around a gzip member's deflate stream when no header is given: 10 bytes before, CRC-32 and size after. */
 const GZIP_HEADER = 10;
 const GZIP_TRAILER = 8;
+/** Pieces a part may have waiting for zlib before its writer waits (bounds memory, keeps zlib fed). */
+const AHEAD = 4;
 /** Output per round of the stream: a 256 kB piece packs to about 40 kB, so one round answers several. */
 const STREAM_OUT_BYTES = 1 << 18;
 
@@ -29,7 +31,6 @@ function streamPart(): PartPacking {
   const gzip = createGzip({ level: 1, chunkSize: STREAM_OUT_BYTES });
   const out: Buffer[] = [];
   let size = 0;
-  let last: Promise<void> = Promise.resolve();
   gzip.on('data', (chunk: Buffer) => out.push(chunk));
   const ended = new Promise<void>((resolve, reject) => {
     gzip.on('end', resolve);
@@ -37,21 +38,29 @@ function streamPart(): PartPacking {
   });
   // Awaited by `settled` or `packed`; until then a failure must not count as unhandled.
   ended.catch(() => undefined);
+  let pending = 0;
+  let failure: unknown = null;
+  const waiting: Array<() => void> = [];
   return {
     push(piece, final) {
       size += piece.length;
-      last = new Promise<void>((resolve, reject) =>
-        gzip.write(piece, (error) => {
-          if (error) return reject(error);
-          // zlib has read the piece whole into its window: its chunk may be written again.
-          recycleChunk(piece);
-          resolve();
-        }),
-      );
-      last.catch(() => undefined);
+      pending++;
+      gzip.write(piece, (error) => {
+        pending--;
+        if (error) failure ??= error;
+        // zlib has read the piece whole into its window: its chunk may be written again.
+        else recycleChunk(piece);
+        if (pending <= AHEAD || failure) waiting.splice(0).forEach((wake) => wake());
+      });
       if (final) gzip.end();
     },
-    settled: () => last,
+    settled: async () => {
+      // A turn of the event loop first: the stream hands zlib its next piece only on main's turn,
+      // so a writer that builds for long stretches without one leaves the pool idle.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      while (pending > AHEAD && !failure) await new Promise<void>((resolve) => waiting.push(resolve));
+      if (failure) throw failure;
+    },
     packed: async () => {
       await ended;
       return unwrapGzip(out, size);

@@ -83,8 +83,11 @@ export function schemeList(schemes: readonly { id: number; name: string }[]): Li
 
 /** Excel keeps a list validation's inline formula to 255 characters; longer lists get no dropdown. */
 const MAX_INLINE_LIST = 255;
-/** Asset rows between waits for the packing to catch up (a few chunks' worth of each tab). */
-const SETTLE_EVERY = 500;
+/**
+ * Asset rows between waits for the packing to catch up: fewer than fill a tab's 256 kB chunk, so a
+ * packer in another thread is handed each chunk as it fills rather than after a long stretch.
+ */
+const SETTLE_EVERY = 8;
 
 function recordSlots(
   assets: readonly Doc[],

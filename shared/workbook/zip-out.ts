@@ -39,7 +39,10 @@ export interface Packed {
 /** One part being packed as its pieces come (several parts may be packed side by side). */
 export interface PartPacking {
   push(piece: Uint8Array, final: boolean): void;
-  /** Settles when every piece pushed so far is packed (a writer waits on it to bound memory). */
+  /**
+   * Settles when few enough pieces pushed so far wait to be packed (a writer waits on it now and
+   * then to bound memory, and so lets a packer in another thread take its next piece).
+   */
   settled(): Promise<void>;
   packed(): Promise<Packed>;
 }
