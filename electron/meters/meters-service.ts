@@ -157,10 +157,9 @@ export class MetersService {
     let file: string;
     if ('planId' in args) {
       if (this.plan?.id !== args.planId) throw notFound('That preview is gone: choose the file again.');
-      const kept = this.plan.content;
-      file = this.plan.file;
-      content = 'packed' in kept ? { csv: await inflated(kept.packed) } : kept;
-      chosenAsset ??= this.plan.asset ?? undefined;
+      const { content: kept, file: named, asset } = this.plan;
+      [file, content] = [named, 'packed' in kept ? { csv: await inflated(kept.packed) } : kept];
+      chosenAsset ??= asset ?? undefined;
     } else {
       file = this.deps.files.name(args.fileId);
       try {
@@ -171,10 +170,9 @@ export class MetersService {
       }
     }
     const id = randomUUID();
-    // Deflated off main's thread (zlib's pool) while main reads the same bytes, not after: the bytes
-    // are let go once the preview is made, and it stays quick to redo.
+    // Deflated in zlib's pool while main reads the same bytes: the bytes go once the preview is
+    // made, which stays quick to redo; a preview that fails lets it go unasked (hence the catch).
     const packing = 'csv' in content ? deflated(content.csv) : null;
-    // A preview that fails lets its packing go too (its result is never asked for).
     packing?.catch(() => {});
     const read = await runSliced(
       previewReadings({ store, meters, content, file, mapping, dateOrder, chosenAsset, id }),

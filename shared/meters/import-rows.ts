@@ -22,6 +22,7 @@ import { isoDate, isoOf, localPattern, own, parseEstimated, parseQuantity, share
 // The header recognition lives in its own module; callers still find it here.
 export { importColumns, recogniseHeaders, type ImportColumn } from './import-headers';
 export { parseQuantity } from './import-values';
+export type { ImportedReading } from './imported-readings';
 
 export type DateOrder = 'dmy' | 'mdy';
 
@@ -47,16 +48,6 @@ export interface ImportedMeter {
   /** A fuel's energy content, from our workbook's Meters tab (a flat file has no column for it). */
   energyContent?: EnergyContent | null;
   row: number;
-}
-
-export interface ImportedReading {
-  meterKey: string;
-  start: string;
-  end: string;
-  quantity: number;
-  unit: string;
-  estimated: boolean;
-  source: { kind: 'file'; file: string; row: number };
 }
 
 export interface ReadingsImport {

@@ -1,4 +1,13 @@
-import type { ImportedReading } from './import-rows';
+/** One reading as the file gave it (its meter by the key its attribute cells make). */
+export interface ImportedReading {
+  meterKey: string;
+  start: string;
+  end: string;
+  quantity: number;
+  unit: string;
+  estimated: boolean;
+  source: { kind: 'file'; file: string; row: number };
+}
 
 /**
  * A file's parsed readings as columns, not one object per reading: 1.44 M readings as objects were
