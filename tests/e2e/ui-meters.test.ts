@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/test-app';
 import {
   copyInPage,
+  focusCell,
   gridCell,
   pasteInPage,
   revealCell,
@@ -98,6 +99,9 @@ describe('meter readings, in Chromium', () => {
     await page.getByTestId('tab-meters').click();
     const grid = page.locator('[data-testid="readings-grid"]');
     await expect.poll(() => grid.locator('.ag-row[row-id]').count()).toBe(3);
+    // The start's pull done: its end reads the listing again, which would draw the rows anew under
+    // a range being made.
+    await page.getByTestId('status-last-sync').waitFor();
     return { ...ready, grid };
   };
 
@@ -256,7 +260,7 @@ describe('meter readings, in Chromium', () => {
     const status = page.getByTestId('status-range');
 
     // Shift+arrow: the first bill's quantity and unit, copied as Excel would take them.
-    await cell(0, 'quantity').click();
+    await focusCell(cell(0, 'quantity'));
     await page.keyboard.press('Shift+ArrowRight');
     await expect.poll(() => status.textContent()).toMatch(/^2 cells · 1 numbers, sum 6,100/);
     expect(await cell(0, 'unit').getAttribute('class')).toContain('cell-in-range');
@@ -264,7 +268,7 @@ describe('meter readings, in Chromium', () => {
 
     // Pasted over the estimated bill's quantity and unit: one step, and the annual figure follows.
     // 3,100 (January) + 6,100 (February..November, all inside) + 1,550 (December's half) = 10,750.
-    await cell(1, 'quantity').click();
+    await focusCell(cell(1, 'quantity'));
     await pasteInPage(page, '6100\tkWh');
     await expect.poll(() => probe.valueAt(asset.localId, path)).toBe(10_750);
     await expect.poll(undoTitle).toMatch(/paste of 2 meter cells/);
@@ -272,7 +276,7 @@ describe('meter readings, in Chromium', () => {
 
     // A pasted value that breaks a reading rule shows in its cell and below the grids, as typed ones
     // do; the figure it feeds is held back, so it stays. Undone.
-    await cell(2, 'quantity').click();
+    await focusCell(cell(2, 'quantity'));
     await pasteInPage(page, '-5');
     await expect.poll(() => cell(2, 'quantity').getAttribute('class')).toContain('cell-error');
     await expect.poll(() => page.getByTestId('meters-problems').textContent()).toContain('1 error');
@@ -285,8 +289,9 @@ describe('meter readings, in Chromium', () => {
 
     // Fill down over a range: the first quantity into the two below, one step.
     // 3,100 + 6,100 + 6,100 x 31/62 = 12,250.
-    await cell(0, 'quantity').click();
+    await focusCell(cell(0, 'quantity'));
     await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(() => status.textContent()).toMatch(/^2 cells/);
     await page.keyboard.press('Shift+ArrowDown');
     await expect.poll(() => status.textContent()).toMatch(/^3 cells/);
     await page.keyboard.press('ControlOrMeta+D');
@@ -320,8 +325,9 @@ describe('meter readings, in Chromium', () => {
 
     // Delete over the unit and estimated of two readings: "estimated" is cleared (no), a unit
     // can't be empty and stays, and the analyst is told.
-    await cell(0, 'unit').click();
+    await focusCell(cell(0, 'unit'));
     await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(() => status.textContent()).toMatch(/^2 cells/);
     await page.keyboard.press('Shift+ArrowRight');
     await expect.poll(() => status.textContent()).toMatch(/^4 cells/);
     await page.keyboard.press('Delete');
