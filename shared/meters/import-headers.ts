@@ -6,7 +6,8 @@
 import type { MeterSpace, MeterUtility } from './types';
 import { meterSpaces, meterUtilities, spaceLabels, utilityLabels } from './types';
 
-export const importColumns = [
+/** The columns that say which meter a reading is of: a row repeats them for its meter. */
+const meterColumns = [
   'meter_id',
   'meter_name',
   'asset_partners_id',
@@ -14,12 +15,19 @@ export const importColumns = [
   'utility',
   'space',
   'area_served',
+] as const;
+
+export const importColumns = [
+  ...meterColumns,
   'start_date',
   'end_date',
   'quantity',
   'unit',
   'estimated',
 ] as const;
+
+/** A meter's attributes as a row repeats them: its columns and the unit of its readings. */
+export const meterAttributeColumns = [...meterColumns, 'unit'] as const;
 export type ImportColumn = (typeof importColumns)[number];
 
 const synonyms: Record<ImportColumn, string[]> = {

@@ -21,6 +21,7 @@ import { isoDate, isoOf, localPattern, own, parseEstimated, parseQuantity, share
 
 // The header recognition lives in its own module; callers still find it here.
 export { importColumns, recogniseHeaders, type ImportColumn } from './import-headers';
+import { meterAttributeColumns } from './import-headers';
 export { parseQuantity } from './import-values';
 export type { ImportedReading } from './imported-readings';
 
@@ -137,18 +138,7 @@ export function* readingsRows(
   const meters = new Map<string, ImportedMeter>();
   let rowErrors: ImportIssue[] = [];
   // The cells of a meter's attributes (those a row repeats for its meter) and the last row's reading of them.
-  const attributeIndexes = (
-    [
-      'meter_id',
-      'meter_name',
-      'asset_partners_id',
-      'asset_name',
-      'utility',
-      'space',
-      'area_served',
-      'unit',
-    ] as const
-  )
+  const attributeIndexes = meterAttributeColumns
     .map((column) => mapping[column])
     .filter((index): index is number => index !== null);
   let last: { cells: string[]; key: string; unit: string } | null = null;
