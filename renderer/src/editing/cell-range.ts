@@ -2,6 +2,13 @@
  * Rectangular ranges of cells, by display position: Shift+click or Shift+arrows from the focused
  * cell (the anchor) to another. Copy, clear, fill down and fill right act on the range when there is
  * one; the status bar shows its count and, over numbers, their sum. AG Grid Community has no ranges.
+ *
+ * Event order: AG Grid moves its focus at once (a click's on mousedown, `setFocusedCell` in the
+ * call), but hands `cellFocused` and `cellClicked` to the grid's callbacks later, in a zero-delay
+ * timer. Chromium runs waiting input before waiting timers, so on a quiet machine a key typed right
+ * after a click is handled before the click's callbacks. So a click is taken from the browser's
+ * event on the grid's container (`clickedCell`), a Shift+arrow starts from the grid's focused cell,
+ * and a late focus event that lands on a corner of the range keeps it.
  */
 import type { CellClassParams, Column, GridApi, GridOptions } from 'ag-grid-community';
 import { notify, useUi } from '../store/ui';
@@ -88,8 +95,20 @@ export function dropRange<R>(api: GridApi<R>): void {
   if (had) changed(api);
 }
 
+/**
+ * A click on one of the grid's cells, as the browser hands it to the grid's container (after AG Grid
+ * has focused the cell, on mousedown): the cell is the new anchor, or with Shift the range spans to
+ * it. Never from AG Grid's deferred `cellClicked`: a key typed in between would be undone by it.
+ */
+export function clickedCell<R>(api: GridApi<R>, shift: boolean): void {
+  const focused = api.getFocusedCell();
+  if (!focused) return;
+  if (shift) extendTo(api, focused.rowIndex, focused.column);
+  else collapseTo(api, focused.rowIndex, focused.column);
+}
+
 /** A plain click: the clicked cell is the new anchor, the range none. */
-export function collapseTo<R>(api: GridApi<R>, rowIndex: number, column: Column): void {
+function collapseTo<R>(api: GridApi<R>, rowIndex: number, column: Column): void {
   const at = positionOf(api, rowIndex, column);
   if (!at) return;
   const had = rangeBounds(api) !== null;
@@ -98,7 +117,7 @@ export function collapseTo<R>(api: GridApi<R>, rowIndex: number, column: Column)
 }
 
 /** Shift+click: the range from the anchor to the clicked cell. */
-export function extendTo<R>(api: GridApi<R>, rowIndex: number, column: Column): void {
+function extendTo<R>(api: GridApi<R>, rowIndex: number, column: Column): void {
   const at = positionOf(api, rowIndex, column);
   let range = ranges.get(api);
   // The click's own focus move made the clicked cell an anchor: span from the one before it.
@@ -113,12 +132,12 @@ export function extendTo<R>(api: GridApi<R>, rowIndex: number, column: Column): 
 export function extendBy<R>(api: GridApi<R>, rows: number, cols: number): void {
   const columns = dataColumns(api);
   const focused = api.getFocusedCell();
+  const at = focused ? positionOf(api, focused.rowIndex, focused.column) : null;
   let range = ranges.get(api);
-  if (!range && focused) {
-    const at = positionOf(api, focused.rowIndex, focused.column);
-    if (!at) return;
+  // The grid's focus is on the range's moving corner unless something moved it since (a jump, a
+  // key of AG Grid's own) whose focus event has not come yet: the range starts from it then.
+  if (at && !(range && range.focus.row === at.row && range.focus.col === at.col))
     range = { anchor: at, focus: at };
-  }
   if (!range) return;
   const focus = {
     row: Math.max(0, Math.min(api.getDisplayedRowCount() - 1, range.focus.row + rows)),
@@ -199,16 +218,10 @@ export const rangeClassRules = {
   'cell-in-range': <R>(p: CellClassParams<R>): boolean => inRange(p.api, p.node.rowIndex, p.column),
 };
 
-/** The grid events ranges follow: a click moves the anchor, Shift+click spans to it. */
-export function rangeGridOptions<R>(): Pick<GridOptions<R>, 'onCellFocused' | 'onCellClicked'> {
+/** The grid event ranges follow: a focus move (a click's comes through `clickedCell` first). */
+export function rangeGridOptions<R>(): Pick<GridOptions<R>, 'onCellFocused'> {
   return {
     onCellFocused: (e) =>
       onFocusMoved(e.api, e.rowIndex ?? null, (e.column as Column | null | undefined) ?? null),
-    onCellClicked: (e) => {
-      const mouse = e.event as MouseEvent | null | undefined;
-      if (e.rowIndex === null) return;
-      if (mouse?.shiftKey) extendTo(e.api, e.rowIndex, e.column);
-      else collapseTo(e.api, e.rowIndex, e.column);
-    },
   };
 }

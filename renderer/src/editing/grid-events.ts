@@ -1,11 +1,13 @@
 /**
- * A grid container's key and clipboard events as editing commands. Events from a text field (a cell
- * editor, a filter box) are the field's own; keys are ignored while a cell is being edited.
+ * A grid container's key, click and clipboard events as editing commands. Events from a text field
+ * (a cell editor, a filter box) are the field's own; keys are ignored while a cell is being edited.
+ * They are the browser's events as they bubble out of the grid, so each is taken in its order: a
+ * click before the key typed after it (AG Grid's own callbacks come later, in a timer).
  */
-import type { ClipboardEvent, KeyboardEvent } from 'react';
+import type { ClipboardEvent, KeyboardEvent, MouseEvent } from 'react';
 import type { GridApi } from 'ag-grid-community';
 import { copyText, pasteText } from './clipboard';
-import { dropRange, extendBy, rangeCommand, rangeText } from './cell-range';
+import { clickedCell, dropRange, extendBy, rangeCommand, rangeText } from './cell-range';
 import { clearCells, fillDown } from './fill-and-clear';
 import { formatTsv } from './tsv';
 import { gridCommandOf } from './keyboard';
@@ -21,6 +23,7 @@ export interface GridEditingTarget<R> {
 
 export interface GridEditingHandlers {
   onKeyDown(e: KeyboardEvent<HTMLElement>): void;
+  onClick(e: MouseEvent<HTMLElement>): void;
   onCopy(e: ClipboardEvent<HTMLElement>): void;
   onPaste(e: ClipboardEvent<HTMLElement>): void;
 }
@@ -84,6 +87,13 @@ export function gridEditingHandlers<R>(target: GridEditingTarget<R>): GridEditin
         e.preventDefault();
         target.find(command);
       }
+    },
+    onClick(e) {
+      const api = target.api();
+      const el = e.target as HTMLElement | null;
+      // A click on a cell (AG Grid focused it on mousedown): the range's new anchor, or its end.
+      if (!api || isTextInput(el) || !el?.closest?.('.ag-cell')) return;
+      clickedCell(api, e.shiftKey);
     },
     onCopy(e) {
       const api = target.api();

@@ -87,6 +87,7 @@ export function DataGrid(props: DataGridProps) {
       data-testid={props.testId}
       aria-label={props.label}
       onKeyDown={editingHandlers.onKeyDown}
+      onClick={editingHandlers.onClick}
       onCopy={editingHandlers.onCopy}
       onPaste={editingHandlers.onPaste}
     >
@@ -117,7 +118,7 @@ export function DataGrid(props: DataGridProps) {
             const now = useUi.getState().shownRows;
             if (now?.grid === kind || shownRows) useUi.setState({ shownRows });
           },
-          // The editing model, and ranges of cells: a click moves the anchor, Shift+click spans to it.
+          // The editing model, and the focus moves ranges follow (clicks: the container's onClick).
           ...editing,
           // The cell menu (its history): AG Grid Community has none, the browser's is not wanted.
           preventDefaultOnContextMenu: true,

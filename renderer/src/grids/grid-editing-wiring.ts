@@ -27,10 +27,13 @@ export function useGridEditing<R>(
   return { findBar, handlers };
 }
 
-/** The grid options an editable grid needs: its editing model and the events ranges follow. */
+/**
+ * The grid options an editable grid needs: its editing model and the focus moves ranges follow. Its
+ * container takes the handlers of `useGridEditing` (keys, clicks, clipboard).
+ */
 export function editingGridOptions<R>(
   editing: GridEditing<R>,
-): Pick<GridOptions<R>, 'context' | 'onCellFocused' | 'onCellClicked'> {
+): Pick<GridOptions<R>, 'context' | 'onCellFocused'> {
   const context: EditingContext<R> = { editing };
   return { context, ...rangeGridOptions<R>() };
 }

@@ -51,6 +51,7 @@ export function MeterGrid<T extends { id: string }>(props: {
     <div
       className="grid-host meters-grid-block"
       onKeyDown={handlers.onKeyDown}
+      onClick={handlers.onClick}
       onCopy={handlers.onCopy}
       onPaste={handlers.onPaste}
     >
