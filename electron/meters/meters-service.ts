@@ -311,7 +311,7 @@ export class MetersService {
       if (cells === 0) throw badRequest('No cell to change.');
       const source = args.source ?? 'typed';
       const changes = editChanges(this.open().meters, args);
-      return this.writeStep(args.label ?? cellsLabel(source, cells, 'meter cell'), changes, { kind: source });
+      return this.writeStep(cellsLabel(source, cells, 'meter cell'), changes, { kind: source });
     },
     'meters.addReadings': ({ readings: inputs }) => {
       const { meters } = this.open();

@@ -64,10 +64,8 @@ export const metersArgs = {
         .array(z.object({ id, field: z.enum(readingFields), value: cellValue }).strict())
         .max(100_000)
         .optional(),
-      /** What the analyst's hand did (typed, paste, fill, replace, clear): the step's label and source. */
+      /** What the analyst's hand did (typed, paste, fill, replace, clear): the step's source and label. */
       source: z.enum(handSourceKinds).optional(),
-      /** The undo step's label; main says "paste of N meter cells" (by `source`) without one. */
-      label: z.string().min(1).max(120).optional(),
     })
     .strict(),
   addReadings: z.object({ readings: z.array(readingInput).min(1).max(100_000) }).strict(),
