@@ -3,16 +3,11 @@
  * a readings CSV imported, the derived annual cell's history says "from 1 meter (2 readings)"; the
  * meter, reading and derived documents are recorded without error; undo and a restart keep it.
  */
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { historyService } from '../../../electron/history/history-service';
-import { MetersService } from '../../../electron/meters/meters-service';
-import { PickedFiles } from '../../../electron/files/picked-files';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { sourceInWords } from '../../../shared/history/source-words';
-import type { AssetDoc } from '../../../shared/sync/asset-doc';
-import { tempWorkspace } from '../../../support/sync-harness';
+import { metersRig } from '../../support/meters-rig';
 
 const csvText = [
   'Meter ID,Meter Name,Asset Name,Utility,Space,Area Served,Start Date,End Date,Quantity,Unit,Estimated',
@@ -20,30 +15,10 @@ const csvText = [
   'E1,Main electricity,Tower,Electricity,Whole building,800,2024-07-01,2024-12-31,1200,kWh,A',
 ].join('\r\n');
 
-const tower: AssetDoc = {
-  name: 'Tower',
-  country: 'NL',
-  city: 'Utrecht',
-  ownership: 100,
-  property_type_code: 'OCHI',
-  size: 1_000,
-  annual_data: [{ year: 2024, en_tot_wf: 1_000 }],
-};
-
 describe('meters in the cell history', () => {
   it('a derived annual cell reads "from 1 meter (2 readings)", after undo and a restart too', async () => {
-    const { store, file } = tempWorkspace('meters-history');
-    const asset = store.step('adding an asset', () => store.createAsset(tower));
-    const files = new PickedFiles(undefined);
-    const csv = join(dirname(file), 'readings.csv');
-    writeFileSync(csv, csvText);
-    const { fileId } = files.add(csv, 'readings.csv', csvText.length, async () => undefined);
-    const meters = new MetersService({
-      workspace: () => store,
-      files,
-      idName: () => 'service_asset_id',
-      assessmentYear: 2025,
-    });
+    const { store, file, asset, service: meters, pick } = metersRig({ workspace: 'meters-history' });
+    const fileId = pick('readings.csv', csvText);
     const preview = await meters.handlers['meters.previewImport']({ fileId });
     expect(preview.valid).toBe(2);
     await meters.handlers['meters.applyImport']({ planId: preview.planId });

@@ -4,32 +4,13 @@
  * meters last wrote, or stays as it was), its mark says why, and fixing the reading writes it.
  */
 import { describe, expect, it } from 'vitest';
-import { MetersService } from '../../../electron/meters/meters-service';
-import { PickedFiles } from '../../../electron/files/picked-files';
-import type { AssetDoc } from '../../../shared/sync/asset-doc';
-import { tempWorkspace } from '../../../support/sync-harness';
-
-const tower: AssetDoc = {
-  name: 'Tower',
-  country: 'NL',
-  city: 'Utrecht',
-  ownership: 100,
-  property_type_code: 'OCHI',
-  size: 1_000,
-  annual_data: [{ year: 2024, en_abs_wf: 50_000, en_tot_wf: 1_000 }],
-};
+import { metersRig } from '../../support/meters-rig';
 
 async function setup(meterIds: ReadonlyArray<'E1' | 'G1'>) {
-  const { store } = tempWorkspace('held-back');
-  const asset = store.step('adding an asset', () => store.createAsset(tower));
-  const service = new MetersService({
-    workspace: () => store,
-    files: new PickedFiles(undefined),
-    idName: () => 'service_asset_id',
-    assessmentYear: 2025,
+  const { store, h, localId, row } = metersRig({
+    workspace: 'held-back',
+    annual: [{ year: 2024, en_abs_wf: 50_000, en_tot_wf: 1_000 }],
   });
-  const h = service.handlers;
-  const localId = asset.localId;
   const all = [
     {
       id: 'E1',
@@ -53,10 +34,6 @@ async function setup(meterIds: ReadonlyArray<'E1' | 'G1'>) {
     },
   ] as const;
   await h['meters.saveMeters']({ meters: all.filter((m) => meterIds.includes(m.id)) });
-  const row = (year: number) =>
-    (store.asset(localId)?.current?.['annual_data'] as Array<Record<string, unknown>> | undefined)?.find(
-      (r) => r['year'] === year,
-    );
   const reading = async (meterId: string, start: string) =>
     (await h['meters.list']({ assetId: localId })).readings.find(
       (r) => r.meterId === meterId && r.start === start,

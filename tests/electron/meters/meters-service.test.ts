@@ -4,16 +4,12 @@
  * undo step with the derived annual cells, an override that survives a recompute, and undo back to
  * nothing. Figures computed by hand in the comments.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MetersService } from '../../../electron/meters/meters-service';
-import { PickedFiles } from '../../../electron/files/picked-files';
-import type { AssetDoc } from '../../../shared/sync/asset-doc';
 import { tempWorkspace } from '../../../support/sync-harness';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import type { ChangeSource } from '../../../shared/history/change-source';
+import { metersArgs } from '../../../shared/meters/bridge-args';
+import { metersRig } from '../../support/meters-rig';
 
 const portalCsv = [
   'Meter ID,Meter Name,Asset Name,Utility,Space,Area Served,Start Date,End Date,Quantity,Unit,Estimated',
@@ -33,39 +29,14 @@ const portalCsv = [
   'Z1,Other,Nowhere,Electricity,Whole building,10,2024-01-01,2024-12-31,5,kWh,no',
 ].join('\r\n');
 
-const tower: AssetDoc = {
-  name: 'Tower',
-  country: 'NL',
-  city: 'Utrecht',
-  ownership: 100,
-  property_type_code: 'OCHI',
-  size: 1_000,
-  annual_data: [{ year: 2024, en_abs_wf: 50_000, en_tot_wf: 1_000 }],
-};
-
 function setup() {
-  const { store, file } = tempWorkspace('meters');
-  return withTower(store, file);
+  return withTower('meters');
 }
 
-/** The Tower asset in `store`, the portal's CSV picked beside `file`, and the meters service over them. */
-function withTower(store: WorkspaceStore, file: string) {
-  const asset = store.step('adding an asset', () => store.createAsset(tower));
-  const files = new PickedFiles(undefined);
-  const csv = join(dirname(file), 'portal.csv');
-  writeFileSync(csv, portalCsv);
-  const { fileId } = files.add(csv, 'portal.csv', portalCsv.length, async () => undefined);
-  const service = new MetersService({
-    workspace: () => store,
-    files,
-    idName: () => 'service_asset_id',
-    assessmentYear: 2025,
-  });
-  const row = (year: number) =>
-    (
-      store.asset(asset.localId)?.current?.['annual_data'] as Array<Record<string, unknown>> | undefined
-    )?.find((r) => r['year'] === year);
-  return { store, service, fileId, asset, localId: asset.localId, row };
+/** The Tower asset (a gas figure typed by hand), the portal's CSV picked, the meters service over them. */
+function withTower(workspace: Parameters<typeof metersRig>[0]['workspace']) {
+  const rig = metersRig({ workspace, annual: [{ year: 2024, en_abs_wf: 50_000, en_tot_wf: 1_000 }] });
+  return { ...rig, fileId: rig.pick('portal.csv', portalCsv) };
 }
 
 describe('meters service', () => {
@@ -164,22 +135,12 @@ describe('meters service', () => {
   });
 
   it('remembers the corrected column mapping per workspace and asks for an ambiguous day/month order', async () => {
-    const { store, service, localId } = setup();
-    const files = new PickedFiles(undefined);
+    const { service, localId, pick } = setup();
     const text = [
       'Compteur,Site,Type,Zone,Du,Au,Conso,Unite',
       'E9,Tower,electricity,whole_building,01/02/2024,10/02/2024,100,kWh',
     ].join('\n');
-    const { file } = tempWorkspace('other');
-    const csv = join(dirname(file), 'fr.csv');
-    writeFileSync(csv, text);
-    const picked = files.add(csv, 'fr.csv', text.length, async () => undefined);
-    const mapped = new MetersService({
-      workspace: () => store,
-      files,
-      idName: () => 'service_asset_id',
-      assessmentYear: 2025,
-    });
+    const fileId = pick('fr.csv', text);
     const mapping = {
       meter_id: 'Compteur',
       asset_name: 'Site',
@@ -190,17 +151,17 @@ describe('meters service', () => {
       quantity: 'Conso',
       unit: 'Unite',
     };
-    const first = await await mapped.handlers['meters.previewImport']({ fileId: picked.fileId, mapping });
+    const first = await await service.handlers['meters.previewImport']({ fileId, mapping });
     expect(first.needsDateOrder).toBe(true);
     expect(first.valid).toBe(0);
     // Asked: day first. The mapping is remembered without being sent again.
-    const second = await await mapped.handlers['meters.previewImport']({
+    const second = await await service.handlers['meters.previewImport']({
       planId: first.planId,
       dateOrder: 'dmy',
     });
     expect(second.mapping.start_date).toBe('Du');
     expect(second.sample[0]).toMatchObject({ start: '2024-02-01', end: '2024-02-10', quantity: 100 });
-    await mapped.handlers['meters.applyImport']({ planId: second.planId });
+    await service.handlers['meters.applyImport']({ planId: second.planId });
     expect((await service.handlers['meters.list']({ assetId: localId })).meters.map((m) => m.id)).toEqual([
       'E9',
     ]);
@@ -218,7 +179,7 @@ function recordingSetup(name: string) {
       },
     },
   });
-  return { ...withTower(store, file), recorded };
+  return { ...withTower({ store, file }), recorded };
 }
 
 describe('meters through the one write path', () => {
@@ -241,8 +202,7 @@ describe('meters through the one write path', () => {
 
 describe('Portfolio Manager XML through the import', () => {
   it('asks for the asset, then previews and applies the meters and their consumption', async () => {
-    const { store, service, localId, row } = setup();
-    const files = new PickedFiles(undefined);
+    const { service, localId, row, pick } = setup();
     const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <export>
 <meter><id>300</id><type>Electric</type><name>Main</name><unitOfMeasure>kWh (thousand Watt-hours)</unitOfMeasure></meter>
@@ -251,21 +211,11 @@ describe('Portfolio Manager XML through the import', () => {
   <meterConsumption estimatedValue="true"><id>2</id><startDate>2024-07-01</startDate><endDate>2024-12-31</endDate><usage>1200</usage></meterConsumption>
 </meterData>
 </export>`;
-    const { file } = tempWorkspace('pm');
-    const path = join(dirname(file), 'pm.xml');
-    writeFileSync(path, xml);
-    const picked = files.add(path, 'pm.xml', xml.length, async () => undefined);
-    const pm = new MetersService({
-      workspace: () => store,
-      files,
-      idName: () => 'service_asset_id',
-      assessmentYear: 2025,
-    });
-    const first = await pm.handlers['meters.previewImport']({ fileId: picked.fileId });
+    const first = await service.handlers['meters.previewImport']({ fileId: pick('pm.xml', xml) });
     expect(first).toMatchObject({ format: 'portfolio_manager', needsAsset: true, valid: 0 });
-    const second = await pm.handlers['meters.previewImport']({ planId: first.planId, asset: localId });
+    const second = await service.handlers['meters.previewImport']({ planId: first.planId, asset: localId });
     expect(second).toMatchObject({ needsAsset: false, valid: 2, problems: [] });
-    await pm.handlers['meters.applyImport']({ planId: second.planId });
+    await service.handlers['meters.applyImport']({ planId: second.planId });
     expect(row(2024)).toMatchObject({
       en_abs_we: 2_200,
       en_data_from: '2024-01-01',
@@ -369,6 +319,9 @@ describe("the grids' paste, fill, replace and clear", () => {
       source: 'paste',
     });
     expect(pasted.history.undo).toBe('paste of 2 meter cells');
+    // The label is main's, from the source: the bridge takes none.
+    const labelled = { readings: [{ id: estimated.id, field: 'unit', value: 'MWh' }], label: 'mine' };
+    expect(metersArgs.edit.safeParse(labelled).success).toBe(false);
     expect(recorded.filter((r) => r.kind === 'reading').map((r) => r.source)).toEqual([{ kind: 'paste' }]);
     // Recomputed in the same step: 3,100 + 34,000.
     expect(en()).toBe(37_100);

@@ -4,30 +4,21 @@
  * meters' service. Each is recorded once, its cells' history entries name the record, and the
  * record shows what was applied, with the entry's cell highlighted, after a restart too.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { PickedFiles } from '../../../electron/files/picked-files';
 import { historyService } from '../../../electron/history/history-service';
-import { MetersService } from '../../../electron/meters/meters-service';
 import { applyImport, undoImport } from '../../../electron/workbook/apply-import';
 import { exportWorkspace, previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { sourceInWords } from '../../../shared/history/source-words';
 import type { AssetDoc } from '../../../shared/sync/asset-doc';
 import { tempWorkspace } from '../../../support/sync-harness';
+import { metersRig, towerDoc } from '../../support/meters-rig';
 
-const tower = (name: string, en: number): AssetDoc => ({
-  name,
-  country: 'NL',
-  city: 'Utrecht',
-  ownership: 100,
-  property_type_code: 'OCHI',
-  size: 1_000,
-  annual_data: [{ year: 2024, en_abs_wf: en }],
-});
+const tower = (name: string, en: number): AssetDoc => towerDoc([{ year: 2024, en_abs_wf: en }], name);
 
 /** The workbook exported, `change` applied to its Energy tab's `en_abs_wf` cells, written back. */
 async function editedBook(store: WorkspaceStore, dir: string, values: Map<string, number>) {
@@ -120,9 +111,14 @@ describe("an import's record", () => {
   });
 
   it('a readings import: its meters, readings and the asset it created, recorded with their file', async () => {
-    const { store, file } = tempWorkspace('import-records-readings');
-    store.step('add', () => store.createAsset(tower('Tower', 1)));
-    const csv = join(dirname(file), 'readings.csv');
+    const {
+      store,
+      service: meters,
+      pick,
+    } = metersRig({
+      workspace: 'import-records-readings',
+      annual: [{ year: 2024, en_abs_wf: 1 }],
+    });
     const text = [
       'Meter ID,Meter Name,Asset Name,Utility,Space,Area Served,Start Date,End Date,Quantity,Unit,Estimated',
       'E1,Main electricity,Tower,Electricity,Whole building,800,2024-01-01,2024-06-30,1000,kWh,A',
@@ -130,15 +126,7 @@ describe("an import's record", () => {
       'E1,Main electricity,Tower,Electricity,Whole building,800,2024-07-01,2024-12-31,1200,kWh,A',
       'Z1,Gas,Nowhere,Fuels,Whole building,800,2024-01-01,2024-12-31,5,kWh,A',
     ].join('\r\n');
-    writeFileSync(csv, text);
-    const files = new PickedFiles(undefined);
-    const { fileId } = files.add(csv, 'readings.csv', text.length, async () => undefined);
-    const meters = new MetersService({
-      workspace: () => store,
-      files,
-      idName: () => 'service_asset_id',
-      assessmentYear: 2025,
-    });
+    const fileId = pick('readings.csv', text);
     const preview = await meters.handlers['meters.previewImport']({ fileId });
     await meters.handlers['meters.applyImport']({ planId: preview.planId, createAssets: true });
 
