@@ -1,8 +1,8 @@
 /**
- * Cell history and the audit log over the open workspace (issue 31): a cell's or an answer's
- * history, the grid's markers, the audit log's export, and the records of the imports applied (the
+ * Cell history and the audit log over the open workspace (issue 31): a cell's, an answer's or a
+ * meter's or reading's cell's history (`meter-cell-history.ts`), the grid's markers, the audit log's export, and the records of the imports applied (the
  * file is gone; `workspace/import-records.ts`). Its slice of the bridge: `workspace.cellHistory`,
- * `workspace.answerHistory`, `workspace.handCells`, `workspace.exportAuditLog`,
+ * `workspace.answerHistory`, `workspace.meterCellHistory`, `workspace.handCells`, `workspace.exportAuditLog`,
  * `workspace.importRecord`, `workspace.recentImports`. What is recorded is recorded by the write path (CellHistory is its
  * ChangeRecorder), never here.
  */
@@ -15,11 +15,13 @@ import type { WorkspaceStore } from '../workspace/workspace-store';
 import { auditPages, type AuditFilter } from './audit-log';
 import { writeAuditCsv, writeAuditXlsx } from './audit-files';
 import { cellsOf } from '../workspace/cell-values';
+import { meterCellHistory } from './meter-cell-history';
 
 export type HistoryHandlers = Pick<
   BridgeHandlers,
   | 'workspace.cellHistory'
   | 'workspace.answerHistory'
+  | 'workspace.meterCellHistory'
   | 'workspace.handCells'
   | 'workspace.exportAuditLog'
   | 'workspace.importRecord'
@@ -58,6 +60,7 @@ export function historyService(deps: HistoryDeps): { handlers: HistoryHandlers }
         const current = cellsOf('answer', store.cells.answerValue(responseId, variable)).get('value') ?? null;
         return store.cells.entries({ kind: 'answer', id: `${responseId}:${variable}` }, 'value', current);
       },
+      'workspace.meterCellHistory': (cell) => meterCellHistory(deps.store(), cell),
       'workspace.handCells': ({ ids }) => Object.fromEntries(deps.store().cells.handCells('asset', ids)),
       'workspace.importRecord': ({ importId, localId, path }) => {
         const cell = localId !== undefined && path !== undefined ? { localId, path } : undefined;

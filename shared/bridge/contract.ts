@@ -202,6 +202,8 @@ export const bridgeMethods = {
   'workspace.answerHistory': method<CellHistoryEntry[]>()(
     z.object({ responseId, variable: indicatorVariable }).strict(),
   ),
+  /** A meter's or a reading's cell history (the Meters tab), newest first. */
+  'workspace.meterCellHistory': method<CellHistoryEntry[]>()(historyArgs.meterCellHistory),
   /**
    * The given assets' cells whose value came from the analyst's hand, by asset (none: left out); the
    * grid marks every other cell with a value. Asked for the rows drawn only.

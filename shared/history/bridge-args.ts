@@ -1,9 +1,10 @@
 /**
- * The arguments of the history's bridge methods (`workspace.handCells`, `workspace.exportAuditLog`, `workspace.importRecord`
- * in shared/bridge/contract.ts), parsed by the hosts before a handler sees them.
+ * The arguments of the history's bridge methods (`workspace.handCells`, `workspace.exportAuditLog`, `workspace.importRecord`,
+ * `workspace.meterCellHistory` in shared/bridge/contract.ts), parsed by the hosts before a handler sees them.
  */
 import { z } from 'zod';
 import { docPath, localId } from '../bridge/contract-kit';
+import { meterFields, readingFields } from '../meters/bridge-args';
 import { importId } from './change-source';
 import { handCellsBatch } from './hand-cells';
 
@@ -18,6 +19,18 @@ export const historyArgs = {
       localIds: z.array(localId).min(1).max(100_000).optional(),
     })
     .strict(),
+  /** A meter's or a reading's cell, by its id and the field `meters.edit` writes (the Meters tab's column). */
+  meterCellHistory: z.discriminatedUnion('kind', [
+    z
+      .object({ kind: z.literal('meter'), id: z.string().min(1).max(128), field: z.enum(meterFields) })
+      .strict(),
+    z
+      .object({ kind: z.literal('reading'), id: z.string().min(1).max(128), field: z.enum(readingFields) })
+      .strict(),
+  ]),
   /** An import's record; with a cell (a history entry's), that cell is found among its changes. */
   importRecord: z.object({ importId, localId: localId.optional(), path: docPath.optional() }).strict(),
 };
+
+/** A meter's or a reading's cell, as `workspace.meterCellHistory` names it. */
+export type MeterCell = z.infer<typeof historyArgs.meterCellHistory>;

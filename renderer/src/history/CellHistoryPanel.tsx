@@ -14,6 +14,7 @@ import { openImportRecord, useCellHistoryUi, type CellTarget } from './cell-hist
 import { useModalRead } from './use-modal-read';
 
 function readHistory(target: CellTarget): Promise<CellHistoryEntry[]> {
+  if (target.meterCell) return bridge.methods['workspace.meterCellHistory'](target.meterCell);
   if (target.responseId !== undefined && target.variable !== undefined)
     return bridge.methods['workspace.answerHistory']({
       responseId: target.responseId,

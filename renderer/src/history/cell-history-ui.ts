@@ -5,15 +5,17 @@
 import type { Column, GridApi } from 'ag-grid-community';
 import { create } from 'zustand';
 import { pathLabel } from '../../../shared/domain/path-labels';
+import type { MeterCell } from '../../../shared/history/bridge-args';
 import { dataColumnOf } from '../grid-model/data-column';
 import { pathOf, type GridRow } from '../grid-model/rows';
 
 export interface CellTarget {
-  /** An asset's cell, or a portfolio answer (`responseId` and `variable`). */
+  /** An asset's cell, a portfolio answer (`responseId` and `variable`), or a meter's or reading's cell. */
   localId?: string;
   path?: string;
   responseId?: number;
   variable?: string;
+  meterCell?: MeterCell;
   /** "Tower · 2024 · Energy consumption, whole building, fuel". */
   title: string;
 }

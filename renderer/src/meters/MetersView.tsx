@@ -14,6 +14,7 @@ import { AddMeterForm } from './AddMeterForm';
 import { issuesByCell, meterColumns, readingColumns } from './meters-columns';
 import { addReading, deleteMeterRows } from './meters-edits';
 import { MeterGrid } from './MeterGrid';
+import { meterCellTarget, readingCellTarget } from './meter-history';
 import { loadListing, showMetersOf, useMeters } from './meters-store';
 import './meters.css';
 
@@ -70,6 +71,7 @@ export function MetersView() {
         columns={meterCols}
         testId="meters-grid"
         onApi={setMeterApi}
+        historyOf={meterCellTarget}
       />
       <h3>Readings</h3>
       <MeterGrid
@@ -78,6 +80,7 @@ export function MetersView() {
         columns={readingCols}
         testId="readings-grid"
         onApi={setReadingApi}
+        historyOf={readingCellTarget}
       />
       <MeterProblems />
     </div>
