@@ -106,6 +106,15 @@ describe('a Shift+arrow at once after a click makes a range', () => {
     await drawn(page);
     expect(await rangeStatus()).toMatch(/^3 cells/);
     expect(await inRange(cell(1, 'estimated'))).toBe(true);
+
+    // A Shift+click at once after a click spans from that click, the grid's callbacks held too.
+    await holdTimers(page);
+    await cell(2, 'quantity').click();
+    await cell(2, 'estimated').click({ modifiers: ['Shift'] });
+    expect(await releaseTimers(page)).toBeGreaterThan(0);
+    await drawn(page);
+    expect(await rangeStatus()).toBe(`3 cells · 1 numbers, sum ${await quantityOf(2)}`);
+    expect(await inRange(cell(1, 'quantity'))).toBe(false);
   });
 
   it('in the Assets grid', async () => {
