@@ -5,10 +5,10 @@
  *
  * Event order: AG Grid moves its focus at once (a click's on mousedown, `setFocusedCell` in the
  * call), but hands `cellFocused` and `cellClicked` to the grid's callbacks later, in a zero-delay
- * timer. Chromium runs waiting input before waiting timers, so on a quiet machine a key typed right
- * after a click is handled before the click's callbacks. So a click is taken from the browser's
- * event on the grid's container (`clickedCell`), a Shift+arrow starts from the grid's focused cell,
- * and a late focus event that lands on a corner of the range keeps it.
+ * timer. Chromium's scheduler puts waiting input before a waiting timer, so on a quiet machine a
+ * key typed right after a click is handled before the click's callbacks. So a click is taken from
+ * the browser's event on the grid's container (`clickedCell`), a Shift+arrow starts from the grid's
+ * focused cell, and a late focus event that lands on a corner of the range keeps it.
  */
 import type { CellClassParams, Column, GridApi, GridOptions } from 'ag-grid-community';
 import { notify, useUi } from '../store/ui';
