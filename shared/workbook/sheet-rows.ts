@@ -141,6 +141,8 @@ const FROM_SLOT = 0;
 const FROM_ASSET = 1;
 const FROM_CERTIFICATIONS = 2;
 const FROM_RATINGS = 3;
+const PLAIN = 0;
+const SPECIAL = 1;
 
 /** The styles a cell may have, in the order `style` numbers them. */
 const STYLES = [style.plain, style.date, style.text, style.bold];
@@ -218,6 +220,8 @@ export class SheetRows {
   private readonly places: Int32Array;
   private readonly schemes: (ReadonlyMap<number, string> | undefined)[];
   private readonly isDate: boolean[];
+  /** Whether a column's value is written as something else (a scheme's name, a date's serial). */
+  private readonly special: Uint8Array;
   private readonly styles: number[];
   /** Each column's `<c r="` and letters. */
   private readonly opens: Piece[];
@@ -277,12 +281,13 @@ export class SheetRows {
     );
     this.schemes = columns.map((c) => ((l) => (l ? schemeNames[l] : undefined))(schemeListOf(c.source)));
     this.isDate = specs.map((spec) => spec?.type === 'date');
+    this.special = Uint8Array.from(columns, (_, c) => (this.schemes[c] || this.isDate[c] ? SPECIAL : PLAIN));
     this.opens = letters.map((letter) => new Piece(`<c r="${letter}`));
   }
 
   /** Asset row `r` (its annual values already in the slots). */
   row(asset: AssetInput, r: number): void {
-    const { xml, from, fields, places, schemes, isDate, styles, opens } = this;
+    const { xml, from, fields, places, special, styles, opens } = this;
     const starts = this.starts.at(r);
     const values = this.slots.values;
     const certifications = Array.isArray(asset.certifications) ? asset.certifications : undefined;
@@ -305,15 +310,7 @@ export class SheetRows {
       }
       if (raw === null || raw === undefined) continue;
       let v: unknown = raw;
-      const names = schemes[c];
-      if (names && typeof raw === 'number') v = names.get(raw) ?? raw;
-      else if (isDate[c] && typeof raw === 'string') {
-        v = this.dates.get(raw);
-        if (v === undefined) {
-          const d = toCellValue(raw, { type: 'date' });
-          this.dates.set(raw, (v = d instanceof Date ? (d.getTime() - excelEpochMs) / 86_400_000 : raw));
-        }
-      }
+      if (special[c] !== PLAIN) v = this.specialValue(c, raw);
       switch (typeof v) {
         case 'number': {
           const start = starts.number[styles[c]!]!;
@@ -343,6 +340,21 @@ export class SheetRows {
       }
     }
     xml.piece(rowEnd);
+  }
+
+  /** A scheme's id as its name; a date's text as its serial (once per distinct text). */
+  private specialValue(c: number, raw: unknown): unknown {
+    const names = this.schemes[c];
+    if (names && typeof raw === 'number') return names.get(raw) ?? raw;
+    if (this.isDate[c] && typeof raw === 'string') {
+      let v = this.dates.get(raw);
+      if (v === undefined) {
+        const d = toCellValue(raw, { type: 'date' });
+        this.dates.set(raw, (v = d instanceof Date ? (d.getTime() - excelEpochMs) / 86_400_000 : raw));
+      }
+      return v;
+    }
+    return raw;
   }
 
   /** The tab's end (`tail`: the rest of its XML after the rows), its last bytes packed as final. */

@@ -63,6 +63,12 @@ export class Piece {
   }
 }
 
+/** 00 to 99 as two ASCII digits, little-endian (the first digit in the low byte). */
+const DIGIT_PAIRS = Int16Array.from(
+  { length: 100 },
+  (_, n) => (48 + ((n / 10) | 0)) | ((48 + (n % 10)) << 8),
+);
+
 /** Bytes a piece's words may take beyond its length. */
 const PAD = 3;
 
@@ -156,12 +162,16 @@ export class XmlBytes {
     for (let p = 10; p <= v; p *= 10) digits++;
     at += digits;
     let d = at;
-    // `| 0` and a multiply in place of `%` keep the digits in integer arithmetic.
-    do {
-      const q = (v / 10) | 0;
-      chunk[--d] = 48 + v - q * 10;
+    // Two digits at a time, from the end; `| 0` and a multiply in place of `%` keep them in
+    // integer arithmetic.
+    while (v >= 100) {
+      const q = (v / 100) | 0;
+      d -= 2;
+      view.setInt16(d, DIGIT_PAIRS[v - q * 100]!, true);
       v = q;
-    } while (v > 0);
+    }
+    if (v >= 10) view.setInt16(d - 2, DIGIT_PAIRS[v]!, true);
+    else chunk[d - 1] = 48 + v;
     this.at = XmlBytes.put(view, at, end);
     return true;
   }
