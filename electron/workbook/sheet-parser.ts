@@ -269,10 +269,12 @@ export class SheetParser {
         continue;
       }
       const position = this.positionByIndex[i + 1] ?? 0;
-      const ref = `${column.letter}${row}`;
+      // The cell's reference is made only for an issue (a string per cell was 3 M of them a book).
       if (raw !== null && raw !== undefined && typeof raw === 'object' && !(raw instanceof Date)) {
         values[position] = undefined;
-        parsed.errors.push(this.cellIssue(row, ref, column.key, raw.unreadable, raw.unreadable));
+        parsed.errors.push(
+          this.cellIssue(row, `${column.letter}${row}`, column.key, raw.unreadable, raw.unreadable),
+        );
         continue;
       }
       // Most cells are plain numbers in number columns: what coerceCell would answer, without its
@@ -288,7 +290,9 @@ export class SheetParser {
       if (result.ok) values[position] = result.value;
       else {
         values[position] = undefined;
-        parsed.errors.push(this.cellIssue(row, ref, column.key, showRaw(raw), result.reason));
+        parsed.errors.push(
+          this.cellIssue(row, `${column.letter}${row}`, column.key, showRaw(raw), result.reason),
+        );
       }
     }
     this.rows.push(parsed);

@@ -104,11 +104,16 @@ class ElementStream {
     const buf = this.buffer + text;
     this.buffer = '';
     const { open, close } = this;
-    const end = buf.indexOf(this.endTag);
     let at = 0;
     for (;;) {
       const start = buf.indexOf(open, at);
-      if (end >= 0 && (start < 0 || end < start)) {
+      // Reading stops at the end tag before the next element. Elements mostly follow one another
+      // with nothing between, so only a gap is searched (issue 33: the whole chunk was searched
+      // for it, once more than the elements themselves).
+      if (
+        start !== at &&
+        (start < 0 ? buf.indexOf(this.endTag, at) : buf.slice(at, start).indexOf(this.endTag)) >= 0
+      ) {
         this.done = true;
         return;
       }

@@ -11,7 +11,7 @@ import type { AssetInput, ListItem } from '../domain';
 import { columnSpec, schemeListOf, toCellValue } from './cells';
 import type { ColumnSource, WorkbookSheet } from './layout';
 import { cellXml, columnName, escapeXml, sheetHeadXml, style } from './xlsx-parts';
-import { asciiBytes, XmlBytes } from './xml-bytes';
+import { asciiBytes, Piece, XmlBytes } from './xml-bytes';
 import type { PartPacking } from './zip-out';
 
 type Record_ = Record<string, unknown>;
@@ -24,7 +24,13 @@ type Record_ = Record<string, unknown>;
 export class AnnualSlots {
   private readonly byYear = new Map<number, YearSlots>();
   readonly values: unknown[] = [];
+  /**
+   * The slots filled since the last `clear`, the first `touchedCount` of them. The array is never
+   * cut short: `length = 0` dropped its backing store, and growing it again for every asset was 70
+   * of the 109 MB of garbage an export of 10,000 assets made (issue 33).
+   */
   private readonly touched: number[] = [];
+  private touchedCount = 0;
 
   constructor(sources: Iterable<ColumnSource> = []) {
     for (const source of sources) if (source.kind === 'annual') this.slot(source.year, source.field);
@@ -62,18 +68,18 @@ export class AnnualSlots {
    */
   fillRecords(records: unknown): void {
     if (!Array.isArray(records)) return;
-    const seen = this.seen;
-    seen.clear();
-    for (const r of records as Record_[]) {
+    const list = records as Record_[];
+    // The years seen so far are the records before this one: an asset has a handful, so looking back
+    // costs less than a set, whose `clear` made a new table for every asset.
+    for (let i = 0; i < list.length; i++) {
+      const r = list[i]!;
       const year = r.year;
       if (typeof year !== 'number') continue;
-      if (seen.has(year)) return this.refill(records as Record_[]);
-      seen.add(year);
+      for (let j = 0; j < i; j++) if (list[j]!.year === year) return this.refill(list);
       const fields = this.byYear.get(year);
       if (fields) this.fillRecord(fields, r);
     }
   }
-  private readonly seen = new Set<number>();
 
   private refill(records: readonly Record_[]): void {
     this.clear();
@@ -91,6 +97,7 @@ export class AnnualSlots {
   private fillRecord(fields: YearSlots, rec: Record_): void {
     const { values, touched } = this;
     const { keys, slotOf } = fields;
+    let n = this.touchedCount;
     let i = 0;
     for (const field in rec) {
       let slot: number;
@@ -103,14 +110,16 @@ export class AnnualSlots {
       i++;
       if (slot < 0) continue;
       values[slot] = rec[field];
-      touched.push(slot);
+      touched[n++] = slot;
     }
+    this.touchedCount = n;
   }
 
   clear(): void {
     const { values, touched } = this;
-    for (let i = 0; i < touched.length; i++) values[touched[i]!] = undefined;
-    touched.length = 0;
+    const n = this.touchedCount;
+    for (let i = 0; i < n; i++) values[touched[i]!] = undefined;
+    this.touchedCount = 0;
   }
 }
 
@@ -132,9 +141,13 @@ const FROM_SLOT = 0;
 const FROM_ASSET = 1;
 const FROM_CERTIFICATIONS = 2;
 const FROM_RATINGS = 3;
+const PLAIN = 0;
+const SPECIAL = 1;
 
+/** The styles a cell may have, in the order `style` numbers them. */
+const STYLES = [style.plain, style.date, style.text, style.bold];
 /** The cell's fixed text after its row number, by style: a number's, a boolean's, a text's. */
-const cellMiddles = [style.plain, style.date, style.text, style.bold].map((s) => {
+const cellMiddles = STYLES.map((s) => {
   const attr = s ? ` s="${s}"` : '';
   return {
     number: asciiBytes(`"${attr}><v>`),
@@ -142,12 +155,51 @@ const cellMiddles = [style.plain, style.date, style.text, style.bold].map((s) =>
     text: asciiBytes(`"${attr} t="inlineStr"><is><t xml:space="preserve">`),
   };
 });
-const valueEnd = asciiBytes('</v></c>');
-const textEnd = asciiBytes('</t></is></c>');
-const rowEnd = asciiBytes('</row>');
-const one = asciiBytes('1');
-const zero = asciiBytes('0');
+const valueEnd = new Piece('</v></c>');
+const textEnd = new Piece('</t></is></c>');
+const rowEnd = new Piece('</row>');
+const one = new Piece('1');
+const zero = new Piece('0');
 const excelEpochMs = Date.UTC(1899, 11, 30);
+/** Digits a row number may have (Excel's last row, 1,048,576, has 7). */
+const MAX_DIGITS = 10;
+
+/**
+ * What every cell of one row writes between its column's letters and its value: the row number
+ * and the fixed text of its style and type (`123" s="1"><v>`), made once per row for all the tabs,
+ * and the row's opening tag.
+ */
+export class RowStarts {
+  r = -1;
+  readonly open = new Piece('', '<row r="">'.length + MAX_DIGITS);
+  readonly number = STYLES.map((s) => new Piece('', MAX_DIGITS + cellMiddles[s]!.number.length));
+  readonly boolean = STYLES.map((s) => new Piece('', MAX_DIGITS + cellMiddles[s]!.boolean.length));
+  readonly text = STYLES.map((s) => new Piece('', MAX_DIGITS + cellMiddles[s]!.text.length));
+  private readonly scratch = new Uint8Array(128);
+
+  /** Made for row `r`, unless they already are. */
+  at(r: number): this {
+    if (r === this.r) return this;
+    this.r = r;
+    const digits = String(r);
+    const scratch = this.scratch;
+    const n = digits.length;
+    for (let i = 0; i < n; i++) scratch[i] = digits.charCodeAt(i);
+    const fill = (piece: Piece, middle: Uint8Array) => {
+      scratch.set(middle, n);
+      piece.fill(scratch, n + middle.length);
+    };
+    for (const s of STYLES) {
+      const middles = cellMiddles[s]!;
+      fill(this.number[s]!, middles.number);
+      fill(this.boolean[s]!, middles.boolean);
+      fill(this.text[s]!, middles.text);
+    }
+    const open = asciiBytes(`<row r="${digits}">`);
+    this.open.fill(open, open.length);
+    return this;
+  }
+}
 
 /** Would run as a formula if typed in: `formulaTrigger`'s first characters (= + - @ tab CR). */
 function triggersFormula(text: string): boolean {
@@ -168,8 +220,11 @@ export class SheetRows {
   private readonly places: Int32Array;
   private readonly schemes: (ReadonlyMap<number, string> | undefined)[];
   private readonly isDate: boolean[];
+  /** Whether a column's value is written as something else (a scheme's name, a date's serial). */
+  private readonly special: Uint8Array;
   private readonly styles: number[];
-  private readonly opens: Uint8Array[];
+  /** Each column's `<c r="` and letters. */
+  private readonly opens: Piece[];
   /** A date's text, parsed once per distinct text (dates repeat across a pool): its serial, or the text. */
   private readonly dates = new Map<string, number | string>();
 
@@ -178,6 +233,8 @@ export class SheetRows {
     readonly packing: PartPacking,
     private readonly slots: AnnualSlots,
     lists: { certification_id: readonly ListItem[]; energy_rating_id: readonly ListItem[] },
+    /** Shared by the tabs written side by side, so each row's are made once. */
+    private readonly starts = new RowStarts(),
   ) {
     this.xml = new XmlBytes((chunk) => packing.push(chunk, false));
     const { columns } = sheet;
@@ -224,17 +281,18 @@ export class SheetRows {
     );
     this.schemes = columns.map((c) => ((l) => (l ? schemeNames[l] : undefined))(schemeListOf(c.source)));
     this.isDate = specs.map((spec) => spec?.type === 'date');
-    this.opens = letters.map((letter) => asciiBytes(`<c r="${letter}`));
+    this.special = Uint8Array.from(columns, (_, c) => (this.schemes[c] || this.isDate[c] ? SPECIAL : PLAIN));
+    this.opens = letters.map((letter) => new Piece(`<c r="${letter}`));
   }
 
   /** Asset row `r` (its annual values already in the slots). */
   row(asset: AssetInput, r: number): void {
-    const { xml, from, fields, places, schemes, isDate, styles, opens } = this;
+    const { xml, from, fields, places, special, styles, opens } = this;
+    const starts = this.starts.at(r);
     const values = this.slots.values;
     const certifications = Array.isArray(asset.certifications) ? asset.certifications : undefined;
     const ratings = Array.isArray(asset.energy_ratings) ? asset.energy_ratings : undefined;
-    const rowNumber = asciiBytes(String(r));
-    xml.text(`<row r="${r}">`);
+    xml.piece(starts.open);
     for (let c = 0; c < this.n; c++) {
       let raw: unknown;
       switch (from[c]) {
@@ -252,42 +310,51 @@ export class SheetRows {
       }
       if (raw === null || raw === undefined) continue;
       let v: unknown = raw;
-      const names = schemes[c];
-      if (names && typeof raw === 'number') v = names.get(raw) ?? raw;
-      else if (isDate[c] && typeof raw === 'string') {
-        v = this.dates.get(raw);
-        if (v === undefined) {
-          const d = toCellValue(raw, { type: 'date' });
-          this.dates.set(raw, (v = d instanceof Date ? (d.getTime() - excelEpochMs) / 86_400_000 : raw));
-        }
-      }
+      if (special[c] !== PLAIN) v = this.specialValue(c, raw);
       switch (typeof v) {
-        case 'number':
+        case 'number': {
+          const start = starts.number[styles[c]!]!;
+          if (xml.intCell(opens[c]!, start, v, valueEnd)) break;
           if (!Number.isFinite(v)) continue;
-          xml.cellStart(opens[c]!, rowNumber, cellMiddles[styles[c]!]!.number);
+          xml.piece(opens[c]!);
+          xml.piece(start);
           xml.number(v);
-          xml.bytes(valueEnd);
+          xml.piece(valueEnd);
           break;
+        }
         case 'boolean':
-          xml.cellStart(opens[c]!, rowNumber, cellMiddles[styles[c]!]!.boolean);
-          xml.bytes(v ? one : zero);
-          xml.bytes(valueEnd);
+          xml.fixedCell(opens[c]!, starts.boolean[styles[c]!]!, v ? one : zero, valueEnd);
           break;
-        case 'string':
+        case 'string': {
           // Strings are written as strings, never formulas; the Text format also keeps Excel from
           // turning them into one when the analyst edits the cell.
-          xml.cellStart(
-            opens[c]!,
-            rowNumber,
-            cellMiddles[triggersFormula(v) ? style.text : styles[c]!]!.text,
-          );
-          if (!xml.plainText(v)) xml.text(escapeXml(v));
-          xml.bytes(textEnd);
+          const start = starts.text[triggersFormula(v) ? style.text : styles[c]!]!;
+          if (xml.plainTextCell(opens[c]!, start, v, textEnd)) break;
+          xml.piece(opens[c]!);
+          xml.piece(start);
+          xml.text(escapeXml(v));
+          xml.piece(textEnd);
           break;
+        }
         default:
       }
     }
-    xml.bytes(rowEnd);
+    xml.piece(rowEnd);
+  }
+
+  /** A scheme's id as its name; a date's text as its serial (once per distinct text). */
+  private specialValue(c: number, raw: unknown): unknown {
+    const names = this.schemes[c];
+    if (names && typeof raw === 'number') return names.get(raw) ?? raw;
+    if (this.isDate[c] && typeof raw === 'string') {
+      let v = this.dates.get(raw);
+      if (v === undefined) {
+        const d = toCellValue(raw, { type: 'date' });
+        this.dates.set(raw, (v = d instanceof Date ? (d.getTime() - excelEpochMs) / 86_400_000 : raw));
+      }
+      return v;
+    }
+    return raw;
   }
 
   /** The tab's end (`tail`: the rest of its XML after the rows), its last bytes packed as final. */

@@ -54,6 +54,26 @@ describe('the streaming sheet reader', () => {
   });
 });
 
+describe('the end of the rows', () => {
+  it('is found between rows wherever the chunks cut, with space between them or none', () => {
+    const indented =
+      '<worksheet>\n  <sheetData>\n    <row r="1"><c r="A1"><v>1</v></c></row>\n    <row r="2"><c r="A2"><v>2</v></c></row>' +
+      '<row r="3"><c r="A3"><v>3</v></c></row>\n  </sheetData>\n  <extLst><row r="9"><c r="A9"><v>9</v></c></row></extLst>\n</worksheet>';
+    for (const chunk of [1, 2, 3, 5, 7, 11, 13, 64, indented.length]) {
+      const rows: number[] = [];
+      const reader = new WorksheetReader(
+        'Tab',
+        [],
+        defaultLimits,
+        { cells: 0 },
+        { width: () => undefined, row: (n) => rows.push(n) },
+      );
+      for (let i = 0; i < indented.length; i += chunk) reader.push(indented.slice(i, i + chunk));
+      expect(rows).toEqual([1, 2, 3]);
+    }
+  });
+});
+
 describe('plain number cells', () => {
   it('read as Number reads their text, whole numbers found where they lie', () => {
     const texts = [
