@@ -125,9 +125,7 @@ function assetWriter(access: SqlAccess) {
       ...params: unknown[]
     ): boolean {
       return (
-        sql(
-          `UPDATE assets SET service_asset_id = ?, base = ?, local = ?, deleted = ?, outliers = ${keepOutliers ? 'COALESCE(outliers, ?)' : '?'}, server_validations = ?, not_found = 0, in_flight = NULL, sent = NULL, updated_at = ? WHERE local_id = ?${where}`,
-        ).run(
+        sql(acknowledgeText(keepOutliers, where)).run(
           serviceAssetId,
           columns.base,
           columns.local,
@@ -225,4 +223,19 @@ function entryLevel(wanted: AssetDoc, path: string): string {
         entryKey(head as Parameters<typeof entryKey>[0], entry as Record<string, unknown>) === key,
     );
   return has ? path : `${head}/${key}`;
+}
+
+/**
+ * The statement text of `acknowledge`, made once per form: built per call (5,000 times a batch), the
+ * text was a new string each time, flattened and hashed again to find its prepared statement.
+ */
+const acknowledgeTexts = { keep: new Map<string, string>(), replace: new Map<string, string>() };
+function acknowledgeText(keepOutliers: boolean, where: string): string {
+  const texts = keepOutliers ? acknowledgeTexts.keep : acknowledgeTexts.replace;
+  let text = texts.get(where);
+  if (text === undefined) {
+    text = `UPDATE assets SET service_asset_id = ?, base = ?, local = ?, deleted = ?, outliers = ${keepOutliers ? 'COALESCE(outliers, ?)' : '?'}, server_validations = ?, not_found = 0, in_flight = NULL, sent = NULL, updated_at = ? WHERE local_id = ?${where}`;
+    texts.set(where, text);
+  }
+  return text;
 }

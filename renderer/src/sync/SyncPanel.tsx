@@ -126,9 +126,14 @@ function Progress() {
 function Conflicts() {
   const assets = useWorkspace((s) => s.assets);
   const order = useWorkspace((s) => s.order);
+  // The store counts them: without any, the views are not walked (20,000 after a push's answer).
+  const count = useWorkspace((s) => s.counts.conflicts);
   const conflicted = useMemo(
-    () => viewsInOrder({ order, assets }).filter((v) => v.conflicts.length > 0 || v.remoteDeleted),
-    [order, assets],
+    () =>
+      count === 0
+        ? []
+        : viewsInOrder({ order, assets }).filter((v) => v.conflicts.length > 0 || v.remoteDeleted),
+    [count, order, assets],
   );
   if (conflicted.length === 0) return null;
   const resolve = async (localId: string, path: string, choice: 'mine' | 'theirs') => {
