@@ -8,6 +8,7 @@ import { fromHand } from '../../shared/history/source-words';
 import type { Scalar } from '../../shared/sync/asset-doc';
 import type { ChangeRecorder, DocumentChange, DocumentRef } from './change-recorder';
 import { changedCells, cellsOf, decodeValue, encodeValue } from './cell-values';
+import { handCellsOf } from './hand-cells';
 import { placed, storedSource, uuidTime, type PlacesOf } from './history-sources';
 
 /** What the cell history needs of its connection to the workspace file (the store's statement cache). */
@@ -71,14 +72,14 @@ export class CellHistory implements ChangeRecorder {
     const changed = changes.map((change) =>
       change.before === null || change.before === undefined
         ? undefined
-        : changedCells(change.doc.kind, change.before, change.after),
+        : changedCells(change.doc.kind, change.before, change.after, change.cells),
     );
     if (changed.every((cells) => cells !== undefined && cells.length === 0)) return;
     this.checkCaches();
     this.stamped = false;
     const sourceId = this.sourceId(storedSource(source));
     const insert = this.db.sql(
-      'INSERT INTO cell_history (doc, path, at, value, previous, source, place) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO cell_history (doc, path, at, value, previous, source, place, hand) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const second = this.secondOf(at);
     const hand = fromHand(source);
@@ -98,19 +99,28 @@ export class CellHistory implements ChangeRecorder {
             for (const [path, value] of cellsOf(change.doc.kind, change.after)) {
               const place = places.get(path);
               if (place !== undefined && value !== null)
-                insert.run(created.id, this.pathId(path), second, encodeValue(value), null, sourceId, place);
+                insert.run(
+                  created.id,
+                  this.pathId(path),
+                  second,
+                  encodeValue(value),
+                  null,
+                  sourceId,
+                  place,
+                  hand === true ? 1 : null,
+                );
             }
           continue;
         }
       }
-      const cells = changed[i] ?? changedCells(change.doc.kind, change.before, change.after);
+      const cells = changed[i] ?? changedCells(change.doc.kind, change.before, change.after, change.cells);
       if (cells.length === 0) continue;
       const doc = this.docId(change.doc);
-      /** The document's cells from the analyst's hand, read once, when a change may end one. */
-      let handPaths: Set<number> | undefined;
       for (const cell of cells) {
         const path = this.pathId(cell.path);
         const value = encodeValue(cell.value);
+        // Whether the value now came from the analyst's hand: kept in the row itself (its newest
+        // row says it for a cell), so a keypress writes one row, no mark beside it.
         const mine = cell.value !== null && (hand ?? this.earlierHand(doc, path, value));
         insert.run(
           doc,
@@ -120,10 +130,8 @@ export class CellHistory implements ChangeRecorder {
           encodeValue(cell.previous),
           sourceId,
           places?.get(cell.path) ?? null,
+          mine ? 1 : null,
         );
-        if (mine) this.db.sql('INSERT OR IGNORE INTO cell_hand (doc, path) VALUES (?, ?)').run(doc, path);
-        else if ((handPaths ??= this.handOf(doc)).has(path))
-          this.db.sql('DELETE FROM cell_hand WHERE doc = ? AND path = ?').run(doc, path);
       }
     }
   }
@@ -171,27 +179,9 @@ export class CellHistory implements ChangeRecorder {
     return out;
   }
 
-  /**
-   * The cells of the given documents of a kind whose value came from the analyst's hand, by
-   * document id (one without such a cell is left out). Only the rows a grid draws are asked: a
-   * workspace's every hand cell is millions of rows (issue 31's grid regression). One statement,
-   * by `cell_docs`'s (kind, ref) key and `cell_hand`'s (doc, path) key: CROSS JOIN keeps the ids
-   * the outer loop (left to itself, SQLite's planner scans every document of the kind instead).
-   */
+  /** The cells of the given documents whose value came from the analyst's hand (hand-cells.ts). */
   handCells(kind: DocumentRef['kind'], ids: readonly string[]): Map<string, string[]> {
-    const out = new Map<string, string[]>();
-    if (ids.length === 0) return out;
-    const rows = this.db
-      .sql(
-        'SELECT d.ref, p.path FROM json_each(?) j CROSS JOIN cell_docs d ON d.kind = ? AND d.ref = j.value JOIN cell_hand m ON m.doc = d.id JOIN cell_paths p ON p.id = m.path ORDER BY d.ref, p.path',
-      )
-      .all(JSON.stringify(ids), kind) as Array<{ ref: string; path: string }>;
-    for (const { ref, path } of rows) {
-      const list = out.get(ref);
-      if (list) list.push(path);
-      else out.set(ref, [path]);
-    }
-    return out;
+    return handCellsOf(this.db, kind, ids);
   }
 
   /** The connection, for the audit log's reads. */
@@ -308,13 +298,7 @@ export class CellHistory implements ChangeRecorder {
     const json = JSON.stringify(source);
     let id = this.sourceIds.get(json);
     if (id === undefined) {
-      id = (
-        this.db
-          .sql(
-            'INSERT INTO change_sources (json) VALUES (?) ON CONFLICT (json) DO UPDATE SET json = excluded.json RETURNING id',
-          )
-          .get(json) as { id: number }
-      ).id;
+      id = this.entryId('change_sources', 'json', json);
       // Sources are few (a service's are per day, `storedSource`); a bound all the same.
       if (this.sourceIds.size > 1_000) this.sourceIds.clear();
       this.learn();
@@ -353,17 +337,24 @@ export class CellHistory implements ChangeRecorder {
   private pathId(path: string): number {
     let id = this.paths.get(path);
     if (id === undefined) {
-      id = (
-        this.db
-          .sql(
-            'INSERT INTO cell_paths (path) VALUES (?) ON CONFLICT (path) DO UPDATE SET path = excluded.path RETURNING id',
-          )
-          .get(path) as { id: number }
-      ).id;
+      id = this.entryId('cell_paths', 'path', path);
       this.learn();
       this.paths.set(path, id);
     }
     return id;
+  }
+
+  /**
+   * The id of a source's or a path's row, added if new. Read first: a known one (each one after a
+   * restart) writes nothing, where an upsert would write its row and key again into the commit.
+   */
+  private entryId(table: 'change_sources' | 'cell_paths', column: 'json' | 'path', value: string): number {
+    const found = this.db.sql(`SELECT id FROM ${table} WHERE ${column} = ?`).get(value) as
+      { id: number } | undefined;
+    if (found) return found.id;
+    return (
+      this.db.sql(`INSERT INTO ${table} (${column}) VALUES (?) RETURNING id`).get(value) as { id: number }
+    ).id;
   }
 
   /** Undo and redo put back an earlier value: the analyst's if the change that set it was. */
@@ -379,10 +370,6 @@ export class CellHistory implements ChangeRecorder {
     const origin = this.db.sql('SELECT origin_source FROM cell_docs WHERE id = ?').get(doc) as
       { origin_source: number } | undefined;
     return origin ? fromHand(this.sourceOf(origin.origin_source)) === true : false;
-  }
-
-  private handOf(doc: number): Set<number> {
-    return new Set(this.db.sql('SELECT path FROM cell_hand WHERE doc = ?').pluck().all(doc) as number[]);
   }
 
   private handAll(doc: number, kind: DocumentRef['kind'], image: unknown): void {
