@@ -28,9 +28,11 @@ export { placed, storedSource, uuidTime, type PlacesOf };
  *
  * Documents, paths and sources are small integers cached per connection. A cache that learnt an id
  * inside a transaction that then rolled back would point at nothing (or at a later row given the
- * same id), so a `record` that learns an id first stamps a TEMP table of this connection, which a
- * rollback undoes too: a stamp gone missing clears the caches (each `record` reads the one-row
- * table; only the rare one that learns writes it).
+ * same id). An owner that runs every transaction of the connection itself tells of each rollback
+ * (`toldOfRollbacks`, then `forget`; WorkspaceStore does), so a keypress reads and writes nothing
+ * for the caches. Otherwise a `record` that learns an id first stamps a TEMP table of this
+ * connection, which a rollback undoes too: a stamp gone missing clears the caches (each `record`
+ * reads the one-row table; only the rare one that learns writes it).
  */
 export class CellHistory implements ChangeRecorder {
   private readonly docs = new Map<string, number>();
@@ -44,10 +46,29 @@ export class CellHistory implements ChangeRecorder {
   /** Where each cell of a document came from in its source, for the writes `placing` wraps. */
   private places: PlacesOf | undefined;
 
-  constructor(private readonly db: HistoryAccess) {
+  /** Whether the stamp stands in for being told of rollbacks (see the class's comment). */
+  private readonly stamps: boolean;
+
+  constructor(
+    private readonly db: HistoryAccess,
+    opts: { toldOfRollbacks?: boolean } = {},
+  ) {
+    this.stamps = opts.toldOfRollbacks !== true;
+    if (!this.stamps) return;
     db.sql('CREATE TEMP TABLE IF NOT EXISTS history_cache_stamp (n INTEGER NOT NULL)').run();
     db.sql('DELETE FROM temp.history_cache_stamp').run();
     db.sql('INSERT INTO temp.history_cache_stamp (n) VALUES (0)').run();
+  }
+
+  /**
+   * A transaction (or a savepoint) of this connection rolled back: ids learnt in it may be gone.
+   * For an owner that said `toldOfRollbacks`; harmless otherwise.
+   */
+  forget(): void {
+    this.docs.clear();
+    this.paths.clear();
+    this.sourceIds.clear();
+    this.sourcesById.clear();
   }
 
   /**
@@ -279,18 +300,16 @@ export class CellHistory implements ChangeRecorder {
 
   /** Before a cache learns an id inside a transaction: the stamp a rollback would take back. */
   private learn(): void {
-    if (this.stamped) return;
+    if (this.stamped || !this.stamps) return;
     this.stamped = true;
     this.db.sql('UPDATE temp.history_cache_stamp SET n = ?').run(++this.stamp);
   }
 
   private checkCaches(): void {
+    if (!this.stamps) return;
     const row = this.db.sql('SELECT n FROM temp.history_cache_stamp').get() as { n: number } | undefined;
     if (row?.n === this.stamp) return;
-    this.docs.clear();
-    this.paths.clear();
-    this.sourceIds.clear();
-    this.sourcesById.clear();
+    this.forget();
     this.stamp = row?.n ?? 0;
   }
 

@@ -8,6 +8,7 @@ import { openSqlite } from '../../../electron/storage/sqlite';
 import { migrate, schemaVersion } from '../../../electron/workspace/migrations';
 import type { AssetDoc } from '../../../shared/sync/asset-doc';
 import { setPathValue } from '../../../shared/sync/asset-doc';
+import { tempWorkspace } from '../../../support/sync-harness';
 
 function open(file: string): { db: Database.Database; history: CellHistory } {
   const db = openSqlite(file);
@@ -241,5 +242,41 @@ describe('cell history', () => {
     );
     expect(history.handCells('asset', ['a2']).get('a2')).toEqual([path]);
     db.close();
+  });
+
+  it('over a workspace store, forgets ids learnt in a step or a savepoint that rolled back, told by the store', () => {
+    const { store } = tempWorkspace('history-rollbacks');
+    const ids = ['A', 'B', 'C'].map((name) => store.step('add', () => store.createAsset({ name })).localId);
+    const [a, b, c] = ids as [string, string, string];
+    // An old file's assets: no history document yet, so each first edit learns its document's id.
+    store.cells.access.sql('DELETE FROM cell_docs').run();
+    store.cells.forget();
+    // A's first edit, its step rolled back: its document's id was learnt, then taken back.
+    expect(() =>
+      store.step('edit', () => {
+        store.setValue(a, 'city', 'Delft', { kind: 'typed' });
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    // A savepoint rolled back inside a step that goes on: C learnt in it, then taken back.
+    store.step('edit', () => {
+      expect(() =>
+        store.setValues([
+          { localId: c, path: 'city', value: 'Ede' },
+          { localId: 'missing', path: 'city', value: 'x' },
+        ]),
+      ).toThrow();
+      // B's document takes the id A's (and then C's) had for a moment.
+      store.setValue(b, 'city', 'Breda', { kind: 'typed' });
+    });
+    store.step('edit', () => store.setValue(a, 'city', 'Assen', { kind: 'paste' }));
+    store.step('edit', () => store.setValue(c, 'city', 'Epe', { kind: 'fill' }));
+    const kinds = (id: string, value: string) =>
+      store.cells.entries({ kind: 'asset', id }, 'city', value).map((e) => [e.value, e.source.kind]);
+    expect(kinds(a, 'Assen')).toEqual([['Assen', 'paste']]);
+    expect(kinds(b, 'Breda')).toEqual([['Breda', 'typed']]);
+    expect(kinds(c, 'Epe')).toEqual([['Epe', 'fill']]);
+    expect(store.cells.access.sql('SELECT COUNT(*) AS n FROM cell_history').get()).toEqual({ n: 3 });
+    store.close();
   });
 });
