@@ -331,21 +331,22 @@ export class CellHistory implements ChangeRecorder {
     const key = `${ref.kind}\u0000${ref.id}`;
     let id = this.docs.get(key);
     if (id === undefined) {
-      const row = this.db.sql('SELECT id FROM cell_docs WHERE kind = ? AND ref = ?').get(ref.kind, ref.id) as
-        { id: number } | undefined;
-      if (row) id = row.id;
-      else {
-        // Without the service's date (it would read the asset's row a second time in a keypress):
-        // `datedOrigin` adds it when the history is read.
-        const origin = this.unrecordedOrigin(ref, null);
-        id = (
-          this.db
-            .sql(
-              'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) RETURNING id',
-            )
-            .get(ref.kind, ref.id, origin.at, this.sourceId(origin.source)) as { id: number }
+      // Without the service's date (it would read the asset's row a second time in a keypress):
+      // `datedOrigin` adds it when the history is read. Added first, found if it was there (an
+      // asset's first edit, the common case, runs one statement).
+      const origin = this.unrecordedOrigin(ref, null);
+      const added = this.db
+        .sql(
+          'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING RETURNING id',
+        )
+        .get(ref.kind, ref.id, origin.at, this.sourceId(origin.source)) as { id: number } | undefined;
+      id =
+        added?.id ??
+        (
+          this.db.sql('SELECT id FROM cell_docs WHERE kind = ? AND ref = ?').get(ref.kind, ref.id) as {
+            id: number;
+          }
         ).id;
-      }
       if (this.docs.size > 200_000) this.docs.clear();
       this.learn();
       this.docs.set(key, id);
