@@ -102,7 +102,7 @@ export function markHandInRows(db: Database.Database): void {
     );
     DELETE FROM cell_hand
       WHERE EXISTS (SELECT 1 FROM cell_history h WHERE h.doc = cell_hand.doc AND h.path = cell_hand.path);
-    DROP INDEX cell_history_cell;
+    DROP INDEX IF EXISTS cell_history_cell;
     CREATE INDEX cell_history_cell ON cell_history (doc, path, id, hand);
   `);
 }
