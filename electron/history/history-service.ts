@@ -62,9 +62,9 @@ export function historyService(deps: HistoryDeps): { handlers: HistoryHandlers }
       },
       'workspace.meterCellHistory': (cell) => meterCellHistory(deps.store(), cell),
       'workspace.handCells': ({ ids }) => Object.fromEntries(deps.store().cells.handCells('asset', ids)),
-      'workspace.importRecord': ({ importId, localId, path }) => {
+      'workspace.importRecord': ({ importId, localId, path, offset }) => {
         const cell = localId !== undefined && path !== undefined ? { localId, path } : undefined;
-        const record = deps.store().imports.detail(importId, cell);
+        const record = deps.store().imports.detail(importId, cell, offset);
         if (!record) throw notFound('That import is not recorded in this workspace.');
         return record;
       },

@@ -73,7 +73,8 @@ export class AssetEdits {
         this.path.analyst(
           'asset',
           localId,
-          { kind: 'set', payload: { edits: cells }, source, before },
+          // Only these paths change (setPathValue): the recorder compares just them.
+          { kind: 'set', payload: { edits: cells }, source, before, cells: list.map((edit) => edit.path) },
           (w) => {
             w.setCurrent(localId, next);
             return { ...before, current: next };

@@ -8,6 +8,7 @@ import { fromHand } from '../../shared/history/source-words';
 import type { Scalar } from '../../shared/sync/asset-doc';
 import type { ChangeRecorder, DocumentChange, DocumentRef } from './change-recorder';
 import { changedCells, cellsOf, decodeValue, encodeValue } from './cell-values';
+import { handCellsOf } from './hand-cells';
 import { placed, storedSource, uuidTime, type PlacesOf } from './history-sources';
 
 /** What the cell history needs of its connection to the workspace file (the store's statement cache). */
@@ -27,9 +28,11 @@ export { placed, storedSource, uuidTime, type PlacesOf };
  *
  * Documents, paths and sources are small integers cached per connection. A cache that learnt an id
  * inside a transaction that then rolled back would point at nothing (or at a later row given the
- * same id), so a `record` that learns an id first stamps a TEMP table of this connection, which a
- * rollback undoes too: a stamp gone missing clears the caches (each `record` reads the one-row
- * table; only the rare one that learns writes it).
+ * same id). An owner that runs every transaction of the connection itself tells of each rollback
+ * (`toldOfRollbacks`, then `forget`; WorkspaceStore does), so a keypress reads and writes nothing
+ * for the caches. Otherwise a `record` that learns an id first stamps a TEMP table of this
+ * connection, which a rollback undoes too: a stamp gone missing clears the caches (each `record`
+ * reads the one-row table; only the rare one that learns writes it).
  */
 export class CellHistory implements ChangeRecorder {
   private readonly docs = new Map<string, number>();
@@ -43,10 +46,29 @@ export class CellHistory implements ChangeRecorder {
   /** Where each cell of a document came from in its source, for the writes `placing` wraps. */
   private places: PlacesOf | undefined;
 
-  constructor(private readonly db: HistoryAccess) {
+  /** Whether the stamp stands in for being told of rollbacks (see the class's comment). */
+  private readonly stamps: boolean;
+
+  constructor(
+    private readonly db: HistoryAccess,
+    opts: { toldOfRollbacks?: boolean } = {},
+  ) {
+    this.stamps = opts.toldOfRollbacks !== true;
+    if (!this.stamps) return;
     db.sql('CREATE TEMP TABLE IF NOT EXISTS history_cache_stamp (n INTEGER NOT NULL)').run();
     db.sql('DELETE FROM temp.history_cache_stamp').run();
     db.sql('INSERT INTO temp.history_cache_stamp (n) VALUES (0)').run();
+  }
+
+  /**
+   * A transaction (or a savepoint) of this connection rolled back: ids learnt in it may be gone.
+   * For an owner that said `toldOfRollbacks`; harmless otherwise.
+   */
+  forget(): void {
+    this.docs.clear();
+    this.paths.clear();
+    this.sourceIds.clear();
+    this.sourcesById.clear();
   }
 
   /**
@@ -71,14 +93,14 @@ export class CellHistory implements ChangeRecorder {
     const changed = changes.map((change) =>
       change.before === null || change.before === undefined
         ? undefined
-        : changedCells(change.doc.kind, change.before, change.after),
+        : changedCells(change.doc.kind, change.before, change.after, change.cells),
     );
     if (changed.every((cells) => cells !== undefined && cells.length === 0)) return;
     this.checkCaches();
     this.stamped = false;
     const sourceId = this.sourceId(storedSource(source));
     const insert = this.db.sql(
-      'INSERT INTO cell_history (doc, path, at, value, previous, source, place) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO cell_history (doc, path, at, value, previous, source, place, hand) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const second = this.secondOf(at);
     const hand = fromHand(source);
@@ -98,19 +120,28 @@ export class CellHistory implements ChangeRecorder {
             for (const [path, value] of cellsOf(change.doc.kind, change.after)) {
               const place = places.get(path);
               if (place !== undefined && value !== null)
-                insert.run(created.id, this.pathId(path), second, encodeValue(value), null, sourceId, place);
+                insert.run(
+                  created.id,
+                  this.pathId(path),
+                  second,
+                  encodeValue(value),
+                  null,
+                  sourceId,
+                  place,
+                  hand === true ? 1 : null,
+                );
             }
           continue;
         }
       }
-      const cells = changed[i] ?? changedCells(change.doc.kind, change.before, change.after);
+      const cells = changed[i] ?? changedCells(change.doc.kind, change.before, change.after, change.cells);
       if (cells.length === 0) continue;
       const doc = this.docId(change.doc);
-      /** The document's cells from the analyst's hand, read once, when a change may end one. */
-      let handPaths: Set<number> | undefined;
       for (const cell of cells) {
         const path = this.pathId(cell.path);
         const value = encodeValue(cell.value);
+        // Whether the value now came from the analyst's hand: kept in the row itself (its newest
+        // row says it for a cell), so a keypress writes one row, no mark beside it.
         const mine = cell.value !== null && (hand ?? this.earlierHand(doc, path, value));
         insert.run(
           doc,
@@ -120,10 +151,8 @@ export class CellHistory implements ChangeRecorder {
           encodeValue(cell.previous),
           sourceId,
           places?.get(cell.path) ?? null,
+          mine ? 1 : null,
         );
-        if (mine) this.db.sql('INSERT OR IGNORE INTO cell_hand (doc, path) VALUES (?, ?)').run(doc, path);
-        else if ((handPaths ??= this.handOf(doc)).has(path))
-          this.db.sql('DELETE FROM cell_hand WHERE doc = ? AND path = ?').run(doc, path);
       }
     }
   }
@@ -171,27 +200,9 @@ export class CellHistory implements ChangeRecorder {
     return out;
   }
 
-  /**
-   * The cells of the given documents of a kind whose value came from the analyst's hand, by
-   * document id (one without such a cell is left out). Only the rows a grid draws are asked: a
-   * workspace's every hand cell is millions of rows (issue 31's grid regression). One statement,
-   * by `cell_docs`'s (kind, ref) key and `cell_hand`'s (doc, path) key: CROSS JOIN keeps the ids
-   * the outer loop (left to itself, SQLite's planner scans every document of the kind instead).
-   */
+  /** The cells of the given documents whose value came from the analyst's hand (hand-cells.ts). */
   handCells(kind: DocumentRef['kind'], ids: readonly string[]): Map<string, string[]> {
-    const out = new Map<string, string[]>();
-    if (ids.length === 0) return out;
-    const rows = this.db
-      .sql(
-        'SELECT d.ref, p.path FROM json_each(?) j CROSS JOIN cell_docs d ON d.kind = ? AND d.ref = j.value JOIN cell_hand m ON m.doc = d.id JOIN cell_paths p ON p.id = m.path ORDER BY d.ref, p.path',
-      )
-      .all(JSON.stringify(ids), kind) as Array<{ ref: string; path: string }>;
-    for (const { ref, path } of rows) {
-      const list = out.get(ref);
-      if (list) list.push(path);
-      else out.set(ref, [path]);
-    }
-    return out;
+    return handCellsOf(this.db, kind, ids);
   }
 
   /** The connection, for the audit log's reads. */
@@ -289,18 +300,16 @@ export class CellHistory implements ChangeRecorder {
 
   /** Before a cache learns an id inside a transaction: the stamp a rollback would take back. */
   private learn(): void {
-    if (this.stamped) return;
+    if (this.stamped || !this.stamps) return;
     this.stamped = true;
     this.db.sql('UPDATE temp.history_cache_stamp SET n = ?').run(++this.stamp);
   }
 
   private checkCaches(): void {
+    if (!this.stamps) return;
     const row = this.db.sql('SELECT n FROM temp.history_cache_stamp').get() as { n: number } | undefined;
     if (row?.n === this.stamp) return;
-    this.docs.clear();
-    this.paths.clear();
-    this.sourceIds.clear();
-    this.sourcesById.clear();
+    this.forget();
     this.stamp = row?.n ?? 0;
   }
 
@@ -308,13 +317,7 @@ export class CellHistory implements ChangeRecorder {
     const json = JSON.stringify(source);
     let id = this.sourceIds.get(json);
     if (id === undefined) {
-      id = (
-        this.db
-          .sql(
-            'INSERT INTO change_sources (json) VALUES (?) ON CONFLICT (json) DO UPDATE SET json = excluded.json RETURNING id',
-          )
-          .get(json) as { id: number }
-      ).id;
+      id = this.entryId('change_sources', 'json', json);
       // Sources are few (a service's are per day, `storedSource`); a bound all the same.
       if (this.sourceIds.size > 1_000) this.sourceIds.clear();
       this.learn();
@@ -328,21 +331,22 @@ export class CellHistory implements ChangeRecorder {
     const key = `${ref.kind}\u0000${ref.id}`;
     let id = this.docs.get(key);
     if (id === undefined) {
-      const row = this.db.sql('SELECT id FROM cell_docs WHERE kind = ? AND ref = ?').get(ref.kind, ref.id) as
-        { id: number } | undefined;
-      if (row) id = row.id;
-      else {
-        // Without the service's date (it would read the asset's row a second time in a keypress):
-        // `datedOrigin` adds it when the history is read.
-        const origin = this.unrecordedOrigin(ref, null);
-        id = (
-          this.db
-            .sql(
-              'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) RETURNING id',
-            )
-            .get(ref.kind, ref.id, origin.at, this.sourceId(origin.source)) as { id: number }
+      // Without the service's date (it would read the asset's row a second time in a keypress):
+      // `datedOrigin` adds it when the history is read. Added first, found if it was there (an
+      // asset's first edit, the common case, runs one statement).
+      const origin = this.unrecordedOrigin(ref, null);
+      const added = this.db
+        .sql(
+          'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING RETURNING id',
+        )
+        .get(ref.kind, ref.id, origin.at, this.sourceId(origin.source)) as { id: number } | undefined;
+      id =
+        added?.id ??
+        (
+          this.db.sql('SELECT id FROM cell_docs WHERE kind = ? AND ref = ?').get(ref.kind, ref.id) as {
+            id: number;
+          }
         ).id;
-      }
       if (this.docs.size > 200_000) this.docs.clear();
       this.learn();
       this.docs.set(key, id);
@@ -353,17 +357,24 @@ export class CellHistory implements ChangeRecorder {
   private pathId(path: string): number {
     let id = this.paths.get(path);
     if (id === undefined) {
-      id = (
-        this.db
-          .sql(
-            'INSERT INTO cell_paths (path) VALUES (?) ON CONFLICT (path) DO UPDATE SET path = excluded.path RETURNING id',
-          )
-          .get(path) as { id: number }
-      ).id;
+      id = this.entryId('cell_paths', 'path', path);
       this.learn();
       this.paths.set(path, id);
     }
     return id;
+  }
+
+  /**
+   * The id of a source's or a path's row, added if new. Read first: a known one (each one after a
+   * restart) writes nothing, where an upsert would write its row and key again into the commit.
+   */
+  private entryId(table: 'change_sources' | 'cell_paths', column: 'json' | 'path', value: string): number {
+    const found = this.db.sql(`SELECT id FROM ${table} WHERE ${column} = ?`).get(value) as
+      { id: number } | undefined;
+    if (found) return found.id;
+    return (
+      this.db.sql(`INSERT INTO ${table} (${column}) VALUES (?) RETURNING id`).get(value) as { id: number }
+    ).id;
   }
 
   /** Undo and redo put back an earlier value: the analyst's if the change that set it was. */
@@ -379,10 +390,6 @@ export class CellHistory implements ChangeRecorder {
     const origin = this.db.sql('SELECT origin_source FROM cell_docs WHERE id = ?').get(doc) as
       { origin_source: number } | undefined;
     return origin ? fromHand(this.sourceOf(origin.origin_source)) === true : false;
-  }
-
-  private handOf(doc: number): Set<number> {
-    return new Set(this.db.sql('SELECT path FROM cell_hand WHERE doc = ?').pluck().all(doc) as number[]);
   }
 
   private handAll(doc: number, kind: DocumentRef['kind'], image: unknown): void {

@@ -1,4 +1,11 @@
-import { changedPaths, entryKey, flattenDoc, type AssetDoc, type Scalar } from '../../shared/sync/asset-doc';
+import {
+  changedPaths,
+  entryKey,
+  flattenDoc,
+  pathReach,
+  type AssetDoc,
+  type Scalar,
+} from '../../shared/sync/asset-doc';
 import type { DocumentRef } from './change-recorder';
 
 const collectionHeads = new Set(['annual_data', 'certifications', 'energy_ratings']);
@@ -61,13 +68,20 @@ export function decodeValue(stored: unknown): Scalar {
   }
 }
 
-/** The cells whose values differ between two images, with both values. */
+/**
+ * The cells whose values differ between two images, with both values. `among`: the paths the write
+ * set, when it set nothing else (DocumentChange's `cells`): only those are compared.
+ */
 export function changedCells(
   kind: DocumentRef['kind'],
   before: unknown,
   after: unknown,
+  among?: readonly string[],
 ): Array<{ path: string; previous: Scalar; value: Scalar }> {
-  if (kind === 'asset') return changedAssetCells(before as AssetDoc | null, after as AssetDoc | null);
+  if (kind === 'asset') {
+    const docs = [before as AssetDoc | null, after as AssetDoc | null] as const;
+    return (among && changedAmong(...docs, among)) ?? changedAssetCells(...docs);
+  }
   const a = cellsOf(kind, before);
   const b = cellsOf(kind, after);
   const out: Array<{ path: string; previous: Scalar; value: Scalar }> = [];
@@ -98,6 +112,31 @@ function changedAssetCells(
     out.push({ path, previous: assetValueAt(before, parts), value: assetValueAt(after, parts) });
   }
   return out;
+}
+
+/**
+ * An asset's changed cells among the paths a cell edit set, each read in both images (a keypress's
+ * one cell, where `changedAssetCells` walks every field of both). Undefined when a path reaches
+ * further than its cell (it adds an entry): then only the walk of both knows what changed.
+ */
+function changedAmong(
+  before: AssetDoc | null,
+  after: AssetDoc | null,
+  paths: readonly string[],
+): Array<{ path: string; previous: Scalar; value: Scalar }> | undefined {
+  if (!before || !after) return undefined;
+  const out: Array<{ path: string; previous: Scalar; value: Scalar }> = [];
+  for (const path of new Set(paths)) {
+    const reach = pathReach(before, path);
+    if (reach === 'more') return undefined;
+    if (reach === 'none') continue;
+    const parts = path.split('/');
+    const previous = assetValueAt(before, parts);
+    const value = assetValueAt(after, parts);
+    if (previous !== value) out.push({ path, previous, value });
+  }
+  // In the walk's order (`changedPaths` sorts), so the history's rows do not depend on which ran.
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** The value at a split path, as `flattenDoc` holds it (an entry's values merged as it merges them). */

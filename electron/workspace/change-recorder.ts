@@ -20,6 +20,11 @@ export interface DocumentChange {
   doc: DocumentRef;
   before: unknown;
   after: unknown;
+  /**
+   * The paths the write set, when it set nothing else (a cell edit): the cells it changed are among
+   * them, so the recorder compares just those rather than walking both images (a keypress's share).
+   */
+  cells?: readonly string[];
 }
 
 /**

@@ -86,3 +86,23 @@ export function addImportRecords(db: Database.Database): void {
     );
   `);
 }
+
+/**
+ * The history's third step: whether a cell's value came from the analyst's hand is kept in its
+ * history row (`cell_history.hand`: 1, or NULL for any other source), so a keypress writes one
+ * row and no mark beside it; a cell's newest row says it, read from the index alone (`hand` is
+ * its last column). `cell_hand` keeps only the cells of documents made by hand that no change has
+ * touched since (they have no row). An existing file's marks move to its cells' newest rows.
+ */
+export function markHandInRows(db: Database.Database): void {
+  db.exec(`
+    ALTER TABLE cell_history ADD COLUMN hand INTEGER;
+    UPDATE cell_history SET hand = 1 WHERE id IN (
+      SELECT (SELECT MAX(h.id) FROM cell_history h WHERE h.doc = m.doc AND h.path = m.path) FROM cell_hand m
+    );
+    DELETE FROM cell_hand
+      WHERE EXISTS (SELECT 1 FROM cell_history h WHERE h.doc = cell_hand.doc AND h.path = cell_hand.path);
+    DROP INDEX IF EXISTS cell_history_cell;
+    CREATE INDEX cell_history_cell ON cell_history (doc, path, id, hand);
+  `);
+}

@@ -1,11 +1,12 @@
 import { pathLabel } from '../../shared/domain/path-labels';
 import { changeSourceSchema, type ChangeSource } from '../../shared/history/change-source';
-import type {
-  ImportCell,
-  ImportDetail,
-  ImportFacts,
-  ImportKind,
-  ImportSummary,
+import {
+  importCellsWindow,
+  type ImportCell,
+  type ImportDetail,
+  type ImportFacts,
+  type ImportKind,
+  type ImportSummary,
 } from '../../shared/history/import-record';
 import { decodeValue } from './cell-values';
 import type { SqlAccess } from './store-access';
@@ -13,8 +14,8 @@ import type { SqlAccess } from './store-access';
 /** The source an import's changes are recorded with: its file, and its record's id. */
 export type ImportSource = Extract<ChangeSource, { kind: 'workbook' | 'csv' }>;
 
-/** Cells a record's view shows at a time, and how many of them before the one asked about. */
-const WINDOW = 200;
+/** How many cells a window shows before the one asked about (`importCellsWindow` in all). */
+const WINDOW = importCellsWindow;
 const BEFORE = 20;
 
 const factsKeys = ['kind', 'sheets', 'created', 'updated', 'cells', 'skipped', 'skippedWhat', 'label'];
@@ -87,10 +88,15 @@ export class ImportRecords {
   }
 
   /**
-   * One import's record: what it did, and a window of the cells it changed, from the start or
-   * around `cell` (a history entry's) with that cell highlighted. Undefined: no such record.
+   * One import's record: what it did, and a window of the cells it changed (`WINDOW` at most): from
+   * `offset` (the panel's paging), else around `cell` (a history entry's), else from the start;
+   * `cell` highlighted where the window holds it. Undefined: no such record.
    */
-  detail(importId: number, cell?: { localId: string; path: string }): ImportDetail | undefined {
+  detail(
+    importId: number,
+    cell?: { localId: string; path: string },
+    offset?: number,
+  ): ImportDetail | undefined {
     const row = this.db.sql(`${summarySql} WHERE r.id = ? AND r.last_change IS NOT NULL`).get(importId) as
       SummaryRow | undefined;
     const summary = row && summaryOf(row);
@@ -118,14 +124,21 @@ export class ImportRecords {
           .get(...span, cell.localId, cell.path) as { id: number } | undefined)
       : undefined;
     const at = found ? count(found.id) : null;
-    const offset = at === null ? 0 : Math.max(0, at - BEFORE);
+    const changes = count();
+    // An offset past the end (a page asked of a record since read) shows the last cell.
+    const start =
+      offset !== undefined
+        ? Math.max(0, Math.min(offset, changes - 1))
+        : at === null
+          ? 0
+          : Math.max(0, at - BEFORE);
     const cells = this.db
       .sql(
         `SELECT d.ref, p.path, h.value, h.previous, h.place FROM cell_history h
          JOIN cell_docs d ON d.id = h.doc JOIN cell_paths p ON p.id = h.path
          WHERE h.id BETWEEN ? AND ? AND h.source = ? ORDER BY h.id LIMIT ? OFFSET ?`,
       )
-      .all(...span, WINDOW, offset) as Array<{
+      .all(...span, WINDOW, start) as Array<{
       ref: string;
       path: string;
       value: unknown;
@@ -160,14 +173,8 @@ export class ImportRecords {
       value: decodeValue(c.value),
       previous: decodeValue(c.previous),
     }));
-    return {
-      ...summary,
-      added,
-      changes: count(),
-      offset,
-      rows,
-      highlighted: at === null ? null : at - offset,
-    };
+    const shown = at !== null && at >= start && at < start + rows.length;
+    return { ...summary, added, changes, offset: start, rows, highlighted: shown ? at - start : null };
   }
 }
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { legacyPropertyTypeCodes } from '../../shared/domain/reference-data';
-import { addImportRecords, createHistoryTables } from './history-schema';
+import { addImportRecords, createHistoryTables, markHandInRows } from './history-schema';
 import { responsesDocsShapes } from './migrations-responses';
 
 /**
@@ -186,6 +186,9 @@ const steps: ReadonlyArray<(db: Database.Database) => void> = [
   // A pull's new asset keeps the service's `updated_at` it arrived with, and each import applied
   // is recorded once (electron/workspace/history-schema.ts, `addImportRecords`).
   addImportRecords,
+  // Whether a cell's value came from the analyst's hand is kept in its history row, not in a table
+  // beside it (electron/workspace/history-schema.ts, `markHandInRows`).
+  markHandInRows,
 ];
 
 export const schemaVersion = steps.length;

@@ -51,7 +51,9 @@ export class WorkspaceStore extends LedgerReads {
       transaction: (fn) => this.transaction(fn),
     };
     this.access = access;
-    this.cells = new CellHistory(access);
+    // Every transaction of this connection is run here, so the cell history is told of each
+    // rollback (`rolledBack`) rather than checking its caches on every write.
+    this.cells = new CellHistory(access, { toldOfRollbacks: true });
     this.path = new WritePath(access, recorder === null ? undefined : (recorder ?? this.cells));
     this.edits = new AssetEdits(access, this.path);
     this.imports = new ImportRecords(access, () => this.path.currentStep());
@@ -162,15 +164,17 @@ export class WorkspaceStore extends LedgerReads {
    * spares rewriting every row of a 5,000-update batch just to mark it.
    */
   beginBatch(batchId: string, localIds: readonly string[], marked: readonly string[] = localIds): void {
-    this.db
-      .transaction(() => {
-        this.sql(
-          "INSERT INTO outbox (batch_id, created_at, state, local_ids) VALUES (?, ?, 'sending', ?)",
-        ).run(batchId, this.now(), JSON.stringify(localIds));
-        const mark = this.sql('UPDATE assets SET in_flight = ?, sent = NULL WHERE local_id = ?');
-        for (const localId of marked) mark.run(batchId, localId);
-      })
-      .immediate();
+    this.rolledBack(() =>
+      this.db
+        .transaction(() => {
+          this.sql(
+            "INSERT INTO outbox (batch_id, created_at, state, local_ids) VALUES (?, ?, 'sending', ?)",
+          ).run(batchId, this.now(), JSON.stringify(localIds));
+          const mark = this.sql('UPDATE assets SET in_flight = ?, sent = NULL WHERE local_id = ?');
+          for (const localId of marked) mark.run(batchId, localId);
+        })
+        .immediate(),
+    );
   }
 
   markBatchAmbiguous(batchId: string): void {
@@ -182,13 +186,15 @@ export class WorkspaceStore extends LedgerReads {
    * electron/sync/batch-settlement.ts), then forgets the batch.
    */
   settleBatch(batchId: string, apply: () => void): void {
-    this.db
-      .transaction(() => {
-        apply();
-        this.sql('UPDATE assets SET in_flight = NULL, sent = NULL WHERE in_flight = ?').run(batchId);
-        this.sql('DELETE FROM outbox WHERE batch_id = ?').run(batchId);
-      })
-      .immediate();
+    this.rolledBack(() =>
+      this.db
+        .transaction(() => {
+          apply();
+          this.sql('UPDATE assets SET in_flight = NULL, sent = NULL WHERE in_flight = ?').run(batchId);
+          this.sql('DELETE FROM outbox WHERE batch_id = ?').run(batchId);
+        })
+        .immediate(),
+    );
   }
 
   /** The service refused the asset sent (inside a settlement): its verdict, for the grid. */
@@ -258,7 +264,20 @@ export class WorkspaceStore extends LedgerReads {
   transaction<T>(fn: () => T): T {
     // Between the slices of a sliced step (an import's), no other write may join its transaction.
     if (this.path.paused) throw stepBusy();
-    return this.db.transaction(fn).immediate();
+    return this.rolledBack(() => this.db.transaction(fn).immediate());
+  }
+
+  /**
+   * Runs a transaction (or, nested, a savepoint): one that throws has rolled back, so the cell
+   * history forgets the ids it may have learnt in it (CellHistory's `toldOfRollbacks`).
+   */
+  private rolledBack<T>(run: () => T): T {
+    try {
+      return run();
+    } catch (error) {
+      this.cells.forget();
+      throw error;
+    }
   }
 
   // --- history (electron/workspace/history.ts): one step per user action, undone in one transaction
@@ -272,11 +291,17 @@ export class WorkspaceStore extends LedgerReads {
   async slicedStep<T>(label: string, fn: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
     // Its log is synced as it grows and checkpointed off main's thread (wal-flush.ts).
     const wal = new WalFlusher(this.file);
-    return this.path.slicedStep(label, fn, {
-      between: () => wal.tick(),
-      beforeCommit: () => wal.settle(),
-      afterCommit: () => void checkpointOffMain(this.file),
-    });
+    try {
+      return await this.path.slicedStep(label, fn, {
+        between: () => wal.tick(),
+        beforeCommit: () => wal.settle(),
+        afterCommit: () => void checkpointOffMain(this.file),
+      });
+    } catch (error) {
+      // Its ROLLBACK (history.ts) takes back what the cell history learnt in it.
+      this.cells.forget();
+      throw error;
+    }
   }
 
   undo(): StepOutcome | null {

@@ -64,6 +64,8 @@ export interface AnalystChange<K extends KindName> {
   source: ChangeSource;
   /** The image before, when the caller read the row already (spares a read). */
   before?: Image<K> | null;
+  /** The paths the write set, when it set nothing else (a cell edit; see DocumentChange's `cells`). */
+  cells?: readonly string[];
 }
 
 /**
@@ -105,7 +107,7 @@ export class WritePath {
       inStep ? before : undefined,
       inStep ? (after ?? null) : undefined,
     );
-    this.tell(doc, id, before, after ?? null, change.source);
+    this.tell(doc, id, before, after ?? null, change.source, change.cells);
   }
 
   /**
@@ -192,12 +194,16 @@ export class WritePath {
     before: I | null,
     after: I | null,
     source: ChangeSource,
+    cells?: readonly string[],
   ): void {
-    this.recorder?.record(
-      [{ doc: { kind: doc.kind, id }, before: doc.document(before), after: doc.document(after) }],
-      source,
-      this.access.now(),
-    );
+    if (!this.recorder) return;
+    const change: DocumentChange = {
+      doc: { kind: doc.kind, id },
+      before: doc.document(before),
+      after: doc.document(after),
+    };
+    if (cells) change.cells = cells;
+    this.recorder.record([change], source, this.access.now());
   }
 }
 

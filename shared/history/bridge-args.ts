@@ -28,8 +28,18 @@ export const historyArgs = {
       .object({ kind: z.literal('reading'), id: z.string().min(1).max(128), field: z.enum(readingFields) })
       .strict(),
   ]),
-  /** An import's record; with a cell (a history entry's), that cell is found among its changes. */
-  importRecord: z.object({ importId, localId: localId.optional(), path: docPath.optional() }).strict(),
+  /**
+   * An import's record; with a cell (a history entry's), that cell is found among its changes;
+   * `offset`: the first of its changed cells to show (the panel's pages), else around the cell.
+   */
+  importRecord: z
+    .object({
+      importId,
+      localId: localId.optional(),
+      path: docPath.optional(),
+      offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    })
+    .strict(),
 };
 
 /** A meter's or a reading's cell, as `workspace.meterCellHistory` names it. */

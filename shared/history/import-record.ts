@@ -5,6 +5,9 @@
  * (bridge: `workspace.importRecord`, `workspace.recentImports`).
  */
 
+/** The cells of an import's record read at a time: a page of the record's panel. */
+export const importCellsWindow = 200;
+
 /** What was read: an asset workbook (.xlsx), an asset CSV, or a readings file (CSV, XLSX, Portfolio Manager XML). */
 export type ImportKind = 'workbook' | 'csv' | 'readings';
 

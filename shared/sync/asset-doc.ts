@@ -105,6 +105,25 @@ const isDocField = (field: string) => !serviceOwned.has(field) && !collectionSet
 const isEntryField = (field: string) => !entryOwned.has(field);
 const isAbsent = (value: unknown) => value === undefined || value === null;
 
+/**
+ * What `setPathValue` at `path` changes of `flattenDoc`'s cells: `cell`, that one path alone (a
+ * document's field, or a field of an entry the document has); `none`, no cell (a field the service
+ * owns); `more`, other cells too (it adds, re-keys or replaces an entry or a collection).
+ */
+export function pathReach(doc: AssetDoc, path: string): 'cell' | 'none' | 'more' {
+  const [head, key, field, extra] = path.split('/');
+  if (head === undefined || extra !== undefined) return 'more';
+  if (key === undefined) return collectionSet.has(head) ? 'more' : serviceOwned.has(head) ? 'none' : 'cell';
+  if (field === undefined || !collectionSet.has(head)) return 'more';
+  const collection = head as Collection;
+  const entries = doc[collection];
+  if (!Array.isArray(entries)) return 'more';
+  if (!(entries as Record<string, unknown>[]).some((entry) => entryKey(collection, entry) === key))
+    return 'more';
+  // An entry's own fields are no cells, and its key among them (`year`, `id`) moves the entry.
+  return isEntryField(field) ? 'cell' : 'more';
+}
+
 /** Appends `prefix + field` for each field whose value (as `flattenDoc` holds it) differs. */
 function diffFields(
   a: Record<string, unknown> | null | undefined,

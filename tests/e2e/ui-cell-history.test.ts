@@ -5,7 +5,8 @@
  * date); Alt+H opens it from the keyboard. The corner mark: on the pulled value, gone once typed,
  * back once imported. A value imported from a workbook: its entry's "Show the import" opens the
  * import's record with that cell highlighted; the Import dialog's "Recent imports" opens it too;
- * an export with "Add a Sources tab" names the import as the value's source.
+ * an export with "Add a Sources tab" names the import as the value's source. An import of hundreds
+ * of cells: its record read a page at a time (Later cells, Earlier cells).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { dirname, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { importCellsWindow } from '../../shared/history/import-record';
 import type { AssetView } from '../../shared/sync/types';
 import { gridCell, screenshot, useUiPage, workspaceProbe, type UiPage } from '../support/ui-page';
 import type { TestApp } from '../../support/test-app';
@@ -169,6 +171,69 @@ describe("a cell's history in the grid", () => {
     sources.eachRow((line) => lines.push((line.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
     const city = lines.find((line) => line[4] === 'city' && line[5] === 'Zwolle');
     expect(city?.[6]).toBe(`from assets-2025.xlsx, ${place}`);
+    await page.getByTestId('exchange-close').click();
+    await exchange.waitFor({ state: 'hidden' });
+    expect(ui.pageErrors).toEqual([]);
+  });
+
+  it("an import's record of hundreds of cells is read a page at a time: later cells, earlier cells", async () => {
+    // Every energy figure of the workbook changed by one: an import of hundreds of cells.
+    const book = join(mkdtempSync(join(tmpdir(), 'asset-desk-ui-import-pages-')), 'energy-2025.xlsx');
+    app.picker.saveNext = book;
+    await app.core.handlers['workbook.export']({ format: 'xlsx' });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(book);
+    const energy = wb.getWorksheet('Energy');
+    if (!energy) throw new Error('no Energy tab');
+    const header = energy.getRow(1).values as unknown[];
+    let changed = 0;
+    for (let r = 3; r <= energy.rowCount; r++)
+      header.forEach((name, column) => {
+        const cell = energy.getRow(r).getCell(column);
+        if (typeof name !== 'string' || !/^annual_data\[\d+\]\.en_/.test(name)) return;
+        if (typeof cell.value !== 'number') return;
+        cell.value += 1;
+        changed++;
+      });
+    await wb.xlsx.writeFile(book);
+    expect(changed).toBeGreaterThan(importCellsWindow);
+    if (!(await page.getByTestId('exchange-button').isVisible())) {
+      await page.goto(app.host.launchUrl);
+      await page.getByTestId('exchange-button').waitFor();
+      const guide = page.getByTestId('guide-dismiss');
+      if (await guide.isVisible()) await guide.click();
+    }
+    await page.getByTestId('exchange-button').click();
+    const exchange = page.getByTestId('exchange-dialog');
+    await exchange.waitFor({ state: 'visible' });
+    app.picker.next = book;
+    await page.getByTestId('import-choose').click();
+    await page.getByTestId('preview-file').filter({ hasText: 'energy-2025.xlsx' }).waitFor();
+    await page.getByTestId('apply-import').click();
+    await page.getByTestId('apply-result').waitFor();
+    // "Recent imports" reads the list as it opens (the test before left it open: closed first).
+    const recent = page.getByTestId('recent-imports');
+    if ((await recent.getAttribute('open')) !== null) await recent.locator('summary').click();
+    await recent.locator('summary').click();
+    await page.getByTestId('recent-import').filter({ hasText: 'energy-2025.xlsx' }).click();
+    const record = page.getByTestId('import-record');
+    await record.getByTestId('import-record-facts').waitFor();
+    const status = record.locator('.hint[role="status"]');
+    const cells = record.getByTestId('import-record-cell');
+    await expect.poll(() => status.textContent()).toMatch(/^Cells 1–200 of [\d,]+ it changed:$/);
+    expect(await cells.count()).toBe(importCellsWindow);
+    const first = await cells.first().textContent();
+    const earlier = record.getByRole('button', { name: 'Earlier cells' });
+    const later = record.getByRole('button', { name: 'Later cells' });
+    expect(await earlier.isDisabled()).toBe(true);
+    await later.click();
+    await expect.poll(() => status.textContent()).toMatch(/^Cells 201–\d+ of [\d,]+ it changed:$/);
+    expect(await cells.first().textContent()).not.toBe(first);
+    await screenshot(page, 'ui-cell-history-import-pages.png');
+    await earlier.click();
+    await expect.poll(() => status.textContent()).toMatch(/^Cells 1–200 of/);
+    expect(await cells.first().textContent()).toBe(first);
+    await record.getByRole('button', { name: 'Close' }).click();
     await page.getByTestId('exchange-close').click();
     await exchange.waitFor({ state: 'hidden' });
     expect(ui.pageErrors).toEqual([]);

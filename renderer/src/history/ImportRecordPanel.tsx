@@ -1,16 +1,16 @@
 /**
  * An applied import's record (issue 31: "jump to the import"): the file is deleted once read, so
  * this shows what the workspace kept of it: the file, when, its tabs, what was applied and left
- * out, its undo step, and the cells it changed with where each was in the file; the cell of the
- * history entry that opened it highlighted and scrolled to. Opened from a cell's history ("Show
- * the import") or the Import dialog's "Recent imports".
+ * out, its undo step, and the cells it changed with where each was in the file, a page at a time
+ * (ImportRecordCells.tsx), the cell of the history entry that opened it highlighted and scrolled
+ * to. Opened from a cell's history ("Show the import") or the Import dialog's "Recent imports".
  */
-import { useEffect, useRef } from 'react';
 import type { ImportSummary } from '../../../shared/history/import-record';
 import { bridge } from '../bridge';
 import { useCellHistoryUi } from './cell-history-ui';
 import { useModalRead } from './use-modal-read';
-import { count, importFacts, shown, timeOf } from './history-words';
+import { ImportRecordCells } from './ImportRecordCells';
+import { count, importFacts, timeOf } from './history-words';
 import './history.css';
 
 const kindWords: Record<ImportSummary['kind'], string> = {
@@ -27,17 +27,11 @@ const stepWords: Record<ImportSummary['step'], string> = {
 
 export function ImportRecordPanel() {
   const target = useCellHistoryUi((s) => s.importShown);
-  const marked = useRef<HTMLTableRowElement>(null);
   const {
     ref,
     result: record,
     error,
   } = useModalRead(target, (found) => bridge.methods['workspace.importRecord'](found));
-
-  // The highlighted cell in view (an effect returns nothing: React would call what it returns).
-  useEffect(() => {
-    marked.current?.scrollIntoView({ block: 'center' });
-  }, [record]);
 
   const close = () => useCellHistoryUi.setState({ importShown: null });
   const added = record
@@ -82,45 +76,7 @@ export function ImportRecordPanel() {
                   “{record.label}”: {stepWords[record.step]}
                 </dd>
               </dl>
-              {record.changes > 0 && (
-                <>
-                  <p className="hint">
-                    {record.changes > record.rows.length
-                      ? `Cells ${record.offset + 1}–${record.offset + record.rows.length} of ${record.changes.toLocaleString('en-US')} it changed:`
-                      : `The ${count(record.changes, 'cell')} it changed:`}
-                  </p>
-                  <div className="import-record-cells">
-                    <table className="cell-history-table">
-                      <thead>
-                        <tr>
-                          <th scope="col">In the file</th>
-                          <th scope="col">Asset</th>
-                          <th scope="col">Field</th>
-                          <th scope="col">Value</th>
-                          <th scope="col">Was</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {record.rows.map((row, i) => (
-                          <tr
-                            key={i}
-                            ref={i === record.highlighted ? marked : undefined}
-                            className={i === record.highlighted ? 'highlighted' : undefined}
-                            aria-current={i === record.highlighted ? 'true' : undefined}
-                            data-testid="import-record-cell"
-                          >
-                            <td>{row.place ?? ''}</td>
-                            <td>{row.asset}</td>
-                            <td title={row.path}>{row.field}</td>
-                            <td>{shown(row.value)}</td>
-                            <td>{shown(row.previous)}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
-                </>
-              )}
+              <ImportRecordCells record={record} target={target} />
             </>
           )}
           <div className="dialog-actions">

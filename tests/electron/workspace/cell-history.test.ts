@@ -8,6 +8,7 @@ import { openSqlite } from '../../../electron/storage/sqlite';
 import { migrate, schemaVersion } from '../../../electron/workspace/migrations';
 import type { AssetDoc } from '../../../shared/sync/asset-doc';
 import { setPathValue } from '../../../shared/sync/asset-doc';
+import { tempWorkspace } from '../../../support/sync-harness';
 
 function open(file: string): { db: Database.Database; history: CellHistory } {
   const db = openSqlite(file);
@@ -178,5 +179,104 @@ describe('cell history', () => {
   it('is a step of the migrations', () => {
     const { db } = open(':memory:');
     expect(db.pragma('user_version', { simple: true })).toBe(schemaVersion);
+  });
+
+  it("moves an older file's hand marks into its history rows without losing a row or a mark", () => {
+    const file = tempFile();
+    const old = openSqlite(file);
+    migrate(old, 9);
+    const sql = (text: string) => old.prepare(text);
+    // As schema 9 wrote it: rows per change, and a mark per cell whose value is the analyst's.
+    sql(
+      'INSERT INTO change_sources (id, json) VALUES (1, \'{"kind":"typed"}\'), (2, \'{"kind":"workbook","file":"a.xlsx"}\')',
+    ).run();
+    sql("INSERT INTO cell_paths (id, path) VALUES (1, 'name'), (2, 'size'), (3, ?)").run(path);
+    sql(
+      "INSERT INTO cell_docs (id, kind, ref, origin_at, origin_source) VALUES (1, 'asset', 'a1', 0, 1), (2, 'asset', 'a2', 0, 2)",
+    ).run();
+    const row = sql(
+      'INSERT INTO cell_history (doc, path, at, value, previous, source) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    row.run(2, 3, 1, 11, 10, 1); // typed, then imported over: not the analyst's
+    row.run(2, 3, 2, 12, 11, 2);
+    row.run(2, 1, 3, '"Spire"', '"Tower"', 2); // imported, then typed over: the analyst's
+    row.run(2, 1, 4, '"Mast"', '"Spire"', 1);
+    const mark = sql('INSERT INTO cell_hand (doc, path) VALUES (?, ?)');
+    mark.run(1, 1); // a1 made by hand, never changed since
+    mark.run(1, 2);
+    mark.run(2, 1);
+    old.close();
+
+    const { db, history } = open(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(schemaVersion);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM cell_history').get()).toEqual({ n: 4 });
+    expect(Object.fromEntries(history.handCells('asset', ['a1', 'a2']))).toEqual({
+      a1: ['name', 'size'],
+      a2: ['name'],
+    });
+    // The cell's history reads as it did.
+    expect(
+      history.entries({ kind: 'asset', id: 'a2' }, 'name', 'Mast').map((e) => [e.value, e.source.kind]),
+    ).toEqual([
+      ['Mast', 'typed'],
+      ['Spire', 'workbook'],
+      ['Tower', 'workbook'],
+    ]);
+    // And the marks go on from the rows: a2's name imported over, its energy typed.
+    const a2 = { kind: 'asset' as const, id: 'a2' };
+    history.record(
+      [{ doc: a2, before: { name: 'Mast' }, after: { name: 'Pole' } }],
+      { kind: 'csv', file: 'b.csv' },
+      9,
+    );
+    history.record(
+      [
+        {
+          doc: a2,
+          before: { annual_data: [{ year: 2024, en_abs_wf: 12 }] },
+          after: { annual_data: [{ year: 2024, en_abs_wf: 13 }] },
+        },
+      ],
+      { kind: 'typed' },
+      10,
+    );
+    expect(history.handCells('asset', ['a2']).get('a2')).toEqual([path]);
+    db.close();
+  });
+
+  it('over a workspace store, forgets ids learnt in a step or a savepoint that rolled back, told by the store', () => {
+    const { store } = tempWorkspace('history-rollbacks');
+    const ids = ['A', 'B', 'C'].map((name) => store.step('add', () => store.createAsset({ name })).localId);
+    const [a, b, c] = ids as [string, string, string];
+    // An old file's assets: no history document yet, so each first edit learns its document's id.
+    store.cells.access.sql('DELETE FROM cell_docs').run();
+    store.cells.forget();
+    // A's first edit, its step rolled back: its document's id was learnt, then taken back.
+    expect(() =>
+      store.step('edit', () => {
+        store.setValue(a, 'city', 'Delft', { kind: 'typed' });
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    // A savepoint rolled back inside a step that goes on: C learnt in it, then taken back.
+    store.step('edit', () => {
+      expect(() =>
+        store.setValues([
+          { localId: c, path: 'city', value: 'Ede' },
+          { localId: 'missing', path: 'city', value: 'x' },
+        ]),
+      ).toThrow();
+      // B's document takes the id A's (and then C's) had for a moment.
+      store.setValue(b, 'city', 'Breda', { kind: 'typed' });
+    });
+    store.step('edit', () => store.setValue(a, 'city', 'Assen', { kind: 'paste' }));
+    store.step('edit', () => store.setValue(c, 'city', 'Epe', { kind: 'fill' }));
+    const kinds = (id: string, value: string) =>
+      store.cells.entries({ kind: 'asset', id }, 'city', value).map((e) => [e.value, e.source.kind]);
+    expect(kinds(a, 'Assen')).toEqual([['Assen', 'paste']]);
+    expect(kinds(b, 'Breda')).toEqual([['Breda', 'typed']]);
+    expect(kinds(c, 'Epe')).toEqual([['Epe', 'fill']]);
+    expect(store.cells.access.sql('SELECT COUNT(*) AS n FROM cell_history').get()).toEqual({ n: 3 });
+    store.close();
   });
 });

@@ -13,6 +13,8 @@ import { historyService } from '../../../electron/history/history-service';
 import { applyImport, undoImport } from '../../../electron/workbook/apply-import';
 import { exportWorkspace, previewImportFile } from '../../../electron/workbook/workspace-workbook';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
+import { bridgeMethods } from '../../../shared/bridge/contract';
+import { importCellsWindow } from '../../../shared/history/import-record';
 import { sourceInWords } from '../../../shared/history/source-words';
 import type { AssetDoc } from '../../../shared/sync/asset-doc';
 import { tempWorkspace } from '../../../support/sync-harness';
@@ -145,6 +147,58 @@ describe("an import's record", () => {
     expect(named?.source).toEqual({ kind: 'csv', file: 'readings.csv', import: record!.importId });
     const detail = await history['workspace.importRecord']({ importId: record!.importId });
     expect(detail.added).toEqual({ asset: 1, meter: 2, reading: 3 });
+    store.close();
+  });
+
+  it('pages through the cells of a big import, a window at a time, the asked cell highlighted in its page', async () => {
+    const { store } = tempWorkspace('import-records-pages');
+    const { localId } = store.step('add', () => store.createAsset(tower('Tower', 1)));
+    const years = Array.from({ length: 450 }, (_, i) => 1600 + i);
+    const recordId = store.step('import', () => {
+      const { id, source } = store.imports.begin('workbook', 'big.xlsx');
+      store.setValues(
+        years.map((year, i) => ({ localId, path: `annual_data/${year}/en_abs_wf`, value: i })),
+        source,
+      );
+      store.imports.finish(id, source, {
+        kind: 'workbook',
+        sheets: ['Energy'],
+        created: 0,
+        updated: 1,
+        cells: years.length,
+        skipped: 0,
+        skippedWhat: 'assets rejected',
+        label: 'import of 1 asset from big.xlsx',
+      });
+      return id;
+    });
+    const history = historyService({ store: () => store }).handlers;
+    const page = (offset?: number, cell?: number) =>
+      history['workspace.importRecord']({
+        importId: recordId,
+        ...(offset === undefined ? {} : { offset }),
+        ...(cell === undefined ? {} : { localId, path: `annual_data/${years[cell]}/en_abs_wf` }),
+      });
+    const first = await page();
+    expect([first.changes, first.offset, first.rows.length]).toEqual([450, 0, importCellsWindow]);
+    const values: unknown[] = [];
+    for (let offset = 0; offset < first.changes; offset += importCellsWindow)
+      values.push(...(await page(offset)).rows.map((row) => row.value));
+    // Every cell once, in the import's order.
+    expect(values).toEqual(years.map((_, i) => i));
+    // Past the end: the last cell.
+    expect(await page(10_000)).toMatchObject({ offset: 449, rows: [{ value: 449 }] });
+    // Around a cell: it is in its window, highlighted; a page without it highlights nothing.
+    const around = await page(undefined, 300);
+    expect(around.offset).toBe(280);
+    expect(around.rows[around.highlighted!]?.value).toBe(300);
+    expect((await page(200, 300)).highlighted).toBe(100);
+    expect((await page(0, 300)).highlighted).toBeNull();
+    // The bridge takes a whole offset from 0 only.
+    const args = bridgeMethods['workspace.importRecord'].args;
+    expect(args.safeParse({ importId: recordId, offset: 200 }).success).toBe(true);
+    expect(args.safeParse({ importId: recordId, offset: -1 }).success).toBe(false);
+    expect(args.safeParse({ importId: recordId, offset: 1.5 }).success).toBe(false);
     store.close();
   });
 });

@@ -1,0 +1,71 @@
+import type Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { CellHistory } from '../../../electron/workspace/cell-history';
+import { handCellsOf } from '../../../electron/workspace/hand-cells';
+import { openSqlite } from '../../../electron/storage/sqlite';
+import { migrate } from '../../../electron/workspace/migrations';
+import type { AssetDoc } from '../../../shared/sync/asset-doc';
+
+function open(): { db: Database.Database; sql: (text: string) => Database.Statement } {
+  const db = openSqlite(':memory:');
+  migrate(db);
+  const cache = new Map<string, Database.Statement>();
+  const sql = (text: string) => {
+    let statement = cache.get(text);
+    if (!statement) cache.set(text, (statement = db.prepare(text)));
+    return statement;
+  };
+  return { db, sql };
+}
+
+const asset: AssetDoc = { name: 'Tower', size: 1000 };
+const doc = (id: string) => ({ kind: 'asset' as const, id });
+
+describe("the analyst's hand cells", () => {
+  it("are a cell's newest row's word, or its document's making by hand when no change touched it", () => {
+    const { sql } = open();
+    const history = new CellHistory({ sql });
+    history.record([{ doc: doc('m'), before: null, after: asset }], { kind: 'typed' }, 1);
+    history.record(
+      [{ doc: doc('m'), before: asset, after: { ...asset, size: 2 } }],
+      { kind: 'workbook', file: 'a.xlsx' },
+      2,
+    );
+    history.record(
+      [{ doc: doc('p'), before: asset, after: { ...asset, name: 'Spire' } }],
+      { kind: 'paste' },
+      3,
+    );
+    history.record(
+      [{ doc: doc('p'), before: { ...asset, name: 'Spire' }, after: { ...asset, name: null } }],
+      { kind: 'clear' },
+      4,
+    );
+    history.record(
+      [{ doc: doc('p'), before: { ...asset, name: null }, after: { ...asset, name: 'Spire' } }],
+      { kind: 'undo' },
+      5,
+    );
+    expect(Object.fromEntries(handCellsOf({ sql }, 'asset', ['p', 'm', 'x']))).toEqual({
+      m: ['name'],
+      p: ['name'],
+    });
+  });
+
+  it('are read from the index of the history alone, for the documents asked only', () => {
+    const { db } = open();
+    const text = db
+      .prepare("SELECT sql FROM sqlite_schema WHERE name = 'cell_history_cell'")
+      .pluck()
+      .get() as string;
+    expect(text).toMatch(/\(doc, path, id, hand\)/);
+    const plan = db
+      .prepare(
+        'EXPLAIN QUERY PLAN SELECT d.ref, h.path, h.hand, MAX(h.id) FROM json_each(?) j CROSS JOIN cell_docs d ON d.kind = ? AND d.ref = j.value CROSS JOIN cell_history h ON h.doc = d.id GROUP BY h.doc, h.path',
+      )
+      .all('["a"]', 'asset') as Array<{ detail: string }>;
+    expect(plan.map((row) => row.detail).join(' | ')).toMatch(
+      /SEARCH h USING COVERING INDEX cell_history_cell/,
+    );
+  });
+});
