@@ -31,6 +31,26 @@ describe("a cell's history in the grid", () => {
     asset = assets[0] as AssetView;
   });
 
+  /** The workbook at `book` imported through the Import dialog, which is left open on its result. */
+  async function importBook(book: string, fileName: string) {
+    // Run alone (-t), the page is not open yet.
+    if (!(await page.getByTestId('exchange-button').isVisible())) {
+      await page.goto(app.host.launchUrl);
+      await page.getByTestId('exchange-button').waitFor();
+      const guide = page.getByTestId('guide-dismiss');
+      if (await guide.isVisible()) await guide.click();
+    }
+    await page.getByTestId('exchange-button').click();
+    const exchange = page.getByTestId('exchange-dialog');
+    await exchange.waitFor({ state: 'visible' });
+    app.picker.next = book;
+    await page.getByTestId('import-choose').click();
+    await page.getByTestId('preview-file').filter({ hasText: fileName }).waitFor();
+    await page.getByTestId('apply-import').click();
+    await page.getByTestId('apply-result').waitFor();
+    return exchange;
+  }
+
   it('opens from the cell menu and Alt+H, each value with where it came from', async () => {
     await page.goto(app.host.launchUrl);
     const cell = gridCell(page, 'assets-grid', asset.localId, 'city');
@@ -96,22 +116,7 @@ describe("a cell's history in the grid", () => {
     sheet.getRow(row).getCell(column).value = 'Zwolle';
     await wb.xlsx.writeFile(book);
     const place = `Asset Characteristics!${sheet.getColumn(column).letter}${row}`;
-    // Run alone (-t), the page is not open yet.
-    if (!(await page.getByTestId('exchange-button').isVisible())) {
-      await page.goto(app.host.launchUrl);
-      const guide = page.getByTestId('guide-dismiss');
-      await page.getByTestId('exchange-button').waitFor();
-      if (await guide.isVisible()) await guide.click();
-    }
-
-    await page.getByTestId('exchange-button').click();
-    const exchange = page.getByTestId('exchange-dialog');
-    await exchange.waitFor({ state: 'visible' });
-    app.picker.next = book;
-    await page.getByTestId('import-choose').click();
-    await page.getByTestId('preview-file').filter({ hasText: 'assets-2025.xlsx' }).waitFor();
-    await page.getByTestId('apply-import').click();
-    await page.getByTestId('apply-result').waitFor();
+    const exchange = await importBook(book, 'assets-2025.xlsx');
     await page.getByTestId('exchange-close').click();
     await exchange.waitFor({ state: 'hidden' });
     await expect.poll(() => workspaceProbe(app).valueAt(asset.localId, 'city')).toBe('Zwolle');
@@ -197,20 +202,7 @@ describe("a cell's history in the grid", () => {
       });
     await wb.xlsx.writeFile(book);
     expect(changed).toBeGreaterThan(importCellsWindow);
-    if (!(await page.getByTestId('exchange-button').isVisible())) {
-      await page.goto(app.host.launchUrl);
-      await page.getByTestId('exchange-button').waitFor();
-      const guide = page.getByTestId('guide-dismiss');
-      if (await guide.isVisible()) await guide.click();
-    }
-    await page.getByTestId('exchange-button').click();
-    const exchange = page.getByTestId('exchange-dialog');
-    await exchange.waitFor({ state: 'visible' });
-    app.picker.next = book;
-    await page.getByTestId('import-choose').click();
-    await page.getByTestId('preview-file').filter({ hasText: 'energy-2025.xlsx' }).waitFor();
-    await page.getByTestId('apply-import').click();
-    await page.getByTestId('apply-result').waitFor();
+    const exchange = await importBook(book, 'energy-2025.xlsx');
     // "Recent imports" reads the list as it opens (the test before left it open: closed first).
     const recent = page.getByTestId('recent-imports');
     if ((await recent.getAttribute('open')) !== null) await recent.locator('summary').click();

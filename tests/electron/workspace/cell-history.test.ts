@@ -9,16 +9,10 @@ import { migrate, schemaVersion } from '../../../electron/workspace/migrations';
 import type { AssetDoc } from '../../../shared/sync/asset-doc';
 import { setPathValue } from '../../../shared/sync/asset-doc';
 import { tempWorkspace } from '../../../support/sync-harness';
+import { migratedDb } from '../../support/migrated-db';
 
 function open(file: string): { db: Database.Database; history: CellHistory } {
-  const db = openSqlite(file);
-  migrate(db);
-  const cache = new Map<string, Database.Statement>();
-  const sql = (text: string) => {
-    let statement = cache.get(text);
-    if (!statement) cache.set(text, (statement = db.prepare(text)));
-    return statement;
-  };
+  const { db, sql } = migratedDb(file);
   return { db, history: new CellHistory({ sql }) };
 }
 

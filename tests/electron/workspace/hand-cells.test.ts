@@ -1,29 +1,15 @@
-import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CellHistory } from '../../../electron/workspace/cell-history';
 import { handCellsOf } from '../../../electron/workspace/hand-cells';
-import { openSqlite } from '../../../electron/storage/sqlite';
-import { migrate } from '../../../electron/workspace/migrations';
+import { migratedDb } from '../../support/migrated-db';
 import type { AssetDoc } from '../../../shared/sync/asset-doc';
-
-function open(): { db: Database.Database; sql: (text: string) => Database.Statement } {
-  const db = openSqlite(':memory:');
-  migrate(db);
-  const cache = new Map<string, Database.Statement>();
-  const sql = (text: string) => {
-    let statement = cache.get(text);
-    if (!statement) cache.set(text, (statement = db.prepare(text)));
-    return statement;
-  };
-  return { db, sql };
-}
 
 const asset: AssetDoc = { name: 'Tower', size: 1000 };
 const doc = (id: string) => ({ kind: 'asset' as const, id });
 
 describe("the analyst's hand cells", () => {
   it("are a cell's newest row's word, or its document's making by hand when no change touched it", () => {
-    const { sql } = open();
+    const { sql } = migratedDb();
     const history = new CellHistory({ sql });
     history.record([{ doc: doc('m'), before: null, after: asset }], { kind: 'typed' }, 1);
     history.record(
@@ -53,7 +39,7 @@ describe("the analyst's hand cells", () => {
   });
 
   it('are read from the index of the history alone, for the documents asked only', () => {
-    const { db } = open();
+    const { db } = migratedDb();
     const text = db
       .prepare("SELECT sql FROM sqlite_schema WHERE name = 'cell_history_cell'")
       .pluck()
