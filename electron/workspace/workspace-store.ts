@@ -35,6 +35,12 @@ export class WorkspaceStore extends LedgerReads {
   readonly cells: CellHistory;
   /** The imports applied to this file, each recorded once (import-records.ts), for "Show the import". */
   readonly imports: ImportRecords;
+  /**
+   * Whether another connection (a worker thread's) may write a step into this file as this store
+   * would: the file is on disk and its changes go to its own cell history, not to a recorder the
+   * caller gave (which lives on this thread).
+   */
+  readonly writableElsewhere: boolean;
 
   private constructor(
     db: Database.Database,
@@ -53,6 +59,7 @@ export class WorkspaceStore extends LedgerReads {
     this.access = access;
     this.cells = new CellHistory(access);
     this.path = new WritePath(access, recorder === null ? undefined : (recorder ?? this.cells));
+    this.writableElsewhere = recorder === undefined && this.file !== '' && this.file !== ':memory:';
     this.edits = new AssetEdits(access, this.path);
     this.imports = new ImportRecords(access, () => this.path.currentStep());
   }
@@ -277,6 +284,15 @@ export class WorkspaceStore extends LedgerReads {
       beforeCommit: () => wal.settle(),
       afterCommit: () => void checkpointOffMain(this.file),
     });
+  }
+
+  /**
+   * One step written into this file by another connection (a worker thread's): until `fn` settles
+   * every write here is refused with `stepBusy`, as between a sliced step's slices; reads see the
+   * file as it was until that step commits.
+   */
+  writtenElsewhere<T>(fn: () => Promise<T>): Promise<T> {
+    return this.path.writtenElsewhere(fn);
   }
 
   undo(): StepOutcome | null {
