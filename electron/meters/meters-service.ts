@@ -18,7 +18,7 @@ import { cellsLabel } from '../workspace/edit-handlers';
 import { newMeter, newReading } from './meter-edits';
 import { deleteChanges, editChanges } from './meter-changes';
 import { affectedBy, autoStates, recomputeFigures } from './figures-recompute';
-import { applyOffMain, applyReadings, type ApplyResult } from './readings-apply';
+import { applyOffMain, applyReadings, type ApplyInput, type ApplyResult } from './readings-apply';
 import { assetMeters, figuresOf } from './meter-figures';
 import { metersListing } from './meters-listing';
 import { MeterStore, type MeterDocChange } from '../workspace/meter-store';
@@ -191,16 +191,20 @@ export class MetersService {
 
   private async applyImport(planId: string, createAssets: boolean): Promise<ApplyResult & MeterWriteResult> {
     const { store, meters } = this.open();
-    const { parsed, plan, file } = this.takePlan(planId, store.file);
+    // Written by a worker thread (readings-apply.ts) unless no other connection can write as this one.
+    // No local holds the plan: main lets it go while the worker writes its own copy.
+    const result = await (store.writableElsewhere
+      ? applyOffMain(store, this.applyInput(planId, store.file, createAssets))
+      : applyReadings(store, meters, this.applyInput(planId, store.file, createAssets)));
+    return { ...result, history: store.historyState() };
+  }
+
+  private applyInput(planId: string, storeFile: string, createAssets: boolean): ApplyInput {
+    const { parsed, plan, file } = this.takePlan(planId, storeFile);
     if (plan.readings.length === 0 && (createAssets ? plan.unknownAssets : []).length === 0)
       throw badRequest(`${file}: no valid reading to add.`);
     this.plan = undefined;
-    const input = { parsed, plan, file, createAssets, idName: this.deps.idName(), accepted: this.accepted() };
-    // Written by a worker thread (readings-apply.ts) unless no other connection can write as this one.
-    const result = store.writableElsewhere
-      ? await applyOffMain(store, input)
-      : await applyReadings(store, meters, input);
-    return { ...result, history: store.historyState() };
+    return { parsed, plan, file, createAssets, idName: this.deps.idName(), accepted: this.accepted() };
   }
 
   readonly handlers: Handlers = {

@@ -16,7 +16,8 @@ async function run(): Promise<ApplyReply> {
   const store = WorkspaceStore.open(storeFile);
   try {
     const { access, path } = store.meterAccess;
-    const result = await applyReadings(store, new MeterStore(access, path), revived(input));
+    // The log's copy into the file is main's to start (readings-apply.ts): this thread ends on answering.
+    const result = await applyReadings(store, new MeterStore(access, path), revived(input), 'caller');
     return { ok: true, result };
   } catch (error) {
     return {

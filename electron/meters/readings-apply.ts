@@ -1,3 +1,4 @@
+import type { Worker } from 'node:worker_threads';
 import type { MeterWriteResult } from '../../shared/bridge/contract';
 import type { ChangeSource } from '../../shared/history/change-source';
 import type { ReadingsImport } from '../../shared/meters/import-rows';
@@ -7,6 +8,7 @@ import type { AssetIdName } from '../../shared/sync/asset-id-name';
 import { UserFacingError, type UserFacingCode } from '../../shared/errors';
 import { startWorker } from '../workers/start-worker';
 import type { MeterDocChange, MeterStore } from '../workspace/meter-store';
+import { checkpointOffMain } from '../workspace/wal-flush';
 import type { WorkspaceStore } from '../workspace/workspace-store';
 import { affectedBy, autoStates, recomputeFiguresSliced } from './figures-recompute';
 import { assetLookups, countNew, countOf, createdAssets, importChanges } from './readings-preview';
@@ -39,6 +41,8 @@ export async function applyReadings(
   store: WorkspaceStore,
   meters: MeterStore,
   input: ApplyInput,
+  /** 'caller': the log's copy into the file is left to the caller (a worker thread's: see applyOffMain). */
+  checkpoint: 'here' | 'caller' = 'here',
 ): Promise<ApplyResult> {
   const { parsed, plan, file, idName, accepted } = input;
   const create = input.createAssets ? plan.unknownAssets : [];
@@ -50,28 +54,40 @@ export async function applyReadings(
   // Recorded once, inside the step (the file is deleted once read): its changes carry the record's id.
   let record: ReturnType<WorkspaceStore['imports']['begin']> | undefined;
   const began = () => (record ??= store.imports.begin('readings', file));
-  const result = await store.slicedStep(label, async (pause) => {
-    const { source } = began();
-    if (create.length > 0) {
-      // The assets the file names and the workspace lacks: made first, then the file planned again.
-      for (const asset of createdAssets(parsed, new Set(create))) store.createAsset(asset, source);
-      done = planReadings(parsed, assetLookups(store, meters), file);
-    }
-    const touched = await writeChanges(store, meters, importChanges(done), source, pause);
-    const figures = await recomputeFiguresSliced(store, meters, touched, autoStates, idName, accepted, pause);
-    const { id } = began();
-    store.imports.finish(id, source, {
-      kind: 'readings',
-      sheets: [],
-      created: done.meters.filter((p) => p.isNew).length,
-      updated: 0,
-      cells: done.readings.length,
-      skipped: done.problems.length,
-      skippedWhat: `${done.problems.length === 1 ? 'row' : 'rows'} left out (a reading already there or twice in the file, or a problem)`,
-      label,
-    });
-    return figures;
-  });
+  const result = await store.slicedStep(
+    label,
+    async (pause) => {
+      const { source } = began();
+      if (create.length > 0) {
+        // The assets the file names and the workspace lacks: made first, then the file planned again.
+        for (const asset of createdAssets(parsed, new Set(create))) store.createAsset(asset, source);
+        done = planReadings(parsed, assetLookups(store, meters), file);
+      }
+      const touched = await writeChanges(store, meters, importChanges(done), source, pause);
+      const figures = await recomputeFiguresSliced(
+        store,
+        meters,
+        touched,
+        autoStates,
+        idName,
+        accepted,
+        pause,
+      );
+      const { id } = began();
+      store.imports.finish(id, source, {
+        kind: 'readings',
+        sheets: [],
+        created: done.meters.filter((p) => p.isNew).length,
+        updated: 0,
+        cells: done.readings.length,
+        skipped: done.problems.length,
+        skippedWhat: `${done.problems.length === 1 ? 'row' : 'rows'} left out (a reading already there or twice in the file, or a problem)`,
+        label,
+      });
+      return figures;
+    },
+    { checkpoint },
+  );
   return {
     ...result,
     meters: countNew(done),
@@ -109,35 +125,46 @@ export type ApplyReply =
  * lets the plan go once it is handed over.
  */
 export function applyOffMain(store: WorkspaceStore, input: ApplyInput): Promise<ApplyResult> {
-  return store.writtenElsewhere(
-    () =>
-      new Promise<ApplyResult>((resolve, reject) => {
-        const worker = startWorker(import.meta.url, 'readings-apply-worker', {
-          workerData: { storeFile: store.file, input },
-          transferList: movableColumns(input),
-        });
-        let answered = false;
-        worker.once('message', (reply: ApplyReply) => {
-          answered = true;
-          if (reply.ok) resolve(reply.result);
-          else
-            reject(
-              reply.userCode === null
-                ? new Error(reply.message)
-                : new UserFacingError(reply.message, { userCode: reply.userCode }),
-            );
-        });
-        worker.once('error', (error) => {
-          answered = true;
-          reject(error);
-        });
-        // A worker gone without a word (killed): its transaction never committed, nothing was written.
-        worker.once('exit', (code) => {
-          if (!answered)
-            reject(new Error(`The readings import stopped (exit code ${code}): nothing was added.`));
-        });
-      }),
-  );
+  // Held only until the worker has it: no closure below keeps the plan alive on main.
+  let handed: ApplyInput | undefined = input;
+  return store.writtenElsewhere(() => {
+    const worker = startWorker(import.meta.url, 'readings-apply-worker', {
+      workerData: { storeFile: store.file, input: handed },
+      transferList: movableColumns(handed as ApplyInput),
+      // Its garbage (a JSON text per row written) dies young: a small young generation keeps the
+      // worker's heap, beside main's, within the import's memory goal.
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    });
+    handed = undefined;
+    return answerOf(worker, store.file);
+  });
+}
+
+function answerOf(worker: Worker, file: string): Promise<ApplyResult> {
+  return new Promise<ApplyResult>((resolve, reject) => {
+    let answered = false;
+    worker.once('message', (reply: ApplyReply) => {
+      answered = true;
+      // The log's copy into the file from a connection of main's own worker: the import's worker
+      // ends now, and its heap with it.
+      if (reply.ok) void checkpointOffMain(file);
+      if (reply.ok) resolve(reply.result);
+      else
+        reject(
+          reply.userCode === null
+            ? new Error(reply.message)
+            : new UserFacingError(reply.message, { userCode: reply.userCode }),
+        );
+    });
+    worker.once('error', (error) => {
+      answered = true;
+      reject(error);
+    });
+    // A worker gone without a word (killed): its transaction never committed, nothing was written.
+    worker.once('exit', (code) => {
+      if (!answered) reject(new Error(`The readings import stopped (exit code ${code}): nothing was added.`));
+    });
+  });
 }
 
 /** The typed arrays holding the plan's readings that own their whole buffer (moved to the worker). */

@@ -276,13 +276,21 @@ export class WorkspaceStore extends LedgerReads {
   }
 
   /** One user action too big for one task, as one undo step written in slices (history.ts). */
-  async slicedStep<T>(label: string, fn: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
-    // Its log is synced as it grows and checkpointed off main's thread (wal-flush.ts).
+  async slicedStep<T>(
+    label: string,
+    fn: (pause: () => Promise<void>) => Promise<T>,
+    opts: { checkpoint?: 'here' | 'caller' } = {},
+  ): Promise<T> {
+    // Its log is synced as it grows and checkpointed off main's thread (wal-flush.ts), or left to the
+    // caller (a worker thread that would otherwise live on, its heap held, until the copy is done).
     const wal = new WalFlusher(this.file);
+    const checkpoint = opts.checkpoint ?? 'here';
     return this.path.slicedStep(label, fn, {
       between: () => wal.tick(),
       beforeCommit: () => wal.settle(),
-      afterCommit: () => void checkpointOffMain(this.file),
+      afterCommit: () => {
+        if (checkpoint === 'here') void checkpointOffMain(this.file);
+      },
     });
   }
 
