@@ -126,7 +126,11 @@ export type ApplyReply =
  */
 export function applyOffMain(store: WorkspaceStore, input: ApplyInput): Promise<ApplyResult> {
   // Held only until the worker has it: no closure below keeps the plan alive on main.
-  let handed: ApplyInput | undefined = input;
+  // The file's meters and errors serve only to plan again after creating assets: not cloned otherwise.
+  const replans = input.createAssets && input.plan.unknownAssets.length > 0;
+  let handed: ApplyInput | undefined = replans
+    ? input
+    : { ...input, parsed: { ...input.parsed, meters: [], errors: [] } };
   return store.writtenElsewhere(() => {
     const worker = startWorker(import.meta.url, 'readings-apply-worker', {
       workerData: { storeFile: store.file, input: handed },
