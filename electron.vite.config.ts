@@ -17,6 +17,7 @@ export default defineConfig({
           'workbook-worker': resolve('electron/workbook/workbook-worker.ts'),
           'sync-worker': resolve('electron/sync/sync-worker.ts'),
           'checkpoint-worker': resolve('electron/workspace/checkpoint-worker.ts'),
+          'readings-apply-worker': resolve('electron/meters/readings-apply-worker.ts'),
         },
         output: { chunkFileNames: '[name]-[hash].js' },
       },

@@ -13,6 +13,9 @@ import { assetMeters, figuresOf, figureWrites, touchedYears } from './meter-figu
  * `meters-service.ts`, which decides the steps.
  */
 
+/** A recompute writes these: empty cells, and cells still holding what meters last wrote. */
+export const autoStates: ReadonlySet<FigureState> = new Set(['fill', 'update', 'same']);
+
 /** The assets and reporting years a set of changes moves (null: all the asset's years). */
 export function affectedBy(
   changes: Iterable<MeterDocChange>,

@@ -17,25 +17,14 @@ import type { WorkspaceStore } from '../workspace/workspace-store';
 import { cellsLabel } from '../workspace/edit-handlers';
 import { newMeter, newReading } from './meter-edits';
 import { deleteChanges, editChanges } from './meter-changes';
-import { affectedBy, recomputeFigures, recomputeFiguresSliced } from './figures-recompute';
+import { affectedBy, autoStates, recomputeFigures } from './figures-recompute';
+import { applyOffMain, applyReadings, type ApplyInput, type ApplyResult } from './readings-apply';
 import { assetMeters, figuresOf } from './meter-figures';
 import { metersListing } from './meters-listing';
 import { MeterStore, type MeterDocChange } from '../workspace/meter-store';
 import { deflated, inflated, loadReadings } from './readings-file';
-import {
-  assetLookups,
-  countNew,
-  countOf,
-  createdAssets,
-  importChanges,
-  previewReadings,
-  runSliced,
-  type ReadingsContent,
-} from './readings-preview';
-import { planReadings, type ReadingsPlan } from './readings-plan';
-
-/** A recompute writes these: empty cells, and cells still holding what meters last wrote. */
-const autoStates: ReadonlySet<FigureState> = new Set(['fill', 'update', 'same']);
+import { countOf, previewReadings, runSliced, type ReadingsContent } from './readings-preview';
+import type { ReadingsPlan } from './readings-plan';
 
 type Handlers = Pick<
   BridgeHandlers,
@@ -190,44 +179,6 @@ export class MetersService {
   }
 
   /**
-   * An import's step: as `writeStep`, but written in slices (history.ts's `slicedStep`), so main
-   * answers other calls while a file of a million readings is written; still one undo step.
-   */
-  private async importStep(
-    label: string,
-    changes: () => Iterable<MeterDocChange>,
-    source: () => ChangeSource,
-    done: () => void,
-  ): Promise<MeterWriteResult> {
-    const { store, meters } = this.open();
-    const result = await store.slicedStep(label, async (pause) => {
-      const touched = new Map<string, Set<number> | null>();
-      const month = this.month(store);
-      const list = changes();
-      const from = source();
-      let n = 0;
-      for (const change of list) {
-        affectedBy([change], month, touched);
-        meters.write([change], from);
-        if ((++n & 255) === 0) await pause();
-      }
-      const idName = this.deps.idName();
-      const figures = await recomputeFiguresSliced(
-        store,
-        meters,
-        touched,
-        autoStates,
-        idName,
-        this.accepted(),
-        pause,
-      );
-      done();
-      return figures;
-    });
-    return { ...result, history: store.historyState() };
-  }
-
-  /**
    * The preview's plan, taken for its apply: the file's text stays behind (130 MB for 1.44 M
    * readings, not held while they are written, nor counted in the heap the collector sizes from).
    */
@@ -238,53 +189,22 @@ export class MetersService {
     return { parsed: plan.parsed, plan: plan.plan, file: plan.file };
   }
 
-  private async applyImport(planId: string, createAssets: boolean) {
+  private async applyImport(planId: string, createAssets: boolean): Promise<ApplyResult & MeterWriteResult> {
     const { store, meters } = this.open();
-    const { parsed, plan, file } = this.takePlan(planId, store.file);
-    const create = createAssets ? plan.unknownAssets : [];
-    if (plan.readings.length === 0 && create.length === 0)
+    // Written by a worker thread (readings-apply.ts) unless no other connection can write as this one.
+    // No local holds the plan: main lets it go while the worker writes its own copy.
+    const result = await (store.writableElsewhere
+      ? applyOffMain(store, this.applyInput(planId, store.file, createAssets))
+      : applyReadings(store, meters, this.applyInput(planId, store.file, createAssets)));
+    return { ...result, history: store.historyState() };
+  }
+
+  private applyInput(planId: string, storeFile: string, createAssets: boolean): ApplyInput {
+    const { parsed, plan, file } = this.takePlan(planId, storeFile);
+    if (plan.readings.length === 0 && (createAssets ? plan.unknownAssets : []).length === 0)
       throw badRequest(`${file}: no valid reading to add.`);
     this.plan = undefined;
-    let done: ReadingsPlan = plan;
-    const label =
-      create.length > 0
-        ? `import of readings from ${file}, with ${countOf(create.length, 'new asset')}`
-        : `import of ${countOf(plan.readings.length, 'reading')} from ${file}`;
-    // Recorded once, inside the step (the file is deleted once read): its changes carry the record's id.
-    let record: ReturnType<WorkspaceStore['imports']['begin']> | undefined;
-    const began = () => (record ??= store.imports.begin('readings', file));
-    const result = await this.importStep(
-      label,
-      () => {
-        const { source } = began();
-        if (create.length > 0) {
-          // The assets the file names and the workspace lacks: made first, then the file planned again.
-          for (const asset of createdAssets(parsed, new Set(create))) store.createAsset(asset, source);
-          done = planReadings(parsed, assetLookups(store, meters), file);
-        }
-        return importChanges(done);
-      },
-      () => began().source,
-      () => {
-        const { id, source } = began();
-        store.imports.finish(id, source, {
-          kind: 'readings',
-          sheets: [],
-          created: done.meters.filter((p) => p.isNew).length,
-          updated: 0,
-          cells: done.readings.length,
-          skipped: done.problems.length,
-          skippedWhat: `${done.problems.length === 1 ? 'row' : 'rows'} left out (a reading already there or twice in the file, or a problem)`,
-          label,
-        });
-      },
-    );
-    return {
-      ...result,
-      meters: countNew(done),
-      readings: done.readings.length,
-      figures: { written: result.views.length, held: result.held },
-    };
+    return { parsed, plan, file, createAssets, idName: this.deps.idName(), accepted: this.accepted() };
   }
 
   readonly handlers: Handlers = {

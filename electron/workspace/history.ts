@@ -170,6 +170,20 @@ export class History {
     }
   }
 
+  /**
+   * While another connection writes one step into this file (a readings import's worker thread):
+   * as between a sliced step's slices, every write on this one is refused until `fn` settles.
+   */
+  async writtenElsewhere<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active !== null || this.waiting) throw stepBusy();
+    this.waiting = true;
+    try {
+      return await fn();
+    } finally {
+      this.waiting = false;
+    }
+  }
+
   /** Journals one change of a document; inside a step, with its images for undo (undefined: none kept). */
   journal(key: string, kind: string, payload: unknown, before: unknown, after: unknown): void {
     const inStep = this.active !== null;

@@ -35,6 +35,12 @@ export class WorkspaceStore extends LedgerReads {
   readonly cells: CellHistory;
   /** The imports applied to this file, each recorded once (import-records.ts), for "Show the import". */
   readonly imports: ImportRecords;
+  /**
+   * Whether another connection (a worker thread's) may write a step into this file as this store
+   * would: the file is on disk and its changes go to its own cell history, not to a recorder the
+   * caller gave (which lives on this thread).
+   */
+  readonly writableElsewhere: boolean;
 
   private constructor(
     db: Database.Database,
@@ -55,6 +61,7 @@ export class WorkspaceStore extends LedgerReads {
     // rollback (`rolledBack`) rather than checking its caches on every write.
     this.cells = new CellHistory(access, { toldOfRollbacks: true });
     this.path = new WritePath(access, recorder === null ? undefined : (recorder ?? this.cells));
+    this.writableElsewhere = recorder === undefined && this.file !== '' && this.file !== ':memory:';
     this.edits = new AssetEdits(access, this.path);
     this.imports = new ImportRecords(access, () => this.path.currentStep());
   }
@@ -288,19 +295,41 @@ export class WorkspaceStore extends LedgerReads {
   }
 
   /** One user action too big for one task, as one undo step written in slices (history.ts). */
-  async slicedStep<T>(label: string, fn: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
-    // Its log is synced as it grows and checkpointed off main's thread (wal-flush.ts).
+  async slicedStep<T>(
+    label: string,
+    fn: (pause: () => Promise<void>) => Promise<T>,
+    opts: { checkpoint?: 'here' | 'caller' } = {},
+  ): Promise<T> {
+    // Its log is synced as it grows and checkpointed off main's thread (wal-flush.ts), or left to the
+    // caller (a worker thread that would otherwise live on, its heap held, until the copy is done).
     const wal = new WalFlusher(this.file);
+    const checkpoint = opts.checkpoint ?? 'here';
     try {
       return await this.path.slicedStep(label, fn, {
         between: () => wal.tick(),
         beforeCommit: () => wal.settle(),
-        afterCommit: () => void checkpointOffMain(this.file),
+        afterCommit: () => {
+          if (checkpoint === 'here') void checkpointOffMain(this.file);
+        },
       });
     } catch (error) {
       // Its ROLLBACK (history.ts) takes back what the cell history learnt in it.
       this.cells.forget();
       throw error;
+    }
+  }
+
+  /**
+   * One step written into this file by another connection (a worker thread's): until `fn` settles
+   * every write here is refused with `stepBusy`, as between a sliced step's slices; reads see the
+   * file as it was until that step commits.
+   */
+  async writtenElsewhere<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await this.path.writtenElsewhere(fn);
+    } finally {
+      // The other connection's history ids are not this one's to have learnt; start afresh.
+      this.cells.forget();
     }
   }
 

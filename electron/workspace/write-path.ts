@@ -149,6 +149,11 @@ export class WritePath {
     return this.history.slicedStep(label, fn, hooks);
   }
 
+  /** A step written by another connection: writes here refused meanwhile (history.ts). */
+  writtenElsewhere<T>(fn: () => Promise<T>): Promise<T> {
+    return this.history.writtenElsewhere(fn);
+  }
+
   /** Whether a sliced step waits between slices (every other write is refused meanwhile). */
   get paused(): boolean {
     return this.history.paused;

@@ -18,9 +18,10 @@ describe('the built main', () => {
         (match) => ({ file, worker: match[1] ?? '' }),
       ),
     );
-    // The workspace's log checkpoint, the sync's worker and the workbook's.
+    // The workspace's log checkpoint, the readings import's apply, the sync's worker and the workbook's.
     expect(starts.map((start) => start.worker).sort()).toEqual([
       'checkpoint-worker',
+      'readings-apply-worker',
       'sync-worker',
       'workbook-worker',
     ]);
