@@ -21,7 +21,7 @@ import { affectedBy, recomputeFigures, recomputeFiguresSliced } from './figures-
 import { assetMeters, figuresOf } from './meter-figures';
 import { metersListing } from './meters-listing';
 import { MeterStore, type MeterDocChange } from '../workspace/meter-store';
-import { deflated, inflated, loadReadings } from './readings-file';
+import { deflated, loadReadings, unpacked } from './readings-file';
 import {
   assetLookups,
   countNew,
@@ -54,8 +54,8 @@ type Handlers = Pick<
 interface Plan {
   id: string;
   storeFile: string;
-  /** What was read, for a preview again; a large CSV's bytes deflated (130 MB are ~20 MB). */
-  content: ReadingsContent | { packed: Buffer };
+  /** What was read, for a preview again; a large CSV's bytes deflated in the pool (130 MB: ~20 MB). */
+  content: ReadingsContent | { packed: Promise<Buffer> };
   file: string;
   asset: string | null;
   plan: ReadingsPlan;
@@ -158,7 +158,7 @@ export class MetersService {
     if ('planId' in args) {
       if (this.plan?.id !== args.planId) throw notFound('That preview is gone: choose the file again.');
       const { content: kept, file: named, asset } = this.plan;
-      [file, content] = [named, 'packed' in kept ? { csv: await inflated(kept.packed) } : kept];
+      [file, content] = [named, 'packed' in kept ? { csv: await unpacked(kept.packed) } : kept];
       chosenAsset ??= asset ?? undefined;
     } else {
       file = this.deps.files.name(args.fileId);
@@ -170,8 +170,8 @@ export class MetersService {
       }
     }
     const id = randomUUID();
-    // Deflated in zlib's pool while main reads the same bytes: the bytes go once the preview is
-    // made, which stays quick to redo; a preview that fails lets it go unasked (hence the catch).
+    // Deflated in zlib's pool while main reads them, not waited for (a preview again waits): the
+    // bytes go once deflated; a preview that fails lets it go unasked (hence the catch).
     const packing = 'csv' in content ? deflated(content.csv) : null;
     packing?.catch(() => {});
     const read = await runSliced(
@@ -180,7 +180,7 @@ export class MetersService {
     this.plan = {
       id,
       storeFile: store.file,
-      content: packing ? { packed: await packing } : content,
+      content: packing ? { packed: packing } : content,
       file,
       plan: read.plan,
       asset: chosenAsset ?? null,

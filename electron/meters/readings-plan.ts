@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { dayNumber } from '../../shared/meters/dates';
 import { checkReadings } from '../../shared/meters/rules';
 import { runSteps, type ImportIssue, type ReadingsImport } from '../../shared/meters/import-rows';
 import type { ImportedReadings } from '../../shared/meters/imported-readings';
@@ -67,25 +66,24 @@ export class PlannedReadings implements Iterable<PlannedReading> {
 
   /** How many readings each planned meter adds, by its id. */
   countsByMeter(): Map<string, number> {
-    const byKey = new Map<string, number>();
+    // Counted by the number of the meter key's text (no string looked up per reading).
+    const byKey = new Int32Array(this.parsed.textCount);
     for (let k = 0; k < this.taken.length; k++) {
-      const key = this.parsed.meterKey(this.taken[k] as number);
-      byKey.set(key, (byKey.get(key) ?? 0) + 1);
+      const key = this.parsed.meterKeyId(this.taken[k] as number);
+      byKey[key] = (byKey[key] as number) + 1;
     }
     const out = new Map<string, number>();
-    for (const [key, n] of byKey) {
-      const id = this.meterIds.get(key) as string;
+    byKey.forEach((n, key) => {
+      if (n === 0) return;
+      const id = this.meterIds.get(this.parsed.textOf(key)) as string;
       out.set(id, (out.get(id) ?? 0) + n);
-    }
+    });
     return out;
   }
 
   /** The planned meters' ids that have readings to add. */
   meterIdsUsed(): Set<string> {
-    const out = new Set<string>();
-    for (let k = 0; k < this.taken.length; k++)
-      out.add(this.meterIds.get(this.parsed.meterKey(this.taken[k] as number)) as string);
-    return out;
+    return new Set(this.countsByMeter().keys());
   }
 }
 
@@ -170,22 +168,47 @@ export function* planSteps(
     else existingOf.set(r.meterId, [r]);
   }
   // By the meter's id: two of the file's keys (an id, a name) may name one meter of the workspace.
-  const perMeter = new Map<string, { meter: Meter; indexes: number[] }>();
+  // Each planned meter is a slot; a reading's slot is found by the number of its key's text, and the
+  // readings are sorted by slot (a count, then a place each, in the file's order): no array per meter.
   const meterIds = new Map<string, string>();
   for (const [key, planned] of byKey) meterIds.set(key, planned.meter.id);
-  for (let i = 0; i < parsed.readings.length; i++) {
-    if ((i & 65535) === 65535) yield;
-    const planned = byKey.get(parsed.readings.meterKey(i));
+  const imported = parsed.readings;
+  const slotOfId = new Map<string, number>();
+  const slotMeters: Meter[] = [];
+  const slotOfText = new Int32Array(imported.textCount).fill(-1);
+  for (let t = 0; t < imported.textCount; t++) {
+    const planned = byKey.get(imported.textOf(t));
     if (!planned) continue;
-    const entry = perMeter.get(planned.meter.id);
-    if (entry) entry.indexes.push(i);
-    else perMeter.set(planned.meter.id, { meter: planned.meter, indexes: [i] });
+    let slot = slotOfId.get(planned.meter.id);
+    if (slot === undefined) {
+      slot = slotMeters.push(planned.meter) - 1;
+      slotOfId.set(planned.meter.id, slot);
+    }
+    slotOfText[t] = slot;
+  }
+  const firsts = new Int32Array(slotMeters.length + 1);
+  for (let i = 0; i < imported.length; i++) {
+    const slot = slotOfText[imported.meterKeyId(i)] as number;
+    if (slot >= 0) firsts[slot + 1] = (firsts[slot + 1] as number) + 1;
+  }
+  for (let s = 0; s < slotMeters.length; s++)
+    firsts[s + 1] = (firsts[s + 1] as number) + (firsts[s] as number);
+  const order = new Int32Array(firsts[slotMeters.length] as number);
+  const next = firsts.slice(0, slotMeters.length);
+  for (let i = 0; i < imported.length; i++) {
+    if ((i & 262143) === 262143) yield;
+    const slot = slotOfText[imported.meterKeyId(i)] as number;
+    if (slot < 0) continue;
+    const at = next[slot] as number;
+    order[at] = i;
+    next[slot] = at + 1;
   }
   const keep = new Uint8Array(parsed.readings.length);
   let duplicates = 0;
-  let done = 0;
-  for (const { meter, indexes } of perMeter.values()) {
-    if ((++done & 63) === 0) yield;
+  for (let slot = 0; slot < slotMeters.length; slot++) {
+    if ((slot & 1023) === 1023) yield;
+    const meter = slotMeters[slot] as Meter;
+    const indexes = order.subarray(firsts[slot], firsts[slot + 1]);
     const planned = { meter };
     const existing = existingOf.get(planned.meter.id) ?? [];
     if (existing.length === 0 && inOrderApart(parsed.readings, indexes)) {
@@ -249,11 +272,11 @@ export function* planSteps(
  * starts differ) and none overlaps another, which is what the checks below would find, without a
  * key, a copy or a sort per reading. Anything else (dates out of order, a bad date) takes the checks.
  */
-function inOrderApart(readings: ImportedReadings, indexes: readonly number[]): boolean {
+function inOrderApart(readings: ImportedReadings, indexes: Int32Array): boolean {
   let reach = -Infinity;
   for (const i of indexes) {
-    const start = dayNumber(readings.start(i));
-    const end = dayNumber(readings.end(i));
+    const start = readings.startDay(i);
+    const end = readings.endDay(i);
     // NaN fails every comparison: a date that can't be read goes the long way.
     if (!(start > reach && end >= start)) return false;
     reach = end;
