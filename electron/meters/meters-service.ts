@@ -170,13 +170,13 @@ export class MetersService {
       }
     }
     const id = randomUUID();
-    // Deflated in zlib's pool while main reads them, not waited for (a preview again waits): the
-    // bytes go once deflated; a preview that fails lets it go unasked (hence the catch).
-    const packing = 'csv' in content ? deflated(content.csv) : null;
-    packing?.catch(() => {});
     const read = await runSliced(
       previewReadings({ store, meters, content, file, mapping, dateOrder, chosenAsset, id }),
     );
+    // Deflated in zlib's pool once the preview is made, not waited for (a preview again waits):
+    // the bytes go once deflated. The catch: a preview let go before it is done asks nothing.
+    const packing = 'csv' in content ? deflated(content.csv) : null;
+    packing?.catch(() => {});
     this.plan = {
       id,
       storeFile: store.file,

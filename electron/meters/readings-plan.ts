@@ -90,7 +90,8 @@ export class PlannedReadings implements Iterable<PlannedReading> {
 export interface PlanLookups {
   /** The asset's local id for a partners id or a name; null when the workspace has none. */
   findAsset(asset: { partnersId: string | null; name: string | null }): string | null;
-  meter(id: string): Meter | undefined;
+  /** The workspace's meters of those ids (asked once for all the file's ids). */
+  metersById(ids: readonly string[]): ReadonlyMap<string, Meter>;
   /** The workspace's meters of an asset (a file without meter ids matches them by name). */
   metersOf(localId: string): readonly Meter[];
   readingsOf(meterIds: readonly string[]): readonly StoredReading[];
@@ -118,6 +119,7 @@ export function* planSteps(
   const problems: ImportIssue[] = [...parsed.errors];
   const unknown = new Set<string>();
   const byKey = new Map<string, PlannedMeter>();
+  const knownById = lookups.metersById(parsed.meters.flatMap((m) => (m.meterId === null ? [] : [m.meterId])));
   for (const [n, imported] of parsed.meters.entries()) {
     if ((n & 255) === 255) yield;
     const assetWords = imported.asset.partnersId ?? imported.asset.name ?? '';
@@ -134,7 +136,7 @@ export function* planSteps(
     }
     const known =
       imported.meterId !== null
-        ? lookups.meter(imported.meterId)
+        ? knownById.get(imported.meterId)
         : lookups.metersOf(localId).find((m) => m.name === imported.name);
     if (known && known.assetId !== localId) {
       problems.push({
