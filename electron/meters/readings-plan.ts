@@ -188,34 +188,36 @@ export function* planSteps(
     }
     slotOfText[t] = slot;
   }
-  const firsts = new Int32Array(slotMeters.length + 1);
-  for (let i = 0; i < imported.length; i++) {
-    const slot = slotOfText[imported.meterKeyId(i)] as number;
-    if (slot >= 0) firsts[slot + 1] = (firsts[slot + 1] as number) + 1;
-  }
-  for (let s = 0; s < slotMeters.length; s++)
-    firsts[s + 1] = (firsts[s + 1] as number) + (firsts[s] as number);
-  const order = new Int32Array(firsts[slotMeters.length] as number);
-  const next = firsts.slice(0, slotMeters.length);
-  for (let i = 0; i < imported.length; i++) {
-    if ((i & 262143) === 262143) yield;
-    const slot = slotOfText[imported.meterKeyId(i)] as number;
-    if (slot < 0) continue;
-    const at = next[slot] as number;
-    order[at] = i;
-    next[slot] = at + 1;
-  }
+  yield;
+  const { firsts, order } = bySlot(imported, slotOfText, slotMeters.length);
+  yield;
   const keep = new Uint8Array(parsed.readings.length);
   let duplicates = 0;
-  for (let slot = 0; slot < slotMeters.length; slot++) {
-    if ((slot & 1023) === 1023) yield;
-    const meter = slotMeters[slot] as Meter;
-    const indexes = order.subarray(firsts[slot], firsts[slot + 1]);
+  // The meters in runs of 1,024 between steps, each read by a plain function (see readingsRows).
+  for (let slot = 0; slot < slotMeters.length; slot += 1024) {
+    checkSlots(slot, Math.min(slot + 1024, slotMeters.length));
+    yield;
+  }
+  return {
+    meters: [...byKey.values()],
+    readings: new PlannedReadings(parsed.readings, takenOf(keep), meterIds),
+    duplicates,
+    problems: problems.sort((a, b) => a.row - b.row),
+    unknownAssets: [...unknown],
+  };
+
+  function checkSlots(from: number, to: number): void {
+    for (let slot = from; slot < to; slot++)
+      checkMeter(slotMeters[slot] as Meter, order.subarray(firsts[slot], firsts[slot + 1]));
+  }
+
+  /** A meter's readings of the file (`indexes`, in the file's order) checked and kept or flagged. */
+  function checkMeter(meter: Meter, indexes: Int32Array): void {
     const planned = { meter };
     const existing = existingOf.get(planned.meter.id) ?? [];
     if (existing.length === 0 && inOrderApart(parsed.readings, indexes)) {
-      for (const i of indexes) keep[i] = 1;
-      continue;
+      for (let k = 0; k < indexes.length; k++) keep[indexes[k] as number] = 1;
+      return;
     }
     const seen = new Set(existing.map(sameKey));
     const readings: Reading[] = [];
@@ -255,17 +257,42 @@ export function* planSteps(
       if (!overlapping.has(k)) keep[i] = 1;
     });
   }
+}
+
+/**
+ * The readings sorted by their meter's slot, in the file's order within each (a count, then a place
+ * each): slot s's readings are `order[firsts[s]]` to before `order[firsts[s + 1]]`.
+ */
+function bySlot(
+  imported: ImportedReadings,
+  slotOfText: Int32Array,
+  slots: number,
+): { firsts: Int32Array; order: Int32Array } {
+  const firsts = new Int32Array(slots + 1);
+  for (let i = 0; i < imported.length; i++) {
+    const slot = slotOfText[imported.meterKeyId(i)] as number;
+    if (slot >= 0) firsts[slot + 1] = (firsts[slot + 1] as number) + 1;
+  }
+  for (let s = 0; s < slots; s++) firsts[s + 1] = (firsts[s + 1] as number) + (firsts[s] as number);
+  const order = new Int32Array(firsts[slots] as number);
+  const next = firsts.slice(0, slots);
+  for (let i = 0; i < imported.length; i++) {
+    const slot = slotOfText[imported.meterKeyId(i)] as number;
+    if (slot < 0) continue;
+    const at = next[slot] as number;
+    order[at] = i;
+    next[slot] = at + 1;
+  }
+  return { firsts, order };
+}
+
+/** The indexes of the readings kept, in order. */
+function takenOf(keep: Uint8Array): Int32Array {
   let count = 0;
-  for (const flag of keep) count += flag;
+  for (let i = 0; i < keep.length; i++) count += keep[i] as number;
   const taken = new Int32Array(count);
   for (let i = 0, k = 0; i < keep.length; i++) if (keep[i]) taken[k++] = i;
-  return {
-    meters: [...byKey.values()],
-    readings: new PlannedReadings(parsed.readings, taken, meterIds),
-    duplicates,
-    problems: problems.sort((a, b) => a.row - b.row),
-    unknownAssets: [...unknown],
-  };
+  return taken;
 }
 
 /**
@@ -276,7 +303,8 @@ export function* planSteps(
  */
 function inOrderApart(readings: ImportedReadings, indexes: Int32Array): boolean {
   let reach = -Infinity;
-  for (const i of indexes) {
+  for (let k = 0; k < indexes.length; k++) {
+    const i = indexes[k] as number;
     const start = readings.startDay(i);
     const end = readings.endDay(i);
     // NaN fails every comparison: a date that can't be read goes the long way.

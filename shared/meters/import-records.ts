@@ -25,6 +25,12 @@ export interface ImportRecord {
   cells(count: number): string[];
 }
 
+/** A record held as its cells (import-rows.ts holds rows until the file tells its day/month order). */
+export interface HeldRow {
+  row: number;
+  cells: string[];
+}
+
 /** The records of a readings file: its header, then one record at a time in `record`. */
 export interface ImportRecords {
   readonly header: readonly string[];
@@ -195,11 +201,13 @@ export class BytesRecord implements ImportRecord {
       this.keptStarts = new Int32Array(indexes.length);
       this.keptEnds = new Int32Array(indexes.length);
     }
-    indexes.forEach((index, k) => {
+    const held = r.held;
+    for (let k = 0; k < indexes.length; k++) {
+      const index = indexes[k] as number;
       // A cell past the record's end is empty: kept as no bytes.
-      this.keptStarts[k] = index < r.held ? r.start(index) : 0;
-      this.keptEnds[k] = index < r.held ? r.end(index) : 0;
-    });
+      this.keptStarts[k] = index < held ? r.start(index) : 0;
+      this.keptEnds[k] = index < held ? r.end(index) : 0;
+    }
     this.hasKept = true;
     this.keptAt = r.recordAt;
   }

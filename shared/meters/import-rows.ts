@@ -18,7 +18,8 @@ import {
 import { dimensionsFor, parseUnit } from './units';
 import { ImportedReadings } from './imported-readings';
 import { isoOf, localPattern, own, parseQuantity, shared } from './import-values';
-import { cellsRecords, CellsRecord, type ImportRecord, type ImportRecords } from './import-records';
+import { cellsRecords, CellsRecord, type HeldRow } from './import-records';
+import type { ImportRecord, ImportRecords } from './import-records';
 
 // The header recognition lives in its own module; callers still find it here.
 export { importColumns, recogniseHeaders, type ImportColumn } from './import-headers';
@@ -142,7 +143,7 @@ export function* readingsRecords(
   // (no order given), the rest of the rows wait, in order, until the whole file has told the order.
   let dayFirst = false;
   let monthFirst = false;
-  let waiting: { row: number; cells: string[] }[] | null = null;
+  let waiting: HeldRow[] | null = null;
   let order: DateOrder | null = options.dateOrder ?? null;
   const meters = new Map<string, ImportedMeter>();
   let rowErrors: ImportIssue[] = [];
@@ -162,25 +163,11 @@ export function* readingsRecords(
   records.readFirst(read);
   result.readings.reserve(options.rowsGuess ?? 0);
   let row = 1;
-  while (records.next()) {
-    row++;
-    if ((row & 4095) === 0) yield;
-    if (record.blank()) continue;
-    // Each date read once (ISO: its text; undefined: not ISO, perhaps day/month).
-    const start = record.isoDate(startIndex);
-    const end = record.isoDate(endIndex);
-    if (!order && (start === undefined || end === undefined))
-      for (const index of [startIndex, endIndex]) {
-        const m = localPattern.exec(record.text(index));
-        if (!m) continue;
-        waiting ??= [];
-        if (Number(m[1]) > 12) dayFirst = true;
-        if (Number(m[2]) > 12) monthFirst = true;
-      }
-    if (waiting) waiting.push({ row, cells: record.cells(read) });
-    else readRow(row, record, start, end);
-  }
-  if (waiting) {
+  // The rows in runs of 4,096 between steps, each run read by a plain function: a generator's own
+  // loop is not optimised while it runs (no on-stack replacement), a function called again is.
+  while (readRows(4096)) yield;
+  const held = waiting as HeldRow[] | null; // (set by readRows, unseen by the compiler's narrowing)
+  if (held) {
     if (dayFirst && monthFirst) {
       return dateOrderOnly(result, {
         file,
@@ -200,16 +187,38 @@ export function* readingsRecords(
     }
     order = dayFirst ? 'dmy' : 'mdy';
     const one = new CellsRecord();
-    for (const [k, held] of waiting.entries()) {
+    for (const [k, waited] of held.entries()) {
       if ((k & 4095) === 4095) yield;
-      one.set(held.cells);
-      readRow(held.row, one, one.isoDate(startIndex), one.isoDate(endIndex));
+      one.set(waited.cells);
+      readRow(waited.row, one, one.isoDate(startIndex), one.isoDate(endIndex));
     }
   }
   result.meters = [...meters.values()];
   return result;
 
   // Helpers made once per file, not once per row (a million rows made millions of closures).
+  /** Reads up to `count` rows; false once the file is read. */
+  function readRows(count: number): boolean {
+    for (let n = 0; n < count; n++) {
+      if (!records.next()) return false;
+      row++;
+      if (record.blank()) continue;
+      // Each date read once (ISO: its text; undefined: not ISO, perhaps day/month).
+      const start = record.isoDate(startIndex);
+      const end = record.isoDate(endIndex);
+      if (!order && (start === undefined || end === undefined))
+        for (const index of [startIndex, endIndex]) {
+          const m = localPattern.exec(record.text(index));
+          if (!m) continue;
+          waiting ??= [];
+          if (Number(m[1]) > 12) dayFirst = true;
+          if (Number(m[2]) > 12) monthFirst = true;
+        }
+      if (waiting) waiting.push({ row, cells: record.cells(read) });
+      else readRow(row, record, start, end);
+    }
+    return true;
+  }
   function get(cells: ImportRecord, column: ImportColumn): string {
     const index = mapping[column];
     return index === null ? '' : cells.text(index);
@@ -238,17 +247,12 @@ export function* readingsRecords(
   /** The row's quantity, read on every row (as its dates and flag); errors go to rowErrors. */
   function readQuantity(r: number, cells: ImportRecord): number | null {
     const quantity = cells.quantity(quantityIndex);
-    if (quantity === 'ambiguous')
-      fail(
-        r,
-        'quantity',
-        `"${get(cells, 'quantity')}" could be thousands or a decimal comma; write it without the separator.`,
-      );
-    else if (quantity === null) {
-      const text = get(cells, 'quantity');
-      fail(r, 'quantity', text === '' ? 'No quantity.' : `"${text}" is not a number.`);
-    }
-    return typeof quantity === 'number' ? quantity : null;
+    if (typeof quantity === 'number') return quantity;
+    const text = get(cells, 'quantity');
+    const ambiguous = `"${text}" could be thousands or a decimal comma; write it without the separator.`;
+    const other = text === '' ? 'No quantity.' : `"${text}" is not a number.`;
+    fail(r, 'quantity', quantity === 'ambiguous' ? ambiguous : other);
+    return null;
   }
   function readEstimated(r: number, cells: ImportRecord): boolean | null {
     // No column: every reading is actual (as an empty cell says).
