@@ -58,6 +58,32 @@ describe('delimited text read from its bytes', () => {
     );
   });
 
+  it('reads records repeating the one before in part (fields taken from it) as the text reader does', () => {
+    // Few distinct fields, so a record often starts with the bytes of the one before.
+    const field = fc.constantFrom('M1', 'M2', '', '"a,b"', '"x\ny"', '"q""q"', 'é', ' ', '"', '2024-01-01');
+    const record = fc.array(field, { minLength: 1, maxLength: 5 }).map((f) => f.join(','));
+    const end = fc.constantFrom('\n', '\r\n', '\r');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(record, end), { maxLength: 12 }),
+        fc.integer({ min: 1, max: 6 }),
+        (rows, keep) => {
+          const text = rows.map(([r, e]) => r + e).join('');
+          let expected: string[][] | 'unterminated';
+          try {
+            expected = parseDelimited(text, { delimiter: ',' });
+          } catch {
+            expected = 'unterminated';
+          }
+          if (expected === 'unterminated')
+            expect(() => recordsOf(text, ',', keep)).toThrow(UnterminatedQuoteError);
+          else expect(recordsOf(text, ',', keep)).toEqual(expected);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it('finds a record repeating the one before its fields the same, and gives their bytes', () => {
     const reader = new DelimitedBytes(encode('M1,Tower,2024-01-01\nM1,Tower,2024-02-01\nM1,Tall,x\n'), 44);
     reader.next();
