@@ -22,7 +22,7 @@ import { applyOffMain, applyReadings, type ApplyInput, type ApplyResult } from '
 import { assetMeters, figuresOf } from './meter-figures';
 import { metersListing } from './meters-listing';
 import { MeterStore, type MeterDocChange } from '../workspace/meter-store';
-import { deflated, inflated, loadReadings } from './readings-file';
+import { deflated, loadReadings, unpacked } from './readings-file';
 import { countOf, previewReadings, runSliced, type ReadingsContent } from './readings-preview';
 import type { ReadingsPlan } from './readings-plan';
 
@@ -43,8 +43,8 @@ type Handlers = Pick<
 interface Plan {
   id: string;
   storeFile: string;
-  /** What was read, for a preview again; a large CSV's bytes deflated (130 MB are ~20 MB). */
-  content: ReadingsContent | { packed: Buffer };
+  /** What was read, for a preview again; a large CSV's bytes deflated in the pool (130 MB: ~20 MB). */
+  content: ReadingsContent | { packed: Promise<Buffer> };
   file: string;
   asset: string | null;
   plan: ReadingsPlan;
@@ -147,7 +147,7 @@ export class MetersService {
     if ('planId' in args) {
       if (this.plan?.id !== args.planId) throw notFound('That preview is gone: choose the file again.');
       const { content: kept, file: named, asset } = this.plan;
-      [file, content] = [named, 'packed' in kept ? { csv: await inflated(kept.packed) } : kept];
+      [file, content] = [named, 'packed' in kept ? { csv: await unpacked(kept.packed) } : kept];
       chosenAsset ??= asset ?? undefined;
     } else {
       file = this.deps.files.name(args.fileId);
@@ -159,17 +159,17 @@ export class MetersService {
       }
     }
     const id = randomUUID();
-    // Deflated in zlib's pool while main reads the same bytes: the bytes go once the preview is
-    // made, which stays quick to redo; a preview that fails lets it go unasked (hence the catch).
-    const packing = 'csv' in content ? deflated(content.csv) : null;
-    packing?.catch(() => {});
     const read = await runSliced(
       previewReadings({ store, meters, content, file, mapping, dateOrder, chosenAsset, id }),
     );
+    // Deflated in zlib's pool once the preview is made, not waited for (a preview again waits):
+    // the bytes go once deflated. The catch: a preview let go before it is done asks nothing.
+    const packing = 'csv' in content ? deflated(content.csv) : null;
+    packing?.catch(() => {});
     this.plan = {
       id,
       storeFile: store.file,
-      content: packing ? { packed: await packing } : content,
+      content: packing ? { packed: packing } : content,
       file,
       plan: read.plan,
       asset: chosenAsset ?? null,

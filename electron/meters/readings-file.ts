@@ -1,15 +1,29 @@
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
-import { readingsRows, type ImportOptions, type ReadingsImport } from '../../shared/meters/import-rows';
+import {
+  readingsRecords,
+  readingsRows,
+  type ImportOptions,
+  type ReadingsImport,
+} from '../../shared/meters/import-rows';
+import { bytesRecords } from '../../shared/meters/import-records';
 import { readReadingsWorkbook } from './readings-xlsx';
-import { delimitedRecords, UnterminatedQuoteError } from '../../shared/text/delimited';
+import { delimitedRecords } from '../../shared/text/delimited';
+import { notFound } from '../../shared/errors';
 import { checkSize } from '../workbook/read-workbook';
 import { DEFAULT_MAX_IMPORT_BYTES } from '../workbook/workbook-limits';
 
 /** A large CSV's bytes kept by a preview, deflated off main's thread (zlib's pool): 130 MB are ~20 MB. */
 export const deflated = (bytes: Buffer): Promise<Buffer> => promisify(deflateRaw)(bytes, { level: 1 });
 export const inflated = promisify(inflateRaw);
+
+/** A preview's bytes back from their deflating (`deflated`); bytes that could not be are a preview gone. */
+export async function unpacked(packed: Promise<Buffer>): Promise<Buffer> {
+  const bytes = await packed.catch(() => null);
+  if (bytes === null) throw notFound('That preview is gone: choose the file again.');
+  return await inflated(bytes);
+}
 
 /** A CSV this large stays bytes: read in slices by `parseReadingsBytes`, never one string. */
 const BYTES_FROM = 4 * 1024 * 1024;
@@ -39,47 +53,24 @@ export async function loadReadings(
   return { text: new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/^\uFEFF/, '') };
 }
 
-/** A large CSV's bytes read by the shared reader, decoded a slice at a time (as steps). */
+/**
+ * A large CSV's bytes read by the shared reader from the bytes themselves (import-records.ts): no
+ * decoded copy of the file, and a cell made a string only when it must be (as steps).
+ */
 export function* parseReadingsBytes(
-  bytes: Buffer,
+  bytes: Uint8Array,
   options: ImportOptions,
 ): Generator<void, { parsed: ReadingsImport; headers: string[] }> {
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const lineEnd = bytes.indexOf(0x0a, start);
-  const firstLine = bytes.subarray(start, lineEnd < 0 ? bytes.length : lineEnd).toString('utf8');
-  const delimiter = delimiterOf(firstLine);
-  const first = delimitedRecords(firstLine, { delimiter }).next();
-  const parsed = yield* readingsRows(recordsOfBytes(bytes, start, delimiter), options);
-  return { parsed, headers: first.done ? [] : first.value.map((h) => h.trim()) };
+  const firstLine = new TextDecoder().decode(bytes.subarray(start, lineEnd < 0 ? bytes.length : lineEnd));
+  const records = bytesRecords(bytes, delimiterOf(firstLine), start);
+  // Rows about as long as the first after the header (a row of readings is at least 40 bytes).
+  const second = lineEnd < 0 ? -1 : bytes.indexOf(0x0a, lineEnd + 1);
+  const rowsGuess = Math.ceil(((bytes.length - start) / Math.max(40, second - lineEnd)) * 1.05);
+  const parsed = yield* readingsRecords(records, { ...options, rowsGuess });
+  return { parsed, headers: records.header.map((h) => h.trim()) };
 }
-
-/**
- * The records of CSV bytes, read 256 KB at a time (a slice is decoded and split in one task of
- * main, so it is kept short): each slice ends at a line end outside any quoted value (a slice whose
- * last value is still open is taken on to the next line end and read again), so the records are
- * those of the whole text, row for row.
- */
-function* recordsOfBytes(bytes: Buffer, from: number, delimiter: string): Generator<string[]> {
-  const decoder = new TextDecoder('utf-8', { fatal: false });
-  let start = from;
-  while (start < bytes.length) {
-    let end = start + SLICE_BYTES;
-    for (;;) {
-      const newline = end >= bytes.length ? -1 : bytes.indexOf(0x0a, end);
-      end = newline < 0 ? bytes.length : newline + 1;
-      const text = decoder.decode(bytes.subarray(start, end));
-      try {
-        const records = [...delimitedRecords(text, { delimiter })];
-        start = end;
-        yield* records;
-        break;
-      } catch (error) {
-        if (!(error instanceof UnterminatedQuoteError) || end >= bytes.length) throw error;
-      }
-    }
-  }
-}
-const SLICE_BYTES = 256 * 1024;
 
 /** A workbook's rows read by the shared reader, the first being its header (as steps: see readingsRows). */
 export function* parseReadingsTable(

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { dayNumber } from '../../shared/meters/dates';
 import { checkReadings } from '../../shared/meters/rules';
 import { runSteps, type ImportIssue, type ReadingsImport } from '../../shared/meters/import-rows';
 import type { ImportedReadings } from '../../shared/meters/imported-readings';
@@ -79,17 +78,19 @@ export class PlannedReadings implements Iterable<PlannedReading> {
   /** The count of `countsByMeter` as steps: it yields every 64 K readings. */
   *countSteps(): Generator<void, void> {
     if (this.counts) return;
-    const byKey = new Map<string, number>();
+    // Counted by the number of the meter key's text (no string looked up per reading).
+    const byKey = new Int32Array(this.parsed.textCount);
     for (let k = 0; k < this.taken.length; k++) {
       if ((k & 65535) === 65535) yield;
-      const key = this.parsed.meterKey(this.taken[k] as number);
-      byKey.set(key, (byKey.get(key) ?? 0) + 1);
+      const key = this.parsed.meterKeyId(this.taken[k] as number);
+      byKey[key] = (byKey[key] as number) + 1;
     }
     const out = new Map<string, number>();
-    for (const [key, n] of byKey) {
-      const id = this.meterIds.get(key) as string;
+    byKey.forEach((n, key) => {
+      if (n === 0) return;
+      const id = this.meterIds.get(this.parsed.textOf(key)) as string;
       out.set(id, (out.get(id) ?? 0) + n);
-    }
+    });
     this.counts = out;
   }
 
@@ -102,7 +103,8 @@ export class PlannedReadings implements Iterable<PlannedReading> {
 export interface PlanLookups {
   /** The asset's local id for a partners id or a name; null when the workspace has none. */
   findAsset(asset: { partnersId: string | null; name: string | null }): string | null;
-  meter(id: string): Meter | undefined;
+  /** The workspace's meters of those ids (asked once for all the file's ids). */
+  metersById(ids: readonly string[]): ReadonlyMap<string, Meter>;
   /** The workspace's meters of an asset (a file without meter ids matches them by name). */
   metersOf(localId: string): readonly Meter[];
   readingsOf(meterIds: readonly string[]): readonly StoredReading[];
@@ -130,6 +132,7 @@ export function* planSteps(
   const problems: ImportIssue[] = [...parsed.errors];
   const unknown = new Set<string>();
   const byKey = new Map<string, PlannedMeter>();
+  const knownById = lookups.metersById(parsed.meters.flatMap((m) => (m.meterId === null ? [] : [m.meterId])));
   for (const [n, imported] of parsed.meters.entries()) {
     if ((n & 255) === 255) yield;
     const assetWords = imported.asset.partnersId ?? imported.asset.name ?? '';
@@ -146,7 +149,7 @@ export function* planSteps(
     }
     const known =
       imported.meterId !== null
-        ? lookups.meter(imported.meterId)
+        ? knownById.get(imported.meterId)
         : lookups.metersOf(localId).find((m) => m.name === imported.name);
     if (known && known.assetId !== localId) {
       problems.push({
@@ -180,27 +183,56 @@ export function* planSteps(
     else existingOf.set(r.meterId, [r]);
   }
   // By the meter's id: two of the file's keys (an id, a name) may name one meter of the workspace.
-  const perMeter = new Map<string, { meter: Meter; indexes: number[] }>();
+  // Each planned meter is a slot; a reading's slot is found by the number of its key's text, and the
+  // readings are sorted by slot (a count, then a place each, in the file's order): no array per meter.
   const meterIds = new Map<string, string>();
   for (const [key, planned] of byKey) meterIds.set(key, planned.meter.id);
-  for (let i = 0; i < parsed.readings.length; i++) {
-    if ((i & 65535) === 65535) yield;
-    const planned = byKey.get(parsed.readings.meterKey(i));
+  const imported = parsed.readings;
+  const slotOfId = new Map<string, number>();
+  const slotMeters: Meter[] = [];
+  const slotOfText = new Int32Array(imported.textCount).fill(-1);
+  for (let t = 0; t < imported.textCount; t++) {
+    const planned = byKey.get(imported.textOf(t));
     if (!planned) continue;
-    const entry = perMeter.get(planned.meter.id);
-    if (entry) entry.indexes.push(i);
-    else perMeter.set(planned.meter.id, { meter: planned.meter, indexes: [i] });
+    let slot = slotOfId.get(planned.meter.id);
+    if (slot === undefined) {
+      slot = slotMeters.push(planned.meter) - 1;
+      slotOfId.set(planned.meter.id, slot);
+    }
+    slotOfText[t] = slot;
   }
+  yield;
+  const { firsts, order } = bySlot(imported, slotOfText, slotMeters.length);
+  yield;
   const keep = new Uint8Array(parsed.readings.length);
   let duplicates = 0;
-  let done = 0;
-  for (const { meter, indexes } of perMeter.values()) {
-    if ((++done & 63) === 0) yield;
+  // The meters in runs of 1,024 between steps, each read by a plain function (see readingsRows).
+  for (let slot = 0; slot < slotMeters.length; slot += 1024) {
+    checkSlots(slot, Math.min(slot + 1024, slotMeters.length));
+    yield;
+  }
+  const readings = new PlannedReadings(parsed.readings, takenOf(keep), meterIds);
+  yield* readings.countSteps();
+  return {
+    meters: [...byKey.values()],
+    readings,
+    duplicates,
+    problems: problems.sort((a, b) => a.row - b.row),
+    unknownAssets: [...unknown],
+  };
+
+  function checkSlots(from: number, to: number): void {
+    for (let slot = from; slot < to; slot++)
+      checkMeter(slotMeters[slot] as Meter, order.subarray(firsts[slot], firsts[slot + 1]));
+  }
+
+  /** A meter's readings of the file (`indexes`, in the file's order) checked and kept or flagged. */
+  function checkMeter(meter: Meter, indexes: Int32Array): void {
     const planned = { meter };
     const existing = existingOf.get(planned.meter.id) ?? [];
     if (existing.length === 0 && inOrderApart(parsed.readings, indexes)) {
-      for (const i of indexes) keep[i] = 1;
-      continue;
+      for (let k = 0; k < indexes.length; k++) keep[indexes[k] as number] = 1;
+      return;
     }
     const seen = new Set(existing.map(sameKey));
     const readings: Reading[] = [];
@@ -240,19 +272,42 @@ export function* planSteps(
       if (!overlapping.has(k)) keep[i] = 1;
     });
   }
+}
+
+/**
+ * The readings sorted by their meter's slot, in the file's order within each (a count, then a place
+ * each): slot s's readings are `order[firsts[s]]` to before `order[firsts[s + 1]]`.
+ */
+function bySlot(
+  imported: ImportedReadings,
+  slotOfText: Int32Array,
+  slots: number,
+): { firsts: Int32Array; order: Int32Array } {
+  const firsts = new Int32Array(slots + 1);
+  for (let i = 0; i < imported.length; i++) {
+    const slot = slotOfText[imported.meterKeyId(i)] as number;
+    if (slot >= 0) firsts[slot + 1] = (firsts[slot + 1] as number) + 1;
+  }
+  for (let s = 0; s < slots; s++) firsts[s + 1] = (firsts[s + 1] as number) + (firsts[s] as number);
+  const order = new Int32Array(firsts[slots] as number);
+  const next = firsts.slice(0, slots);
+  for (let i = 0; i < imported.length; i++) {
+    const slot = slotOfText[imported.meterKeyId(i)] as number;
+    if (slot < 0) continue;
+    const at = next[slot] as number;
+    order[at] = i;
+    next[slot] = at + 1;
+  }
+  return { firsts, order };
+}
+
+/** The indexes of the readings kept, in order. */
+function takenOf(keep: Uint8Array): Int32Array {
   let count = 0;
-  for (const flag of keep) count += flag;
+  for (let i = 0; i < keep.length; i++) count += keep[i] as number;
   const taken = new Int32Array(count);
   for (let i = 0, k = 0; i < keep.length; i++) if (keep[i]) taken[k++] = i;
-  const readings = new PlannedReadings(parsed.readings, taken, meterIds);
-  yield* readings.countSteps();
-  return {
-    meters: [...byKey.values()],
-    readings,
-    duplicates,
-    problems: problems.sort((a, b) => a.row - b.row),
-    unknownAssets: [...unknown],
-  };
+  return taken;
 }
 
 /**
@@ -261,11 +316,12 @@ export function* planSteps(
  * starts differ) and none overlaps another, which is what the checks below would find, without a
  * key, a copy or a sort per reading. Anything else (dates out of order, a bad date) takes the checks.
  */
-function inOrderApart(readings: ImportedReadings, indexes: readonly number[]): boolean {
+function inOrderApart(readings: ImportedReadings, indexes: Int32Array): boolean {
   let reach = -Infinity;
-  for (const i of indexes) {
-    const start = dayNumber(readings.start(i));
-    const end = dayNumber(readings.end(i));
+  for (let k = 0; k < indexes.length; k++) {
+    const i = indexes[k] as number;
+    const start = readings.startDay(i);
+    const end = readings.endDay(i);
     // NaN fails every comparison: a date that can't be read goes the long way.
     if (!(start > reach && end >= start)) return false;
     reach = end;

@@ -224,7 +224,7 @@ export function assetLookups(store: WorkspaceStore, meters: MeterStore) {
     findAsset: (asset: { partnersId: string | null; name: string | null }) =>
       (asset.partnersId !== null ? byPartners.get(asset.partnersId.trim()) : undefined) ??
       (asset.name !== null ? (byName.get(asset.name.trim().toLowerCase()) ?? null) : null),
-    meter: (id: string) => meters.meter(id),
+    metersById: (ids: readonly string[]) => meters.metersById(ids),
     metersOf: (localId: string) => meters.meters(localId),
     readingsOf: (ids: readonly string[]) => meters.readingsOf(ids),
   };

@@ -17,7 +17,9 @@ import {
 } from './import-headers';
 import { dimensionsFor, parseUnit } from './units';
 import { ImportedReadings } from './imported-readings';
-import { isoDate, isoOf, localPattern, own, parseEstimated, parseQuantity, shared } from './import-values';
+import { isoOf, localPattern, own, parseQuantity, shared } from './import-values';
+import { cellsRecords, CellsRecord, type HeldRow } from './import-records';
+import type { ImportRecord, ImportRecords } from './import-records';
 
 // The header recognition lives in its own module; callers still find it here.
 export { importColumns, recogniseHeaders, type ImportColumn } from './import-headers';
@@ -63,6 +65,8 @@ export interface ReadingsImport {
 
 export interface ImportOptions {
   file: string;
+  /** About how many rows the file has (a large file's size over its first row's), to make room once. */
+  rowsGuess?: number;
   /** The analyst's mapping: field -> the file's header text, winning over recognition. */
   mapping?: Partial<Record<ImportColumn, string>>;
   /** The analyst's answer when the file's day/month order is ambiguous. */
@@ -91,14 +95,20 @@ export function runSteps<T>(steps: Generator<void, T>): T {
  * `parseReadingsRows` as steps: it yields every 4,096 rows, so main can answer other calls while a
  * file of a million rows is read (electron/meters/readings-preview.ts runs it in slices).
  */
-export function* readingsRows(
+export function readingsRows(
   rows: Iterable<readonly string[]>,
   options: ImportOptions,
 ): Generator<void, ReadingsImport> {
+  return readingsRecords(cellsRecords(rows), options);
+}
+
+/** `readingsRows` over records (import-records.ts: rows of strings, or a large CSV's bytes). */
+export function* readingsRecords(
+  records: ImportRecords,
+  options: ImportOptions,
+): Generator<void, ReadingsImport> {
   const { file } = options;
-  const iterator = rows[Symbol.iterator]();
-  const first = iterator.next();
-  const header = first.done ? [] : first.value;
+  const { header, record } = records;
   const mapping = recogniseHeaders(header, options.mapping);
   const errors: ImportIssue[] = [];
   const result: ReadingsImport = {
@@ -133,7 +143,7 @@ export function* readingsRows(
   // (no order given), the rest of the rows wait, in order, until the whole file has told the order.
   let dayFirst = false;
   let monthFirst = false;
-  let waiting: { row: number; cells: readonly string[] }[] | null = null;
+  let waiting: HeldRow[] | null = null;
   let order: DateOrder | null = options.dateOrder ?? null;
   const meters = new Map<string, ImportedMeter>();
   let rowErrors: ImportIssue[] = [];
@@ -141,25 +151,23 @@ export function* readingsRows(
   const attributeIndexes = meterAttributeColumns
     .map((column) => mapping[column])
     .filter((index): index is number => index !== null);
-  let last: { cells: string[]; key: string; unit: string } | null = null;
+  // The row's own columns (all but estimated are there: checked above).
+  const startIndex = mapping.start_date as number;
+  const endIndex = mapping.end_date as number;
+  const quantityIndex = mapping.quantity as number;
+  const estimatedIndex = mapping.estimated;
+  // The last read row's meter (its key, unit and file as the readings' text numbers).
+  let last: { key: number; unit: number; file: number } | null = null;
+  // Cells past the last mapped column are never read (their record is scanned for its end only).
+  const read = 1 + Math.max(...Object.values(mapping).map((index) => index ?? -1));
+  records.readFirst(read);
+  result.readings.reserve(options.rowsGuess ?? 0);
   let row = 1;
-  for (let next = iterator.next(); !next.done; next = iterator.next()) {
-    row++;
-    if ((row & 4095) === 0) yield;
-    const cells = next.value;
-    if (cells.every((c) => c.trim() === '')) continue;
-    if (!order)
-      for (const column of ['start_date', 'end_date'] as const) {
-        const m = localPattern.exec((cells[mapping[column] as number] ?? '').trim());
-        if (!m) continue;
-        waiting ??= [];
-        if (Number(m[1]) > 12) dayFirst = true;
-        if (Number(m[2]) > 12) monthFirst = true;
-      }
-    if (waiting) waiting.push({ row, cells });
-    else readRow(row, cells);
-  }
-  if (waiting) {
+  // The rows in runs of 4,096 between steps, each run read by a plain function: a generator's own
+  // loop is not optimised while it runs (no on-stack replacement), a function called again is.
+  while (readRows(4096)) yield;
+  const held = waiting as HeldRow[] | null; // (set by readRows, unseen by the compiler's narrowing)
+  if (held) {
     if (dayFirst && monthFirst) {
       return dateOrderOnly(result, {
         file,
@@ -178,96 +186,115 @@ export function* readingsRows(
       });
     }
     order = dayFirst ? 'dmy' : 'mdy';
-    for (const [k, held] of waiting.entries()) {
+    const one = new CellsRecord();
+    for (const [k, waited] of held.entries()) {
       if ((k & 4095) === 4095) yield;
-      readRow(held.row, held.cells);
+      one.set(waited.cells);
+      readRow(waited.row, one, one.isoDate(startIndex), one.isoDate(endIndex));
     }
   }
   result.meters = [...meters.values()];
   return result;
 
   // Helpers made once per file, not once per row (a million rows made millions of closures).
-  function get(cells: readonly string[], column: ImportColumn): string {
+  /** Reads up to `count` rows; false once the file is read. */
+  function readRows(count: number): boolean {
+    for (let n = 0; n < count; n++) {
+      if (!records.next()) return false;
+      row++;
+      if (record.blank()) continue;
+      // Each date read once (ISO: its text; undefined: not ISO, perhaps day/month).
+      const start = record.isoDate(startIndex);
+      const end = record.isoDate(endIndex);
+      if (!order && (start === undefined || end === undefined))
+        for (const index of [startIndex, endIndex]) {
+          const m = localPattern.exec(record.text(index));
+          if (!m) continue;
+          waiting ??= [];
+          if (Number(m[1]) > 12) dayFirst = true;
+          if (Number(m[2]) > 12) monthFirst = true;
+        }
+      if (waiting) waiting.push({ row, cells: record.cells(read) });
+      else readRow(row, record, start, end);
+    }
+    return true;
+  }
+  function get(cells: ImportRecord, column: ImportColumn): string {
     const index = mapping[column];
-    return index === null ? '' : (cells[index] ?? '').trim();
+    return index === null ? '' : cells.text(index);
   }
   function fail(r: number, column: ImportColumn, message: string): void {
     rowErrors.push({ file, row: r, column: headerName(column), message });
   }
-  function date(r: number, cells: readonly string[], column: 'start_date' | 'end_date'): string {
+  /** A date cell as its record read it (`iso`), else in the file's day/month order. */
+  function date(
+    r: number,
+    cells: ImportRecord,
+    column: 'start_date' | 'end_date',
+    iso: string | null | undefined,
+  ): string {
+    if (typeof iso === 'string') return iso;
     const text = get(cells, column);
-    const iso = isoDate(text);
     const local = iso === undefined ? localPattern.exec(text) : null;
     let value: string | null = null;
-    if (iso !== undefined) value = iso;
-    else if (local && order) {
+    if (local && order) {
       const [a, b] = [Number(local[1]), Number(local[2])];
       value = order === 'dmy' ? isoOf(Number(local[3]), b, a) : isoOf(Number(local[3]), a, b);
     }
     if (value === null) fail(r, column, text === '' ? 'No date.' : `"${text}" is not a date (YYYY-MM-DD).`);
     return value ?? '';
   }
-  /** The row's own values (dates, quantity, estimated), read on every row; errors go to rowErrors. */
-  function readingValues(r: number, cells: readonly string[]) {
-    const start = date(r, cells, 'start_date');
-    const end = date(r, cells, 'end_date');
-    const quantityText = get(cells, 'quantity');
-    const quantity = parseQuantity(quantityText);
-    if (quantity === 'ambiguous')
-      fail(
-        r,
-        'quantity',
-        `"${quantityText}" could be thousands or a decimal comma; write it without the separator.`,
-      );
-    else if (quantity === null)
-      fail(r, 'quantity', quantityText === '' ? 'No quantity.' : `"${quantityText}" is not a number.`);
-    return { start, end, quantity };
+  /** The row's quantity, read on every row (as its dates and flag); errors go to rowErrors. */
+  function readQuantity(r: number, cells: ImportRecord): number | null {
+    const quantity = cells.quantity(quantityIndex);
+    if (typeof quantity === 'number') return quantity;
+    const text = get(cells, 'quantity');
+    const ambiguous = `"${text}" could be thousands or a decimal comma; write it without the separator.`;
+    const other = text === '' ? 'No quantity.' : `"${text}" is not a number.`;
+    fail(r, 'quantity', quantity === 'ambiguous' ? ambiguous : other);
+    return null;
   }
-  function readEstimated(r: number, cells: readonly string[]): boolean | null {
-    const estimated = parseEstimated(get(cells, 'estimated'));
+  function readEstimated(r: number, cells: ImportRecord): boolean | null {
+    // No column: every reading is actual (as an empty cell says).
+    const estimated = estimatedIndex === null ? false : cells.estimated(estimatedIndex);
     if (estimated === null) fail(r, 'estimated', `"${get(cells, 'estimated')}" is not yes or no.`);
     return estimated;
   }
-  function pushReading(
+  function readRow(
     r: number,
-    meterKey: string,
-    values: { start: string; end: string; quantity: number },
-    unit: string,
-    estimated: boolean,
+    cells: ImportRecord,
+    startIso: string | null | undefined,
+    endIso: string | null | undefined,
   ): void {
-    result.readings.push({
-      // The meter's own key, unit and dates as shared strings: a million readings hold a few hundred.
-      meterKey,
-      start: shared(values.start),
-      end: shared(values.end),
-      quantity: values.quantity,
-      unit: shared(unit),
-      estimated,
-      source: { kind: 'file', file, row: r },
-    });
-  }
-  /** Whether the row's meter attributes are, cell for cell, those of the last row read into a reading. */
-  function sameAttributes(cells: readonly string[]): boolean {
-    if (last === null) return false;
-    for (let k = 0; k < attributeIndexes.length; k++)
-      if ((cells[attributeIndexes[k] as number] ?? '') !== last.cells[k]) return false;
-    return true;
-  }
-
-  function readRow(r: number, cells: readonly string[]): void {
-    rowErrors = [];
+    // Made anew only once a row's errors were taken: a million good rows make no array.
+    if (rowErrors.length > 0) rowErrors = [];
     // A meter's attributes repeat on each of its rows: a row repeating the last read row's takes its
     // meter as read and checked then (same texts, same outcome), and reads only its own values.
-    if (sameAttributes(cells) && last !== null) {
-      const values = readingValues(r, cells);
+    // Nothing is made per row on this way (no object, no string): its values go into the columns.
+    if (last !== null && cells.sameAsKept(attributeIndexes)) {
+      const start = date(r, cells, 'start_date', startIso);
+      const end = date(r, cells, 'end_date', endIso);
+      const quantity = readQuantity(r, cells);
       const estimated = readEstimated(r, cells);
-      if (rowErrors.length > 0 || typeof values.quantity !== 'number') errors.push(...rowErrors);
-      else
-        pushReading(r, last.key, { ...values, quantity: values.quantity }, last.unit, estimated as boolean);
+      if (rowErrors.length > 0 || quantity === null) errors.push(...rowErrors);
+      else {
+        const readings = result.readings;
+        readings.addByIds(
+          last.key,
+          readings.textId(start),
+          readings.textId(end),
+          quantity,
+          last.unit,
+          estimated === true,
+          last.file,
+          r,
+        );
+      }
       return;
     }
-    const values = readingValues(r, cells);
-    const { quantity } = values;
+    const start = date(r, cells, 'start_date', startIso);
+    const end = date(r, cells, 'end_date', endIso);
+    const quantity = readQuantity(r, cells);
     const unit = get(cells, 'unit');
     const unitDef = unit === '' ? null : parseUnit(unit);
     if (unit === '') fail(r, 'unit', 'No unit.');
@@ -315,7 +342,7 @@ export function* readingsRows(
     if (!meterId && !name) fail(r, 'meter_id', 'No meter id or name.');
     if (!asset.partnersId && !asset.name)
       fail(r, mapping.asset_partners_id !== null ? 'asset_partners_id' : 'asset_name', 'No asset.');
-    if (rowErrors.length > 0 || !utility || !space || typeof quantity !== 'number') {
+    if (rowErrors.length > 0 || !utility || !space || quantity === null) {
       errors.push(...rowErrors);
       return;
     }
@@ -358,8 +385,10 @@ export function* readingsRows(
         return;
       }
     }
-    pushReading(r, known.key, { ...values, quantity }, unit, estimated as boolean);
-    last = { cells: attributeIndexes.map((i) => own(cells[i] ?? '')), key: known.key, unit: shared(unit) };
+    result.readings.add(known.key, start, end, quantity, shared(unit), estimated === true, file, r);
+    cells.keep(attributeIndexes);
+    const readings = result.readings;
+    last = { key: readings.textId(known.key), unit: readings.textId(unit), file: readings.textId(file) };
   }
 }
 

@@ -1,3 +1,5 @@
+import { dayNumber } from './dates';
+
 /** One reading as the file gave it (its meter by the key its attribute cells make). */
 export interface ImportedReading {
   meterKey: string;
@@ -41,16 +43,56 @@ export class ImportedReadings implements Iterable<ImportedReading> {
   }
 
   push(r: ImportedReading): void {
+    this.add(r.meterKey, r.start, r.end, r.quantity, r.unit, r.estimated, r.source.file, r.source.row);
+  }
+
+  /** One reading by its values (a file's reader makes no object per reading). */
+  add(
+    meterKey: string,
+    start: string,
+    end: string,
+    quantity: number,
+    unit: string,
+    estimated: boolean,
+    file: string,
+    row: number,
+  ): void {
+    this.addByIds(
+      this.textId(meterKey),
+      this.textId(start),
+      this.textId(end),
+      quantity,
+      this.textId(unit),
+      estimated,
+      this.textId(file),
+      row,
+    );
+  }
+
+  /**
+   * One reading, its texts given by their numbers (`textId`): a file's reader looks up its meter's
+   * key, unit and file once per meter, not once per reading.
+   */
+  addByIds(
+    meterKey: number,
+    start: number,
+    end: number,
+    quantity: number,
+    unit: number,
+    estimated: boolean,
+    file: number,
+    row: number,
+  ): void {
     if (this.count === this.capacity) this.grow();
     const i = this.count++;
-    this.meterKeys[i] = this.text(r.meterKey);
-    this.starts[i] = this.text(r.start);
-    this.ends[i] = this.text(r.end);
-    this.units[i] = this.text(r.unit);
-    this.files[i] = this.text(r.source.file);
-    this.rows[i] = r.source.row;
-    this.quantities[i] = r.quantity;
-    this.estimated[i] = r.estimated ? 1 : 0;
+    this.meterKeys[i] = meterKey;
+    this.starts[i] = start;
+    this.ends[i] = end;
+    this.units[i] = unit;
+    this.files[i] = file;
+    this.rows[i] = row;
+    this.quantities[i] = quantity;
+    this.estimated[i] = estimated ? 1 : 0;
   }
 
   at(i: number): ImportedReading {
@@ -79,6 +121,25 @@ export class ImportedReadings implements Iterable<ImportedReading> {
     return this.rows[i] as number;
   }
 
+  // By number, for passes over a million readings without a string's lookup each: a reading's
+  // meter key as the number of its text (`textOf`: the text; below `textCount`), its dates as days.
+  meterKeyId(i: number): number {
+    return this.meterKeys[i] as number;
+  }
+  textOf(id: number): string {
+    return this.texts[id] as string;
+  }
+  get textCount(): number {
+    return this.texts.length;
+  }
+  /** The reading's start as a day number (dates.ts `dayNumber`; NaN if not a day). */
+  startDay(i: number): number {
+    return this.day(this.starts[i] as number);
+  }
+  endDay(i: number): number {
+    return this.day(this.ends[i] as number);
+  }
+
   map<T>(fn: (r: ImportedReading, i: number) => T): T[] {
     return Array.from({ length: this.count }, (_, i) => fn(this.at(i), i));
   }
@@ -92,7 +153,20 @@ export class ImportedReadings implements Iterable<ImportedReading> {
     return [...this];
   }
 
-  private text(value: string): number {
+  private days = new Float64Array(0);
+  private day(id: number): number {
+    if (id >= this.days.length) {
+      const grown = new Float64Array(this.texts.length).fill(-Infinity);
+      grown.set(this.days);
+      this.days = grown;
+    }
+    let day = this.days[id] as number;
+    if (day === -Infinity) this.days[id] = day = dayNumber(this.texts[id] as string);
+    return day;
+  }
+
+  /** The number of a text held (added if new). */
+  textId(value: string): number {
     let index = this.textIndex.get(value);
     if (index === undefined) {
       index = this.texts.length;
@@ -102,8 +176,16 @@ export class ImportedReadings implements Iterable<ImportedReading> {
     return index;
   }
 
-  private grow(): void {
-    this.capacity = Math.max(1024, this.capacity * 2);
+  /**
+   * Room for `n` readings at once (a large file's reader guesses its rows from its size): the
+   * columns are not grown, copied and let go a dozen times over, 100 MB for the collector to meet.
+   */
+  reserve(n: number): void {
+    if (n > this.capacity) this.grow(n);
+  }
+
+  private grow(to = Math.max(1024, this.capacity * 2)): void {
+    this.capacity = to;
     const grown = <A extends Int32Array | Float64Array | Uint8Array>(a: A, make: (n: number) => A): A => {
       const next = make(this.capacity);
       next.set(a);
