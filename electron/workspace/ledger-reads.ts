@@ -175,8 +175,25 @@ export class LedgerReads extends WorkspaceReads {
    * message, no outlier, no conflict, not missing): their service ids, read in one statement.
    */
   plainlyInStep(localIds: readonly string[]): Map<string, number> {
+    if (localIds.length === 0) return new Map();
+    const plain = `${inStep} AND service_asset_id IS NOT NULL AND remote_deleted = 0 AND not_found = 0 AND COALESCE(server_validations, '') = '' AND COALESCE(outliers, '[]') = '[]' AND local_id NOT IN (SELECT local_id FROM conflicts)`;
+    // Asked about most of the file (a push's 20,000 settled assets): one pass over the table, kept
+    // by a set here, costs a third of 20,000 lookups through the local id's index (json_each's
+    // values, each a search of the index and then of the table). `MAX(rowid)` bounds the count
+    // without counting.
+    const bound = (this.sql('SELECT COALESCE(MAX(rowid), 0) FROM assets').pluck().get() as number) || 0;
+    if (localIds.length * 4 >= bound) {
+      const wanted = new Set(localIds);
+      const found = new Map<string, number>();
+      const rows = this.sql(`SELECT local_id, service_asset_id FROM assets WHERE ${plain}`)
+        .raw()
+        .all() as Array<[string, number]>;
+      for (const [localId, serviceAssetId] of rows)
+        if (wanted.has(localId)) found.set(localId, serviceAssetId);
+      return found;
+    }
     const rows = this.sql(
-      `SELECT local_id, service_asset_id FROM assets WHERE local_id IN (SELECT value FROM json_each(?)) AND ${inStep} AND service_asset_id IS NOT NULL AND remote_deleted = 0 AND not_found = 0 AND COALESCE(server_validations, '') = '' AND COALESCE(outliers, '[]') = '[]' AND local_id NOT IN (SELECT local_id FROM conflicts)`,
+      `SELECT local_id, service_asset_id FROM assets WHERE local_id IN (SELECT value FROM json_each(?)) AND ${plain}`,
     )
       .raw()
       .all(JSON.stringify(localIds)) as Array<[string, number]>;

@@ -299,10 +299,11 @@ export function applySettled({ views, inStep, removed }: SyncChanges): void {
   inStep.localIds.forEach((localId, i) => {
     const shown = assets.get(localId);
     if (!shown) return;
-    const { keptHere: _none, ...rest } = shown;
     const serviceAssetId = inStep.serviceAssetIds[i] ?? null;
+    // One copy of the view (an object rest and a spread on top made two, 20,000 times a push).
     whole.push({
-      ...rest,
+      ...shown,
+      keptHere: undefined,
       doc: withServiceId(shown.doc, serviceAssetId),
       serviceAssetId,
       status: 'clean',

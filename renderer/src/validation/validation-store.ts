@@ -146,10 +146,13 @@ class WorkspaceValidation {
   }
 
   private trackName(view: AssetView): string | undefined {
-    this.untrackName(view.localId);
     const name = view.doc['name'];
-    if (view.status === 'deleted' || typeof name !== 'string' || name.trim() === '') return undefined;
-    const key = name.trim();
+    const key =
+      view.status === 'deleted' || typeof name !== 'string' || name.trim() === '' ? undefined : name.trim();
+    // Most views a push settles keep their names: nothing to move.
+    if (key !== undefined && this.nameOf.get(view.localId) === key) return key;
+    this.untrackName(view.localId);
+    if (key === undefined) return undefined;
     let set = this.names.get(key);
     if (!set) {
       set = new Set();
