@@ -9,7 +9,7 @@ import type { Scalar } from '../../shared/sync/asset-doc';
 import type { ChangeRecorder, DocumentChange, DocumentRef } from './change-recorder';
 import { changedCells, cellsOf, decodeValue, encodeValue } from './cell-values';
 import { handCellsOf } from './hand-cells';
-import { assetRowDoc, historyDocOf, unrecordedOriginSource } from './history-docs';
+import { hasRowHistory, historyDocOf, historyDocRow, unrecordedOriginSource } from './history-docs';
 import { placed, storedSource, uuidTime, type PlacesOf } from './history-sources';
 
 /** What the cell history needs of its connection to the workspace file (the store's statement cache). */
@@ -107,7 +107,7 @@ export class CellHistory implements ChangeRecorder {
     const hand = fromHand(source);
     for (const [i, change] of changes.entries()) {
       const places = this.places?.(change.doc.id);
-      if ((change.before === null || change.before === undefined) && !this.hasRowHistory(change.doc)) {
+      if ((change.before === null || change.before === undefined) && !hasRowHistory(this.db, change.doc)) {
         // A new document: one row says where it came from, unless it existed before (a delete undone).
         const created = this.db
           .sql(
@@ -165,16 +165,7 @@ export class CellHistory implements ChangeRecorder {
    */
   entries(ref: DocumentRef, path: string, current: Scalar): CellHistoryEntry[] {
     this.checkCaches();
-    const registered = this.db
-      .sql('SELECT id, origin_at, origin_source FROM cell_docs WHERE kind = ? AND ref = ?')
-      .get(ref.kind, ref.id) as { id: number; origin_at: number; origin_source: number } | undefined;
-    // An asset first seen by a change: its history under its row's id, its origin unrecorded.
-    const rowDoc = registered || ref.kind !== 'asset' ? undefined : assetRowDoc(this.db, ref.id);
-    const doc =
-      registered ??
-      (rowDoc === undefined
-        ? undefined
-        : { id: rowDoc, origin_at: 0, origin_source: unrecordedOriginSource });
+    const doc = historyDocRow(this.db, ref);
     const out: CellHistoryEntry[] = [];
     let first: Scalar = current;
     if (doc) {
@@ -345,32 +336,23 @@ export class CellHistory implements ChangeRecorder {
       // cached: a delete moves that history to a `cell_docs` row (and the rowid may come back).
       const found = ref.kind === 'asset' ? historyDocOf(this.db, ref) : undefined;
       if (found !== undefined && found < 0) return found;
-      if (found !== undefined) {
-        if (this.docs.size > 200_000) this.docs.clear();
-        this.learn();
-        this.docs.set(key, found);
-        return found;
-      }
-      // Without the service's date (it would read the asset's row a second time in a keypress):
-      // `datedOrigin` adds it when the history is read. Added first, found if it was there.
-      const origin = this.unrecordedOrigin(ref, null);
-      const added = this.db
-        .sql(
-          'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING RETURNING id',
-        )
-        .get(ref.kind, ref.id, origin.at, this.sourceId(origin.source)) as { id: number } | undefined;
-      id =
-        added?.id ??
-        (
-          this.db.sql('SELECT id FROM cell_docs WHERE kind = ? AND ref = ?').get(ref.kind, ref.id) as {
-            id: number;
-          }
-        ).id;
+      id = found ?? this.addDoc(ref);
       if (this.docs.size > 200_000) this.docs.clear();
       this.learn();
       this.docs.set(key, id);
     }
     return id;
+  }
+
+  /** A document's `cell_docs` row, added (no service's date: `datedOrigin` adds it), or found. */
+  private addDoc(ref: DocumentRef): number {
+    const origin = this.unrecordedOrigin(ref, null);
+    const added = this.db
+      .sql(
+        'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING RETURNING id',
+      )
+      .get(ref.kind, ref.id, origin.at, this.sourceId(origin.source)) as { id: number } | undefined;
+    return added?.id ?? (historyDocOf(this.db, ref) as number);
   }
 
   private pathId(path: string): number {
@@ -394,20 +376,6 @@ export class CellHistory implements ChangeRecorder {
     return (
       this.db.sql(`INSERT INTO ${table} (${column}) VALUES (?) RETURNING id`).get(value) as { id: number }
     ).id;
-  }
-
-  /**
-   * Whether an asset (an undone delete's, arriving as new) already has history under its own row's
-   * id: it goes on there, not under a new `cell_docs` row.
-   */
-  private hasRowHistory(ref: DocumentRef): boolean {
-    if (ref.kind !== 'asset') return false;
-    const doc = assetRowDoc(this.db, ref.id);
-    return (
-      doc !== undefined &&
-      this.db.sql('SELECT 1 FROM cell_history WHERE doc = ? LIMIT 1').get(doc) !== undefined &&
-      this.db.sql('SELECT 1 FROM cell_docs WHERE kind = ? AND ref = ?').get(ref.kind, ref.id) === undefined
-    );
   }
 
   /** Undo and redo put back an earlier value: the analyst's if the change that set it was. */

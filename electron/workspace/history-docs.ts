@@ -35,6 +35,33 @@ export function assetRowDoc(db: Sql, localId: string): number | undefined {
   return row ? -row.n : undefined;
 }
 
+/** A document's history id with its `cell_docs` origin (an asset's own row's: origin unrecorded). */
+export function historyDocRow(
+  db: Sql,
+  ref: DocumentRef,
+): { id: number; origin_at: number; origin_source: number } | undefined {
+  const registered = db
+    .sql('SELECT id, origin_at, origin_source FROM cell_docs WHERE kind = ? AND ref = ?')
+    .get(ref.kind, ref.id) as { id: number; origin_at: number; origin_source: number } | undefined;
+  if (registered || ref.kind !== 'asset') return registered;
+  const id = assetRowDoc(db, ref.id);
+  return id === undefined ? undefined : { id, origin_at: 0, origin_source: unrecordedOriginSource };
+}
+
+/**
+ * Whether an asset (an undone delete's, arriving as new) already has history under its own row's
+ * id: it goes on there, not under a new `cell_docs` row.
+ */
+export function hasRowHistory(db: Sql, ref: DocumentRef): boolean {
+  if (ref.kind !== 'asset') return false;
+  const doc = assetRowDoc(db, ref.id);
+  return (
+    doc !== undefined &&
+    db.sql('SELECT 1 FROM cell_history WHERE doc = ? LIMIT 1').get(doc) !== undefined &&
+    db.sql('SELECT 1 FROM cell_docs WHERE kind = ? AND ref = ?').get(ref.kind, ref.id) === undefined
+  );
+}
+
 /** The document a history id means, if it is still there (an asset's row id: its asset). */
 export function historyRefOf(db: Sql, doc: number): DocumentRef | undefined {
   if (doc < 0) {
