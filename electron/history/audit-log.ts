@@ -4,7 +4,7 @@ import { catalogIndicator } from '../../shared/responses/catalog';
 import type { Scalar } from '../../shared/sync/asset-doc';
 import { placed, type CellHistory, type HistoryAccess } from '../workspace/cell-history';
 import { decodeValue } from '../workspace/cell-values';
-import { unrecordedOriginSource } from '../workspace/history-docs';
+import { rowDocBase, rowDocSql, unrecordedOriginSource } from '../workspace/history-docs';
 
 /** Which changes an audit log holds: a period (epoch ms, `to` exclusive) and/or some assets. */
 export interface AuditFilter {
@@ -53,9 +53,10 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
   }
   // The assets first seen by a change: their history's id is their row's (history-docs.ts).
   const registered = new Set([...docs.values()].filter((d) => d.kind === 'asset').map((d) => d.ref));
-  for (const [id, ref] of db.sql('SELECT -rowid, local_id FROM assets').raw().all() as Array<
-    [number, string]
-  >) {
+  for (const [id, ref] of db
+    .sql(`SELECT ${rowDocSql('rowid')}, local_id FROM assets WHERE rowid < ${rowDocBase}`)
+    .raw()
+    .all() as Array<[number, string]>) {
     if (registered.has(ref) || (wanted && !wanted.has(ref))) continue;
     docs.set(id, { kind: 'asset', ref });
   }

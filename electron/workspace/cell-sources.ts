@@ -3,7 +3,7 @@ import { fromHand } from '../../shared/history/source-words';
 import type { AssetDoc, Scalar } from '../../shared/sync/asset-doc';
 import { placed, type CellHistory } from './cell-history';
 import { cellsOf } from './cell-values';
-import { unrecordedOriginSource } from './history-docs';
+import { rowDocBase, rowDocSql, unrecordedOriginSource } from './history-docs';
 
 /** A cell's current value and where it came from: its latest history entry, else its document's arrival. */
 export interface CellSource {
@@ -35,7 +35,10 @@ export function cellSources(
     docs.set(ref, { id, at, source });
   // The assets first seen by a change: their history's id is their row's (history-docs.ts).
   const rowDocs = new Map(
-    db.sql('SELECT local_id, -rowid FROM assets').raw().all() as Array<[string, number]>,
+    db
+      .sql(`SELECT local_id, ${rowDocSql('rowid')} FROM assets WHERE rowid < ${rowDocBase}`)
+      .raw()
+      .all() as Array<[string, number]>,
   );
   const pathIds = new Map(
     (db.sql('SELECT path, id FROM cell_paths').raw().all() as Array<[string, number]>).map(([p, id]) => [

@@ -1,13 +1,14 @@
 import type { DocumentRef } from './change-recorder';
+import { rowDocBase, rowDocSql } from './history-docs';
 import type { SqlAccess } from './store-access';
 
 /**
  * Each asked id's history document (`@ids`, a JSON array, of kind `@kind`): its `cell_docs` row,
- * else (an asset first seen by a change) its own row's id negated (history-docs.ts).
+ * else (an asset first seen by a change) its own row's id (`rowDocSql`, history-docs.ts).
  */
 const docs = `(SELECT j.value AS ref, COALESCE(
     (SELECT c.id FROM cell_docs c WHERE c.kind = @kind AND c.ref = j.value),
-    (SELECT -a.rowid FROM assets a WHERE @kind = 'asset' AND a.local_id = j.value)) AS id
+    (SELECT ${rowDocSql('a.rowid')} FROM assets a WHERE @kind = 'asset' AND a.local_id = j.value AND a.rowid < ${rowDocBase})) AS id
   FROM json_each(@ids) j) d`;
 
 /** Each asked cell's newest history row (exported for its plan's test). */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditPages, type AuditRow } from '../../../electron/history/audit-log';
 import { CellHistory } from '../../../electron/workspace/cell-history';
 import { handCellsOf } from '../../../electron/workspace/hand-cells';
+import { rowDocBase } from '../../../electron/workspace/history-docs';
 import { ImportRecords } from '../../../electron/workspace/import-records';
 import { schemaVersion } from '../../../electron/workspace/migrations';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
@@ -56,7 +57,7 @@ describe("an asset's history document", () => {
     store.step('edit of 1 cell', () => store.setValues([{ localId: 'old', path: 'city', value: 'Delft' }]));
     expect(count(store, 'SELECT COUNT(*) FROM cell_docs')).toBe(0);
     const rowid = count(store, "SELECT rowid FROM assets WHERE local_id = 'old'");
-    expect(count(store, 'SELECT COUNT(*) FROM cell_history WHERE doc = ?', -rowid)).toBe(1);
+    expect(count(store, 'SELECT COUNT(*) FROM cell_history WHERE doc = ?', rowid - rowDocBase)).toBe(1);
     expect(store.cells.entries({ kind: 'asset', id: 'old' }, 'city', 'Delft').map((e) => e.value)).toEqual([
       'Delft',
       'Amsterdam',
@@ -150,7 +151,7 @@ describe("an asset's history document", () => {
         INSERT INTO cell_docs (kind, ref, origin_at, origin_source)
           SELECT 'asset', 'before', CAST(value AS INTEGER), (SELECT id FROM change_sources WHERE json = '{"kind":"before-history"}')
           FROM meta WHERE key = 'history_started_at';
-        UPDATE cell_history SET doc = (SELECT id FROM cell_docs WHERE ref = 'before') WHERE doc = -${rowid};
+        UPDATE cell_history SET doc = (SELECT id FROM cell_docs WHERE ref = 'before') WHERE doc = ${rowid - rowDocBase};
         DROP TRIGGER assets_history_kept;
         PRAGMA user_version = 10;
       `);
