@@ -8,7 +8,7 @@
  *   recording it against the same handler over a store opened without a recorder; ≤ +10 %. The
  *   renderer's and the transport's shares, the same on both sides, are left out (the grid bench
  *   measures them), so the ratio is history's against all of main's work for a keypress. Each
- *   handler edit is its asset's first (history registers the document, `cell_docs`). The store
+ *   handler edit is its asset's first (its history's id is its own row's: no `cell_docs` row). The store
  *   alone (the step and the write, no view) on the same asset's next cell is a GOAL of its own:
  *   there history's cost, one history row, is a larger share of a smaller figure.
  * - the 20k pull's local part: 20,000 listed assets (6 years each) merged into an empty workspace

@@ -4,6 +4,7 @@ import { catalogIndicator } from '../../shared/responses/catalog';
 import type { Scalar } from '../../shared/sync/asset-doc';
 import { placed, type CellHistory, type HistoryAccess } from '../workspace/cell-history';
 import { decodeValue } from '../workspace/cell-values';
+import { rowDocBase, rowDocSql, unrecordedOriginSource } from '../workspace/history-docs';
 
 /** Which changes an audit log holds: a period (epoch ms, `to` exclusive) and/or some assets. */
 export interface AuditFilter {
@@ -49,6 +50,15 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
   >) {
     if (wanted && !(kind === 'asset' && wanted.has(ref))) continue;
     docs.set(id, { kind, ref });
+  }
+  // The assets first seen by a change: their history's id is their row's (history-docs.ts).
+  const registered = new Set([...docs.values()].filter((d) => d.kind === 'asset').map((d) => d.ref));
+  for (const [id, ref] of db
+    .sql(`SELECT ${rowDocSql('rowid')}, local_id FROM assets WHERE rowid < ${rowDocBase}`)
+    .raw()
+    .all() as Array<[number, string]>) {
+    if (registered.has(ref) || (wanted && !wanted.has(ref))) continue;
+    docs.set(id, { kind: 'asset', ref });
   }
   const paths = new Map(db.sql('SELECT id, path FROM cell_paths').raw().all() as Array<[number, string]>);
   // A source's words once per source id, and a placed source's once per place (an import's cells
@@ -98,7 +108,12 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
     arrivals.push({ at, asset, field, path: '', previous: null, value: null, source: text });
   }
   // A pull's new assets have no row there: their ids say when they arrived (CellHistory.arrival).
-  const recorded = new Set([...docs.values()].filter((d) => d.kind === 'asset').map((d) => d.ref));
+  const recorded = new Set(
+    db
+      .sql("SELECT ref FROM cell_docs WHERE kind = 'asset' AND origin_source <> ?")
+      .pluck()
+      .all(unrecordedOriginSource) as string[],
+  );
   for (const localId of names.keys()) {
     if (recorded.has(localId) || (wanted && !wanted.has(localId))) continue;
     const origin = history.unrecordedOrigin(

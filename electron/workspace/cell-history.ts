@@ -9,6 +9,7 @@ import type { Scalar } from '../../shared/sync/asset-doc';
 import type { ChangeRecorder, DocumentChange, DocumentRef } from './change-recorder';
 import { changedCells, cellsOf, decodeValue, encodeValue } from './cell-values';
 import { handCellsOf } from './hand-cells';
+import { hasRowHistory, historyDocOf, historyDocRow, unrecordedOriginSource } from './history-docs';
 import { placed, storedSource, uuidTime, type PlacesOf } from './history-sources';
 
 /** What the cell history needs of its connection to the workspace file (the store's statement cache). */
@@ -106,7 +107,7 @@ export class CellHistory implements ChangeRecorder {
     const hand = fromHand(source);
     for (const [i, change] of changes.entries()) {
       const places = this.places?.(change.doc.id);
-      if (change.before === null || change.before === undefined) {
+      if ((change.before === null || change.before === undefined) && !hasRowHistory(this.db, change.doc)) {
         // A new document: one row says where it came from, unless it existed before (a delete undone).
         const created = this.db
           .sql(
@@ -164,9 +165,7 @@ export class CellHistory implements ChangeRecorder {
    */
   entries(ref: DocumentRef, path: string, current: Scalar): CellHistoryEntry[] {
     this.checkCaches();
-    const doc = this.db
-      .sql('SELECT id, origin_at, origin_source FROM cell_docs WHERE kind = ? AND ref = ?')
-      .get(ref.kind, ref.id) as { id: number; origin_at: number; origin_source: number } | undefined;
+    const doc = historyDocRow(this.db, ref);
     const out: CellHistoryEntry[] = [];
     let first: Scalar = current;
     if (doc) {
@@ -192,9 +191,10 @@ export class CellHistory implements ChangeRecorder {
       if (out.length > 0) first = out[out.length - 1]?.previous as Scalar;
     }
     if (first !== null) {
-      const origin = doc
-        ? { at: doc.origin_at, source: this.datedOrigin(ref, this.sourceOf(doc.origin_source)) }
-        : this.unrecordedOrigin(ref);
+      const origin =
+        doc && doc.origin_source !== unrecordedOriginSource
+          ? { at: doc.origin_at, source: this.datedOrigin(ref, this.sourceOf(doc.origin_source)) }
+          : this.unrecordedOrigin(ref);
       out.push({ at: origin.at, value: first, previous: null, source: origin.source });
     }
     return out;
@@ -331,27 +331,28 @@ export class CellHistory implements ChangeRecorder {
     const key = `${ref.kind}\u0000${ref.id}`;
     let id = this.docs.get(key);
     if (id === undefined) {
-      // Without the service's date (it would read the asset's row a second time in a keypress):
-      // `datedOrigin` adds it when the history is read. Added first, found if it was there (an
-      // asset's first edit, the common case, runs one statement).
-      const origin = this.unrecordedOrigin(ref, null);
-      const added = this.db
-        .sql(
-          'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING RETURNING id',
-        )
-        .get(ref.kind, ref.id, origin.at, this.sourceId(origin.source)) as { id: number } | undefined;
-      id =
-        added?.id ??
-        (
-          this.db.sql('SELECT id FROM cell_docs WHERE kind = ? AND ref = ?').get(ref.kind, ref.id) as {
-            id: number;
-          }
-        ).id;
+      // An asset: its `cell_docs` row if it has one, else its own row's id (history-docs.ts), so
+      // its first edit, the common case, writes nothing here. A row's id is read each time, never
+      // cached: a delete moves that history to a `cell_docs` row (and the rowid may come back).
+      const found = ref.kind === 'asset' ? historyDocOf(this.db, ref) : undefined;
+      if (found !== undefined && found < 0) return found;
+      id = found ?? this.addDoc(ref);
       if (this.docs.size > 200_000) this.docs.clear();
       this.learn();
       this.docs.set(key, id);
     }
     return id;
+  }
+
+  /** A document's `cell_docs` row, added (no service's date: `datedOrigin` adds it), or found. */
+  private addDoc(ref: DocumentRef): number {
+    const origin = this.unrecordedOrigin(ref, null);
+    const added = this.db
+      .sql(
+        'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING RETURNING id',
+      )
+      .get(ref.kind, ref.id, origin.at, this.sourceId(origin.source)) as { id: number } | undefined;
+    return added?.id ?? (historyDocOf(this.db, ref) as number);
   }
 
   private pathId(path: string): number {

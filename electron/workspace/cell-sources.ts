@@ -3,6 +3,7 @@ import { fromHand } from '../../shared/history/source-words';
 import type { AssetDoc, Scalar } from '../../shared/sync/asset-doc';
 import { placed, type CellHistory } from './cell-history';
 import { cellsOf } from './cell-values';
+import { rowDocBase, rowDocSql, unrecordedOriginSource } from './history-docs';
 
 /** A cell's current value and where it came from: its latest history entry, else its document's arrival. */
 export interface CellSource {
@@ -32,6 +33,13 @@ export function cellSources(
     .raw()
     .all() as Array<[string, number, number, number]>)
     docs.set(ref, { id, at, source });
+  // The assets first seen by a change: their history's id is their row's (history-docs.ts).
+  const rowDocs = new Map(
+    db
+      .sql(`SELECT local_id, ${rowDocSql('rowid')} FROM assets WHERE rowid < ${rowDocBase}`)
+      .raw()
+      .all() as Array<[string, number]>,
+  );
   const pathIds = new Map(
     (db.sql('SELECT path, id FROM cell_paths').raw().all() as Array<[string, number]>).map(([p, id]) => [
       p,
@@ -60,14 +68,16 @@ export function cellSources(
     const row = docs.get(localId);
     // Where the document came from: its row's origin, or a pull's arrival (or before history).
     const ref = { kind: 'asset' as const, id: localId };
-    const origin = row
-      ? {
-          at: row.at,
-          source: history.datedOrigin(ref, history.sourceOf(row.source), arrived.get(localId) ?? null),
-        }
-      : history.unrecordedOrigin(ref, arrived.get(localId) ?? null);
+    const origin =
+      row && row.source !== unrecordedOriginSource
+        ? {
+            at: row.at,
+            source: history.datedOrigin(ref, history.sourceOf(row.source), arrived.get(localId) ?? null),
+          }
+        : history.unrecordedOrigin(ref, arrived.get(localId) ?? null);
     const mineFromTheStart = fromHand(origin.source) === true;
-    const changed = row ? latest.get(row.id) : undefined;
+    const docId = row?.id ?? rowDocs.get(localId);
+    const changed = docId === undefined ? undefined : latest.get(docId);
     const out: CellSource[] = [];
     const cells = [...cellsOf('asset', doc)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (const [path, value] of cells) {

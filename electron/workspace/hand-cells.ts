@@ -1,5 +1,18 @@
 import type { DocumentRef } from './change-recorder';
+import { rowDocBase, rowDocSql } from './history-docs';
 import type { SqlAccess } from './store-access';
+
+/**
+ * Each asked id's history document (`@ids`, a JSON array, of kind `@kind`): its `cell_docs` row,
+ * else (an asset first seen by a change) its own row's id (`rowDocSql`, history-docs.ts).
+ */
+const docs = `(SELECT j.value AS ref, COALESCE(
+    (SELECT c.id FROM cell_docs c WHERE c.kind = @kind AND c.ref = j.value),
+    (SELECT ${rowDocSql('a.rowid')} FROM assets a WHERE @kind = 'asset' AND a.local_id = j.value AND a.rowid < ${rowDocBase})) AS id
+  FROM json_each(@ids) j) d`;
+
+/** Each asked cell's newest history row (exported for its plan's test). */
+export const newestHandSql = `SELECT d.ref, h.path, h.hand, MAX(h.id) FROM ${docs} CROSS JOIN cell_history h ON h.doc = d.id GROUP BY h.doc, h.path`;
 
 /**
  * The cells of the given documents of a kind whose value came from the analyst's hand, by
@@ -16,18 +29,14 @@ export function handCellsOf(
 ): Map<string, string[]> {
   const out = new Map<string, string[]>();
   if (ids.length === 0) return out;
-  const docs = 'json_each(?) j CROSS JOIN cell_docs d ON d.kind = ? AND d.ref = j.value';
+  const args = { ids: JSON.stringify(ids), kind };
   // The bare `hand` is the newest row's, the one MAX(id) picks (SQLite's rule for a lone max()).
-  const newest = db
-    .sql(
-      `SELECT d.ref, h.path, h.hand, MAX(h.id) FROM ${docs} CROSS JOIN cell_history h ON h.doc = d.id GROUP BY h.doc, h.path`,
-    )
-    .all(JSON.stringify(ids), kind) as Array<{ ref: string; path: number; hand: number | null }>;
+  const newest = db.sql(newestHandSql).all(args) as Array<{ ref: string; path: number; hand: number | null }>;
   const made = db
     .sql(
       `SELECT d.ref, m.path FROM ${docs} JOIN cell_hand m ON m.doc = d.id WHERE NOT EXISTS (SELECT 1 FROM cell_history h WHERE h.doc = m.doc AND h.path = m.path)`,
     )
-    .all(JSON.stringify(ids), kind) as Array<{ ref: string; path: number }>;
+    .all(args) as Array<{ ref: string; path: number }>;
   const found = [...newest.filter((row) => row.hand === 1), ...made];
   if (found.length === 0) return out;
   const pathOf = new Map(

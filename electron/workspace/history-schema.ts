@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { rowDocBase, rowDocSql } from './history-docs';
 
 /**
  * The cell history's tables (issue 31), as one step of the workspace's migrations. Compact by
@@ -104,5 +105,30 @@ export function markHandInRows(db: Database.Database): void {
       WHERE EXISTS (SELECT 1 FROM cell_history h WHERE h.doc = cell_hand.doc AND h.path = cell_hand.path);
     DROP INDEX IF EXISTS cell_history_cell;
     CREATE INDEX cell_history_cell ON cell_history (doc, path, id, hand);
+  `);
+}
+
+/**
+ * The history's fourth step: an asset first seen by a change keeps its history under its own row's
+ * id (`assets.rowid - 2^31`, history-docs.ts), so a keypress on it writes no `cell_docs` row and key.
+ * Nothing moves: the assets that have a `cell_docs` row keep it (it wins). A deleted asset's rowid
+ * can come back to a new asset (a table without INTEGER PRIMARY KEY gives max(rowid) + 1), so
+ * deleting a row first moves its history to a `cell_docs` row of its own (origin source 0: read as
+ * a document without a row, `unrecordedOrigin`), where its local id finds it again (an undone
+ * delete) and a new asset's rowid finds nothing.
+ */
+export function keepAssetDocInRow(db: Database.Database): void {
+  db.exec(`
+    CREATE TRIGGER IF NOT EXISTS assets_history_kept AFTER DELETE ON assets
+    WHEN old.rowid < ${rowDocBase} AND (EXISTS (SELECT 1 FROM cell_history WHERE doc = ${rowDocSql('old.rowid')})
+      OR EXISTS (SELECT 1 FROM cell_hand WHERE doc = ${rowDocSql('old.rowid')}))
+    BEGIN
+      INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES ('asset', old.local_id, 0, 0)
+        ON CONFLICT (kind, ref) DO NOTHING;
+      UPDATE cell_history SET doc = (SELECT id FROM cell_docs WHERE kind = 'asset' AND ref = old.local_id)
+        WHERE doc = ${rowDocSql('old.rowid')};
+      UPDATE cell_hand SET doc = (SELECT id FROM cell_docs WHERE kind = 'asset' AND ref = old.local_id)
+        WHERE doc = ${rowDocSql('old.rowid')};
+    END;
   `);
 }

@@ -9,6 +9,7 @@ import {
   type ImportSummary,
 } from '../../shared/history/import-record';
 import { decodeValue } from './cell-values';
+import { historyDocOf, historyRefOf } from './history-docs';
 import type { SqlAccess } from './store-access';
 
 /** The source an import's changes are recorded with: its file, and its record's id. */
@@ -115,14 +116,17 @@ export class ImportRecords {
           .sql('SELECT COUNT(*) AS n FROM cell_history WHERE id BETWEEN ? AND ? AND source = ? AND id < ?')
           .get(...span, below) as { n: number }
       ).n;
-    const found = cell
-      ? (this.db
-          .sql(
-            `SELECT h.id FROM cell_history h JOIN cell_docs d ON d.id = h.doc JOIN cell_paths p ON p.id = h.path
-             WHERE h.id BETWEEN ? AND ? AND h.source = ? AND d.kind = 'asset' AND d.ref = ? AND p.path = ? ORDER BY h.id LIMIT 1`,
-          )
-          .get(...span, cell.localId, cell.path) as { id: number } | undefined)
-      : undefined;
+    // The cell's document's history id (an asset's own row's, or its `cell_docs` row's: history-docs.ts).
+    const docId = cell ? historyDocOf(this.db, { kind: 'asset', id: cell.localId }) : undefined;
+    const found =
+      cell && docId !== undefined
+        ? (this.db
+            .sql(
+              `SELECT h.id FROM cell_history h JOIN cell_paths p ON p.id = h.path
+               WHERE h.id BETWEEN ? AND ? AND h.source = ? AND h.doc = ? AND p.path = ? ORDER BY h.id LIMIT 1`,
+            )
+            .get(...span, docId, cell.path) as { id: number } | undefined)
+        : undefined;
     const at = found ? count(found.id) : null;
     const changes = count();
     // An offset past the end (a page asked of a record since read) shows the last cell.
@@ -132,19 +136,29 @@ export class ImportRecords {
         : at === null
           ? 0
           : Math.max(0, at - BEFORE);
-    const cells = this.db
-      .sql(
-        `SELECT d.ref, p.path, h.value, h.previous, h.place FROM cell_history h
-         JOIN cell_docs d ON d.id = h.doc JOIN cell_paths p ON p.id = h.path
-         WHERE h.id BETWEEN ? AND ? AND h.source = ? ORDER BY h.id LIMIT ? OFFSET ?`,
-      )
-      .all(...span, WINDOW, start) as Array<{
-      ref: string;
-      path: string;
-      value: unknown;
-      previous: unknown;
-      place: string | null;
-    }>;
+    const refs = new Map<number, string | undefined>();
+    const refOf = (doc: number): string | undefined => {
+      if (!refs.has(doc)) refs.set(doc, historyRefOf(this.db, doc)?.id);
+      return refs.get(doc);
+    };
+    const cells = (
+      this.db
+        .sql(
+          `SELECT h.doc, p.path, h.value, h.previous, h.place FROM cell_history h
+           JOIN cell_paths p ON p.id = h.path
+           WHERE h.id BETWEEN ? AND ? AND h.source = ? ORDER BY h.id LIMIT ? OFFSET ?`,
+        )
+        .all(...span, WINDOW, start) as Array<{
+        doc: number;
+        path: string;
+        value: unknown;
+        previous: unknown;
+        place: string | null;
+      }>
+    ).flatMap((c) => {
+      const ref = refOf(c.doc);
+      return ref === undefined ? [] : [{ ...c, ref }];
+    });
     const names = new Map<string, string>();
     const nameOf = (localId: string): string => {
       let name = names.get(localId);

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { legacyPropertyTypeCodes } from '../../shared/domain/reference-data';
-import { addImportRecords, createHistoryTables, markHandInRows } from './history-schema';
+import { addImportRecords, createHistoryTables, keepAssetDocInRow, markHandInRows } from './history-schema';
 import { responsesDocsShapes } from './migrations-responses';
 
 /**
@@ -189,6 +189,9 @@ const steps: ReadonlyArray<(db: Database.Database) => void> = [
   // Whether a cell's value came from the analyst's hand is kept in its history row, not in a table
   // beside it (electron/workspace/history-schema.ts, `markHandInRows`).
   markHandInRows,
+  // An asset first seen by a change keeps its history under its own row's id, not a \`cell_docs\`
+  // row (electron/workspace/history-schema.ts, \`keepAssetDocInRow\`; history-docs.ts).
+  keepAssetDocInRow,
 ];
 
 export const schemaVersion = steps.length;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CellHistory } from '../../../electron/workspace/cell-history';
-import { handCellsOf } from '../../../electron/workspace/hand-cells';
+import { handCellsOf, newestHandSql } from '../../../electron/workspace/hand-cells';
 import { migratedDb } from '../../support/migrated-db';
 import type { AssetDoc } from '../../../shared/sync/asset-doc';
 
@@ -46,10 +46,8 @@ describe("the analyst's hand cells", () => {
       .get() as string;
     expect(text).toMatch(/\(doc, path, id, hand\)/);
     const plan = db
-      .prepare(
-        'EXPLAIN QUERY PLAN SELECT d.ref, h.path, h.hand, MAX(h.id) FROM json_each(?) j CROSS JOIN cell_docs d ON d.kind = ? AND d.ref = j.value CROSS JOIN cell_history h ON h.doc = d.id GROUP BY h.doc, h.path',
-      )
-      .all('["a"]', 'asset') as Array<{ detail: string }>;
+      .prepare(`EXPLAIN QUERY PLAN ${newestHandSql}`)
+      .all({ ids: '["a"]', kind: 'asset' }) as Array<{ detail: string }>;
     expect(plan.map((row) => row.detail).join(' | ')).toMatch(
       /SEARCH h USING COVERING INDEX cell_history_cell/,
     );
