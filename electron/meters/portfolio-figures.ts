@@ -24,7 +24,7 @@ export interface FiguresRequest {
 /** Fewer assets than this are read on main: starting a worker costs more than it saves. */
 export const OFF_MAIN_FROM = 100;
 
-/** The assets whose figures the worker sends in one message (~1,000 cells): a short task for main. */
+/** The assets whose figures the worker sends in one message: a short task for main to take in. */
 const CHUNK_ASSETS = 20;
 
 /** Each asset's figures in turn (assets missing or deleted give none). */
