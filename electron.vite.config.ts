@@ -18,6 +18,7 @@ export default defineConfig({
           'sync-worker': resolve('electron/sync/sync-worker.ts'),
           'checkpoint-worker': resolve('electron/workspace/checkpoint-worker.ts'),
           'readings-apply-worker': resolve('electron/meters/readings-apply-worker.ts'),
+          'figures-worker': resolve('electron/meters/figures-worker.ts'),
         },
         output: { chunkFileNames: '[name]-[hash].js' },
       },

@@ -47,7 +47,9 @@ async function importAndApply(): Promise<void> {
     console.log(
       `meters import RSS after each phase: ${Object.entries(f.rss)
         .map(([phase, mb]) => `${phase} ${mb.toFixed(0)} MB`)
-        .join(', ')}`,
+        .join(
+          ', ',
+        )}; highest read during the import ${f.phasePeakMb.import.toFixed(0)} MB, during the roll-up ${f.phasePeakMb.rollup.toFixed(0)} MB`,
     );
     floorGoal('meters CSV import to preview', f.previewMs, f.floorSplitMs, 'ms', 3);
     floorGoal('meters import apply', f.applyMs, f.floorApplyMs, 'ms', 3);

@@ -36,6 +36,8 @@ export interface ImportFigures {
   rollupMs: number;
   importDelays: number[];
   rollupDelays: number[];
+  /** The highest RSS read while the import (preview and apply) and the roll-up ran, MB. */
+  phasePeakMb: { import: number; rollup: number };
   /** RSS sampled after each phase, MB. */
   rss: Record<string, number>;
   /** The kernel's high-water mark after our phases, MB. */
@@ -78,14 +80,14 @@ export async function importPhases(dir: string, assets: number, year: number): P
   t0 = performance.now();
   const applied = await service.handlers['meters.applyImport']({ planId: preview.planId });
   const applyMs = performance.now() - t0;
-  const importDelays = await probe.stop();
+  const { delays: importDelays, peakMb: importPeakMb } = await probe.stop();
   rss['apply'] = rssMb();
 
   probe = bridgeCallProbe();
   t0 = performance.now();
   await service.handlers['meters.figures']({ assetIds: ids });
   const rollupMs = performance.now() - t0;
-  const rollupDelays = await probe.stop();
+  const { delays: rollupDelays, peakMb: rollupPeakMb } = await probe.stop();
   rss['roll-up'] = rssMb();
   store.close();
   const peakMb = process.resourceUsage().maxRSS / 1024;
@@ -103,6 +105,7 @@ export async function importPhases(dir: string, assets: number, year: number): P
     rollupMs,
     importDelays,
     rollupDelays,
+    phasePeakMb: { import: importPeakMb, rollup: rollupPeakMb },
     rss,
     peakMb,
     floorSplitMs,

@@ -19,7 +19,8 @@ import { newMeter, newReading } from './meter-edits';
 import { deleteChanges, editChanges } from './meter-changes';
 import { affectedBy, autoStates, recomputeFigures } from './figures-recompute';
 import { applyOffMain, applyReadings, type ApplyInput, type ApplyResult } from './readings-apply';
-import { assetMeters, figuresOf } from './meter-figures';
+import type { figuresOf } from './meter-figures';
+import { figuresEach, figuresOffMain, OFF_MAIN_FROM } from './portfolio-figures';
 import { metersListing } from './meters-listing';
 import { MeterStore, type MeterDocChange } from '../workspace/meter-store';
 import { deflated, loadReadings, unpacked } from './readings-file';
@@ -262,26 +263,24 @@ export class MetersService {
     'meters.applyImport': ({ planId, createAssets }) => this.applyImport(planId, createAssets ?? false),
     'meters.figures': async ({ assetIds, years }) => {
       const { store, meters } = this.open();
+      const request = { assetIds, years, month: this.month(store), accepted: this.accepted() };
+      if (assetIds.length >= OFF_MAIN_FROM && store.writableElsewhere) {
+        // A portfolio's figures take seconds: read by a worker thread, main left to answer.
+        const figures = await figuresOffMain(store.file, request);
+        if (this.deps.workspace() !== store) throw notFound('The workspace changed: ask again.');
+        return figures;
+      }
       const out: ReturnType<typeof figuresOf> = { cells: [], warnings: [] };
       let slice = performance.now();
-      for (const localId of assetIds) {
-        // A portfolio's figures take seconds: main answers other calls between slices of ~10 ms.
+      for (const preview of figuresEach(store, meters, request)) {
+        out.cells.push(...preview.cells);
+        out.warnings.push(...preview.warnings);
+        // A few assets' figures: main answers other calls between slices of ~10 ms all the same.
         if (performance.now() - slice > 10) {
           await new Promise<void>((resolve) => setImmediate(resolve));
           slice = performance.now();
           if (this.deps.workspace() !== store) throw notFound('The workspace changed: ask again.');
         }
-        const record = store.asset(localId);
-        if (!record?.current) continue;
-        const preview = figuresOf(
-          assetMeters(meters, localId, record.current),
-          meters.derived(localId),
-          this.month(store),
-          years,
-          this.accepted(),
-        );
-        out.cells.push(...preview.cells);
-        out.warnings.push(...preview.warnings);
       }
       return out;
     },

@@ -70,13 +70,21 @@ export class WorkspaceStore extends LedgerReads {
    * `recorder`: told of every change the write path makes; by default the file's own cell history
    * (`cells`), null for none (the benches' "without history").
    * `onStatement`: told of each statement run (by its text), for a test to count the reads.
+   * `readOnly`: a connection that only reads (a worker thread's, beside main's; SQLite refuses it any
+   * write). The file must already be migrated by the connection that writes it.
    */
   static open(
     file: string,
-    opts: { now?: () => number; recorder?: ChangeRecorder | null; onStatement?: (text: string) => void } = {},
+    opts: {
+      now?: () => number;
+      recorder?: ChangeRecorder | null;
+      onStatement?: (text: string) => void;
+      readOnly?: boolean;
+    } = {},
   ): WorkspaceStore {
     const db = openSqlite(file);
-    migrate(db);
+    if (opts.readOnly) db.pragma('query_only = ON');
+    else migrate(db);
     return new WorkspaceStore(db, opts.now ?? Date.now, opts.recorder, opts.onStatement);
   }
 
@@ -272,6 +280,14 @@ export class WorkspaceStore extends LedgerReads {
     // Between the slices of a sliced step (an import's), no other write may join its transaction.
     if (this.path.paused) throw stepBusy();
     return this.rolledBack(() => this.db.transaction(fn).immediate());
+  }
+
+  /**
+   * Reads in one deferred transaction: every read in `fn` sees the file as of its first (WAL: other
+   * connections' commits meanwhile are not seen), and no write lock is taken, so writers go on.
+   */
+  snapshot<T>(fn: () => T): T {
+    return this.db.transaction(fn).deferred();
   }
 
   /**

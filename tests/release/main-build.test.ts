@@ -18,9 +18,11 @@ describe('the built main', () => {
         (match) => ({ file, worker: match[1] ?? '' }),
       ),
     );
-    // The workspace's log checkpoint, the readings import's apply, the sync's worker and the workbook's.
+    // The workspace's log checkpoint, the meter figures' read, the readings import's apply, the
+    // sync's worker and the workbook's.
     expect(starts.map((start) => start.worker).sort()).toEqual([
       'checkpoint-worker',
+      'figures-worker',
       'readings-apply-worker',
       'sync-worker',
       'workbook-worker',
