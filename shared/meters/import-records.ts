@@ -15,6 +15,11 @@ export interface ImportRecord {
   blank(): boolean;
   /** The cell as an ISO date: its text (shared), null if not a day, undefined if not ISO at all. */
   isoDate(index: number): string | null | undefined;
+  /**
+   * The cell as a plain YYYY-MM-DD read from its digits, packed as y * 10,000 + m * 100 + d (not
+   * checked as a day: `ImportedReadings.dayId` does); -1 when it is not one (read it by `isoDate`).
+   */
+  dayKey(index: number): number;
   quantity(index: number): number | 'ambiguous' | null;
   estimated(index: number): boolean | null;
   /** Whether the cells at `indexes` are, as written, those of the record last `keep`-ed. */
@@ -57,6 +62,9 @@ export class CellsRecord implements ImportRecord {
   }
   isoDate(index: number): string | null | undefined {
     return isoDate(this.text(index));
+  }
+  dayKey(): number {
+    return -1;
   }
   quantity(index: number): number | 'ambiguous' | null {
     return parseQuantity(this.text(index));
@@ -130,22 +138,25 @@ export class BytesRecord implements ImportRecord {
   }
 
   isoDate(index: number): string | null | undefined {
-    const r = this.reader;
-    if (index < r.held && !r.isQuoted(index)) {
-      const b = this.bytes;
-      let from = r.start(index);
-      let to = r.end(index);
-      while (from < to && (b[from] === SPACE || b[from] === TAB)) from++;
-      while (to > from && (b[to - 1] === SPACE || b[to - 1] === TAB)) to--;
-      // YYYY-MM-DD, the form nearly every file uses, read as digits.
-      if (to - from === 10 && b[from + 4] === 0x2d && b[from + 7] === 0x2d) {
-        const y = digits(b, from, 4);
-        const m = digits(b, from + 5, 2);
-        const d = digits(b, from + 8, 2);
-        if (y >= 0 && m >= 0 && d >= 0) return dayText(y, m, d);
-      }
-    }
+    const key = this.dayKey(index);
+    if (key >= 0) return dayText(Math.floor(key / 10_000), Math.floor(key / 100) % 100, key % 100);
     return isoDate(this.text(index));
+  }
+
+  dayKey(index: number): number {
+    const r = this.reader;
+    if (index >= r.held || r.isQuoted(index)) return -1;
+    const b = this.bytes;
+    let from = r.start(index);
+    let to = r.end(index);
+    while (from < to && (b[from] === SPACE || b[from] === TAB)) from++;
+    while (to > from && (b[to - 1] === SPACE || b[to - 1] === TAB)) to--;
+    // YYYY-MM-DD, the form nearly every file uses, read as digits.
+    if (to - from !== 10 || b[from + 4] !== 0x2d || b[from + 7] !== 0x2d) return -1;
+    const y = digits(b, from, 4);
+    const m = digits(b, from + 5, 2);
+    const d = digits(b, from + 8, 2);
+    return y >= 0 && m >= 0 && d >= 0 ? y * 10_000 + m * 100 + d : -1;
   }
 
   quantity(index: number): number | 'ambiguous' | null {

@@ -203,9 +203,14 @@ export function* readingsRecords(
       if (!records.next()) return false;
       row++;
       if (record.blank()) continue;
-      // Each date read once (ISO: its text; undefined: not ISO, perhaps day/month).
-      const start = record.isoDate(startIndex);
-      const end = record.isoDate(endIndex);
+      // Each date read once: a plain YYYY-MM-DD as its text's number (-1: not that), else its text
+      // (ISO: its text; undefined: not ISO, perhaps day/month).
+      const startKey = record.dayKey(startIndex);
+      const endKey = record.dayKey(endIndex);
+      const startId = startKey < 0 ? -1 : result.readings.dayId(startKey);
+      const endId = endKey < 0 ? -1 : result.readings.dayId(endKey);
+      const start = startId >= 0 ? '' : record.isoDate(startIndex);
+      const end = endId >= 0 ? '' : record.isoDate(endIndex);
       if (!order && (start === undefined || end === undefined))
         for (const index of [startIndex, endIndex]) {
           const m = localPattern.exec(record.text(index));
@@ -215,7 +220,7 @@ export function* readingsRecords(
           if (Number(m[2]) > 12) monthFirst = true;
         }
       if (waiting) waiting.push({ row, cells: record.cells(read) });
-      else readRow(row, record, start, end);
+      else readRow(row, record, start, end, startId, endId);
     }
     return true;
   }
@@ -265,6 +270,9 @@ export function* readingsRecords(
     cells: ImportRecord,
     startIso: string | null | undefined,
     endIso: string | null | undefined,
+    // The dates' text numbers when read from their digits (then the texts above are not), else -1.
+    startId = -1,
+    endId = -1,
   ): void {
     // Made anew only once a row's errors were taken: a million good rows make no array.
     if (rowErrors.length > 0) rowErrors = [];
@@ -272,28 +280,19 @@ export function* readingsRecords(
     // meter as read and checked then (same texts, same outcome), and reads only its own values.
     // Nothing is made per row on this way (no object, no string): its values go into the columns.
     if (last !== null && cells.sameAsKept(attributeIndexes)) {
-      const start = date(r, cells, 'start_date', startIso);
-      const end = date(r, cells, 'end_date', endIso);
+      const readings = result.readings;
+      const start = startId >= 0 ? startId : readings.textId(date(r, cells, 'start_date', startIso));
+      const end = endId >= 0 ? endId : readings.textId(date(r, cells, 'end_date', endIso));
       const quantity = readQuantity(r, cells);
       const estimated = readEstimated(r, cells);
       if (rowErrors.length > 0 || quantity === null) errors.push(...rowErrors);
       else {
-        const readings = result.readings;
-        readings.addByIds(
-          last.key,
-          readings.textId(start),
-          readings.textId(end),
-          quantity,
-          last.unit,
-          estimated === true,
-          last.file,
-          r,
-        );
+        readings.addByIds(last.key, start, end, quantity, last.unit, estimated === true, last.file, r);
       }
       return;
     }
-    const start = date(r, cells, 'start_date', startIso);
-    const end = date(r, cells, 'end_date', endIso);
+    const start = startId >= 0 ? result.readings.textOf(startId) : date(r, cells, 'start_date', startIso);
+    const end = endId >= 0 ? result.readings.textOf(endId) : date(r, cells, 'end_date', endIso);
     const quantity = readQuantity(r, cells);
     const unit = get(cells, 'unit');
     const unitDef = unit === '' ? null : parseUnit(unit);

@@ -1,4 +1,5 @@
 import { dayNumber } from './dates';
+import { isoOf } from './import-values';
 
 /** One reading as the file gave it (its meter by the key its attribute cells make). */
 export interface ImportedReading {
@@ -164,6 +165,28 @@ export class ImportedReadings implements Iterable<ImportedReading> {
     if (day === -Infinity) this.days[id] = day = dayNumber(this.texts[id] as string);
     return day;
   }
+
+  /**
+   * The number of a day's ISO text by its packed digits (`ImportRecord.dayKey`), -1 if it is no
+   * day: a file's dates are a few dozen days repeated a million times, each found here by index
+   * (years 1900-2299) rather than as a text in two maps.
+   */
+  dayId(key: number): number {
+    const y = Math.floor(key / 10_000);
+    const m = Math.floor(key / 100) % 100;
+    const d = key % 100;
+    const slot = y >= 1900 && y < 2300 && m <= 12 && d <= 31 ? ((y - 1900) * 13 + m) * 32 + d : -1;
+    if (slot >= 0) {
+      if (this.dayIds.length === 0) this.dayIds = new Int32Array(400 * 13 * 32);
+      const known = this.dayIds[slot] as number;
+      if (known !== 0) return known - 1;
+    }
+    const text = isoOf(y, m, d);
+    const id = text === null ? -1 : this.textId(text);
+    if (slot >= 0) this.dayIds[slot] = id + 1;
+    return id;
+  }
+  private dayIds = new Int32Array(0);
 
   /** The number of a text held (added if new). */
   textId(value: string): number {

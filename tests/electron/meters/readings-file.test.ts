@@ -62,6 +62,10 @@ describe('readings CSV read from its bytes', () => {
       'M4,,,district,nowhere,x,2024-13-01,,,,',
       ',,,,,,,,,,,',
       'M1,"Main, east",Tower,electricity,whole_building,100,2024-07-01,2024-07-31,0.1,kWh,no,',
+      // A day outside the years read by index, and a repeated row's impossible day.
+      'M1,"Main, east",Tower,electricity,whole_building,100,1899-12-01,1899-12-31,0.2,kWh,no,',
+      'M1,"Main, east",Tower,electricity,whole_building,100,2024-08-01,2024-08-32,0.3,kWh,no,',
+      'M1,"Main, east",Tower,electricity,whole_building,100,2024-07-01,2024-07-31,0.4,kWh,no,',
     ];
     const text = rows.join('\r\n') + '\r\n';
     const options: ImportOptions = { file: 'tricky.csv' };
@@ -80,6 +84,8 @@ describe('readings CSV read from its bytes', () => {
       [10, 1234567890123456800, false],
       [11, 7, false],
       [15, 0.1, false],
+      [16, 0.2, false],
+      [18, 0.4, false],
     ]);
     expect(whole.parsed.errors.map((e) => [e.row, e.column])).toEqual([
       [6, 'End Date'],
@@ -94,6 +100,11 @@ describe('readings CSV read from its bytes', () => {
       [13, 'Space'],
       [13, 'Area Served'],
       [13, 'Asset Name'],
+      [17, 'End Date'],
+    ]);
+    expect([...fromBytes.parsed.readings].map((r) => [r.start, r.end]).slice(-2)).toEqual([
+      ['1899-12-01', '1899-12-31'],
+      ['2024-07-01', '2024-07-31'],
     ]);
     expect(whole.parsed.meters.map((m) => m.name)).toEqual(['Main, east', 'Two\nlines "quoted"', 'Gas']);
   });
