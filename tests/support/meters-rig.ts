@@ -5,11 +5,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PickedFiles } from '../../electron/files/picked-files';
-import { MetersService } from '../../electron/meters/meters-service';
 import type { WorkspaceStore } from '../../electron/workspace/workspace-store';
 import type { AssetDoc } from '../../shared/sync/asset-doc';
 import { tempWorkspace } from '../../support/sync-harness';
+import { metersServiceOver } from './meters-service';
 
 type AnnualRows = NonNullable<AssetDoc['annual_data']>;
 
@@ -34,13 +33,7 @@ export function metersRig(opts: {
 }) {
   const { store, file } = typeof opts.workspace === 'string' ? tempWorkspace(opts.workspace) : opts.workspace;
   const asset = store.step('adding an asset', () => store.createAsset(towerDoc(opts.annual)));
-  const files = new PickedFiles(undefined);
-  const service = new MetersService({
-    workspace: () => store,
-    files,
-    idName: () => 'service_asset_id',
-    assessmentYear: 2025,
-  });
+  const { service, files } = metersServiceOver(store);
   const localId = asset.localId;
   return {
     store,

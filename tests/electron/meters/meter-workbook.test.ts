@@ -7,8 +7,7 @@ import { open } from 'node:fs/promises';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PickedFiles } from '../../../electron/files/picked-files';
-import { MetersService } from '../../../electron/meters/meters-service';
+import { metersServiceOver } from '../../support/meters-service';
 import { readWorkbook } from '../../../electron/workbook/read-workbook';
 import { exportJob } from '../../../electron/workbook/workspace-workbook';
 import { writeAssetWorkbook } from '../../../shared/workbook/write-workbook';
@@ -28,14 +27,7 @@ const asset: AssetDoc = { name: 'Depot', partners_id: 123456789, annual_data: [{
 function workspace(name: string) {
   const { store, file } = tempWorkspace(name);
   const created = store.step('adding an asset', () => store.createAsset(asset));
-  const files = new PickedFiles(undefined);
-  const service = new MetersService({
-    workspace: () => store,
-    files,
-    idName: () => 'service_asset_id',
-    assessmentYear: 2025,
-  });
-  const pick = (path: string, fileName: string) => files.add(path, fileName, 0, async () => undefined).fileId;
+  const { service, pickPath: pick } = metersServiceOver(store);
   return { store, file, localId: created.localId, service, pick };
 }
 

@@ -6,8 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PickedFiles } from '../../../electron/files/picked-files';
-import { MetersService } from '../../../electron/meters/meters-service';
+import { metersServiceOver } from '../../support/meters-service';
 import { figuresEach, OFF_MAIN_FROM } from '../../../electron/meters/portfolio-figures';
 import { MeterStore } from '../../../electron/workspace/meter-store';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
@@ -35,14 +34,8 @@ async function portfolio() {
     }
   const csv = join(dirname(file), 'readings.csv');
   writeFileSync(csv, rows.join('\n'));
-  const files = new PickedFiles(undefined);
-  const service = new MetersService({
-    workspace: () => store,
-    files,
-    idName: () => 'service_asset_id',
-    assessmentYear: 2025,
-  });
-  const { fileId } = files.add(csv, 'readings.csv', rows.join('\n').length, async () => undefined);
+  const { service, pickPath } = metersServiceOver(store);
+  const fileId = pickPath(csv);
   const preview = await service.handlers['meters.previewImport']({ fileId });
   await service.handlers['meters.applyImport']({ planId: preview.planId });
   return { store, file, ids, service };

@@ -9,11 +9,10 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { PickedFiles } from '../../../electron/files/picked-files';
-import { MetersService } from '../../../electron/meters/meters-service';
 import { MeterStore } from '../../../electron/workspace/meter-store';
 import { WorkspaceStore } from '../../../electron/workspace/workspace-store';
 import { tempWorkspace } from '../../../support/sync-harness';
+import { metersServiceOver } from '../../support/meters-service';
 import { monthlyReadingsCsv } from './fixtures/readings-csv';
 
 const child = fileURLToPath(new URL('./fixtures/import-child.ts', import.meta.url));
@@ -27,7 +26,7 @@ function workspaceWithCsv(name: string, meters: number) {
   const { csv, readings } = monthlyReadingsCsv(meters, 120);
   const path = join(dirname(file), 'readings.csv');
   writeFileSync(path, csv);
-  return { store, file, asset, path, size: csv.length, readings };
+  return { store, file, asset, path, readings };
 }
 
 const counts = (store: WorkspaceStore) => {
@@ -38,16 +37,10 @@ const counts = (store: WorkspaceStore) => {
 
 describe('a readings import written by a worker thread', () => {
   it('refuses main its writes while it runs, shows the workspace as before, then is one undo step', async () => {
-    const { store, asset, path, size, readings } = workspaceWithCsv('apply-worker', 20);
+    const { store, asset, path, readings } = workspaceWithCsv('apply-worker', 20);
     expect(store.writableElsewhere).toBe(true);
-    const files = new PickedFiles(undefined);
-    const { fileId } = files.add(path, 'readings.csv', size, async () => undefined);
-    const service = new MetersService({
-      workspace: () => store,
-      files,
-      idName: () => 'service_asset_id',
-      assessmentYear: 2025,
-    });
+    const { service, pickPath } = metersServiceOver(store);
+    const fileId = pickPath(path, 'readings.csv');
     const preview = await service.handlers['meters.previewImport']({ fileId });
     expect(preview.valid).toBe(readings);
 
