@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   defaultCertificationSchemes,
   defaultPropertyTypeCodes,
+  type Asset,
   type ValidationContext,
 } from '../shared/domain';
 import type { AssetDoc } from '../shared/sync/asset-doc';
@@ -25,6 +26,17 @@ export function validationContext(mode: 'create' | 'update'): ValidationContext 
     certifications: defaultCertificationSchemes,
     propertyTypes: defaultPropertyTypeCodes,
   };
+}
+
+/** `newAsset(id)` as the service lists it: its service id `id`, no partners id, certificates or outliers. */
+export function remoteAsset(id: number): Asset {
+  return {
+    ...newAsset(id),
+    service_asset_id: id,
+    partners_id: null,
+    certifications: [],
+    _outliers: [],
+  } as unknown as Asset;
 }
 
 /** A valid new asset with `years` of annual data, distinct by `i`. */

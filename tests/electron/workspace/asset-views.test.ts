@@ -3,29 +3,19 @@
  * in workspace order, with each asset's staged changes and conflicts as one read gives them.
  */
 import { describe, expect, it } from 'vitest';
-import type { Asset } from '../../../shared/domain';
 import { changedPaths } from '../../../shared/sync/asset-doc';
 import { assetView, assetViewPage } from '../../../electron/workspace/asset-views';
-import { newAsset, tempWorkspace } from '../../../support/sync-harness';
+import { newAsset, remoteAsset, tempWorkspace } from '../../../support/sync-harness';
 import { RemoteMerge } from '../../../electron/sync/remote-merge';
-
-const remote = (id: number): Asset =>
-  ({
-    ...newAsset(id),
-    service_asset_id: id,
-    partners_id: null,
-    certifications: [],
-    _outliers: [],
-  }) as unknown as Asset;
 
 describe('asset views', () => {
   it('pages through the workspace in order, each asset once, as the whole snapshot has them', () => {
     const { store } = tempWorkspace('views');
-    for (let i = 0; i < 4; i++) new RemoteMerge(store).applyRemote(remote(700 + i));
+    for (let i = 0; i < 4; i++) new RemoteMerge(store).applyRemote(remoteAsset(700 + i));
     for (let i = 0; i < 3; i++) store.createAsset(newAsset(i));
     const pulled = store.assetByServiceId(701)!;
     store.setValue(pulled.localId, 'city', 'Delft');
-    new RemoteMerge(store).applyRemote({ ...remote(702), city: 'Utrecht' }); // the service changed it: still in step
+    new RemoteMerge(store).applyRemote({ ...remoteAsset(702), city: 'Utrecht' }); // the service changed it: still in step
     const whole = assetViewPage(store);
     expect(whole.next).toBeNull();
     expect(whole.assets.map((a) => a.localId)).toEqual(store.listAssets().map((r) => r.localId));

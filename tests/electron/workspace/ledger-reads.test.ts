@@ -4,23 +4,13 @@
  * pass over the table).
  */
 import { describe, expect, it } from 'vitest';
-import type { Asset } from '../../../shared/domain';
 import { RemoteMerge } from '../../../electron/sync/remote-merge';
-import { newAsset, tempWorkspace } from '../../../support/sync-harness';
-
-const remote = (id: number): Asset =>
-  ({
-    ...newAsset(id),
-    service_asset_id: id,
-    partners_id: null,
-    certifications: [],
-    _outliers: [],
-  }) as unknown as Asset;
+import { newAsset, remoteAsset, tempWorkspace } from '../../../support/sync-harness';
 
 describe('plainly in step', () => {
   it('names the in-step assets with nothing else to show, asked about a few or most', () => {
     const { store } = tempWorkspace('plain');
-    for (let i = 0; i < 12; i++) new RemoteMerge(store).applyRemote(remote(800 + i));
+    for (let i = 0; i < 12; i++) new RemoteMerge(store).applyRemote(remoteAsset(800 + i));
     store.createAsset(newAsset(1)); // new: not in step
     const records = store.listAssets();
     const idOf = (serviceId: number) => records.find((r) => r.serviceAssetId === serviceId)!.localId;
