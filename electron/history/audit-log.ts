@@ -5,6 +5,7 @@ import type { Scalar } from '../../shared/sync/asset-doc';
 import { placed, type CellHistory, type HistoryAccess } from '../workspace/cell-history';
 import { decodeValue } from '../workspace/cell-values';
 import { rowDocBase, rowDocSql, unrecordedOriginSource } from '../workspace/history-docs';
+import { readTail } from '../workspace/history-tail';
 
 /** Which changes an audit log holds: a period (epoch ms, `to` exclusive) and/or some assets. */
 export interface AuditFilter {
@@ -167,6 +168,9 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
   let next = 0;
   for (;;) {
     const rows = page.all(after, fromSecond, toSecond) as RawRow[];
+    // The analyst's latest edits, not yet in the table (history-tail.ts), after its last page: read
+    // in the same turn, so a move meanwhile neither drops nor repeats them.
+    if (rows.length < PAGE) rows.push(...tailRows(history, docs, fromSecond, toSecond));
     const out: AuditRow[] = [];
     for (const [, second, value, previous, source, place, docId, pathId] of rows) {
       const asset = assetOf[docId];
@@ -185,11 +189,33 @@ export async function* auditPages(history: CellHistory, filter: AuditFilter): As
         source: words(source, place),
       });
     }
-    if (rows.length < PAGE) for (; next < arrivals.length; next++) out.push(arrivals[next] as AuditRow);
+    const last = rows.length < PAGE || rows[rows.length - 1]?.[0] === tailId;
+    if (last) for (; next < arrivals.length; next++) out.push(arrivals[next] as AuditRow);
     if (out.length > 0) yield out;
-    if (rows.length < PAGE) return;
+    if (last) return;
     after = rows[rows.length - 1]?.[0] ?? after;
   }
+}
+
+/** The id a tail row is read with (it has none yet): no row of the table has it. */
+const tailId = -1;
+
+/** The tail's cells (history-tail.ts) as the table's rows, of the documents asked and the period. */
+function tailRows(
+  history: CellHistory,
+  docs: ReadonlyMap<number, { kind: string; ref: string }>,
+  fromSecond: number,
+  toSecond: number,
+): RawRow[] {
+  const { cells } = readTail(history.access);
+  if (cells.length === 0) return [];
+  const docOf = new Map<string, number>();
+  for (const [id, doc] of docs) if (doc.kind === 'asset') docOf.set(doc.ref, id);
+  return cells.flatMap((cell): RawRow[] => {
+    const doc = docOf.get(cell.ref);
+    if (doc === undefined || cell.at < fromSecond || cell.at >= toSecond) return [];
+    return [[tailId, cell.at, cell.value, cell.previous, cell.source, null, doc, cell.path]];
+  });
 }
 
 /** Each asset's name (the analyst's copy, else the service's), read by SQLite out of the JSON. */

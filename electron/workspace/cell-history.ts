@@ -11,6 +11,7 @@ import { changedCells, cellsOf, decodeValue, encodeValue } from './cell-values';
 import { handCellsOf } from './hand-cells';
 import { hasRowHistory, historyDocOf, historyDocRow, unrecordedOriginSource } from './history-docs';
 import { placed, storedSource, uuidTime, type PlacesOf } from './history-sources';
+import { encodeTail, markMoved, readTail, tailLength, tailLimit } from './history-tail';
 
 /** What the cell history needs of its connection to the workspace file (the store's statement cache). */
 export interface HistoryAccess {
@@ -18,6 +19,8 @@ export interface HistoryAccess {
 }
 
 const beforeHistory: ChangeSource = { kind: 'before-history' };
+const insertSql =
+  'INSERT INTO cell_history (doc, path, at, value, previous, source, place, hand) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
 const pulledSource: ChangeSource = { kind: 'service', updatedAt: null };
 
 export { placed, storedSource, uuidTime, type PlacesOf };
@@ -46,6 +49,10 @@ export class CellHistory implements ChangeRecorder {
   private startedAt: number | undefined;
   /** Where each cell of a document came from in its source, for the writes `placing` wraps. */
   private places: PlacesOf | undefined;
+  /** The tail's length in journal rows as last known here (history-tail.ts; undefined: read it). */
+  private tail: number | undefined;
+  /** `PRAGMA data_version` when the tail was last known empty (another connection's commit may add one). */
+  private tailVersion = -1;
 
   /** Whether the stamp stands in for being told of rollbacks (see the class's comment). */
   private readonly stamps: boolean;
@@ -66,6 +73,7 @@ export class CellHistory implements ChangeRecorder {
    * For an owner that said `toldOfRollbacks`; harmless otherwise.
    */
   forget(): void {
+    this.tail = undefined;
     this.docs.clear();
     this.paths.clear();
     this.sourceIds.clear();
@@ -99,10 +107,10 @@ export class CellHistory implements ChangeRecorder {
     if (changed.every((cells) => cells !== undefined && cells.length === 0)) return;
     this.checkCaches();
     this.stamped = false;
+    // The analyst's latest edits first, so every row keeps its place in time (history-tail.ts).
+    this.settle();
     const sourceId = this.sourceId(storedSource(source));
-    const insert = this.db.sql(
-      'INSERT INTO cell_history (doc, path, at, value, previous, source, place, hand) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    const insert = this.db.sql(insertSql);
     const second = this.secondOf(at);
     const hand = fromHand(source);
     for (const [i, change] of changes.entries()) {
@@ -159,6 +167,68 @@ export class CellHistory implements ChangeRecorder {
   }
 
   /**
+   * An analyst's edit of an asset's cells (a keypress, a paste): its history as its journal row is
+   * to keep it (history-tail.ts), no row here. Anything else, or a tail at its limit: undefined,
+   * the tail moved first (the write path then records the change after its journal row).
+   */
+  carry(change: DocumentChange, source: ChangeSource, at: number): string | undefined {
+    this.checkCaches();
+    this.stamped = false;
+    const { before, after, cells } = change;
+    if (
+      change.doc.kind !== 'asset' ||
+      !cells ||
+      this.places ||
+      fromHand(source) !== true ||
+      before === null ||
+      before === undefined ||
+      after === null ||
+      (this.tail ??= tailLength(this.db)) >= tailLimit
+    ) {
+      this.settle();
+      return undefined;
+    }
+    const changed = changedCells('asset', before, after, cells).map((cell) => ({
+      path: this.pathId(cell.path),
+      value: encodeValue(cell.value),
+      previous: encodeValue(cell.previous),
+      // From the analyst's hand unless it emptied the cell, as `record` keeps it.
+      hand: cell.value !== null,
+    }));
+    const text = encodeTail(this.sourceId(storedSource(source)), this.secondOf(at), changed);
+    this.tail += 1;
+    return text;
+  }
+
+  /** Whether this connection left a tail to move (WorkspaceStore's idle settle). */
+  get hasTail(): boolean {
+    return this.tail !== undefined && this.tail > 0;
+  }
+
+  /**
+   * Moves the tail (history-tail.ts) into `cell_history`, in the caller's transaction: before any
+   * other history is written, when the file is quiet, at close. Cheap when there is none.
+   */
+  settle(): void {
+    const version = (this.db.sql('PRAGMA data_version').get() as { data_version: number }).data_version;
+    if (this.tail === 0 && version === this.tailVersion) return;
+    const { cells, last } = readTail(this.db);
+    if (last !== undefined) {
+      this.learn();
+      const insert = this.db.sql(insertSql);
+      const docs = new Map<string, number>();
+      for (const cell of cells) {
+        let doc = docs.get(cell.ref);
+        if (doc === undefined) docs.set(cell.ref, (doc = this.docId({ kind: 'asset', id: cell.ref })));
+        insert.run(doc, cell.path, cell.at, cell.value, cell.previous, cell.source, null, cell.hand ? 1 : null);
+      }
+      markMoved(this.db, last);
+    }
+    this.tail = 0;
+    this.tailVersion = version;
+  }
+
+  /**
    * A cell's history, newest first. `current`: the cell's value now, which is its first value when
    * nothing changed it since its document arrived. The last entry is that arrival (or "before
    * history" for what an older workspace held), when the cell had a value then.
@@ -168,6 +238,18 @@ export class CellHistory implements ChangeRecorder {
     const doc = historyDocRow(this.db, ref);
     const out: CellHistoryEntry[] = [];
     let first: Scalar = current;
+    // The analyst's latest edits, not yet moved into the table (history-tail.ts): the newest.
+    if (ref.kind === 'asset') {
+      const found = this.db.sql('SELECT id FROM cell_paths WHERE path = ?').get(path) as { id: number } | undefined;
+      const tail = readTail(this.db).cells.filter((cell) => cell.ref === ref.id && cell.path === found?.id);
+      for (const cell of tail.reverse())
+        out.push({
+          at: this.msOf(cell.at),
+          value: decodeValue(cell.value),
+          previous: decodeValue(cell.previous),
+          source: this.sourceOf(cell.source),
+        });
+    }
     if (doc) {
       const rows = this.db
         .sql(

@@ -4,6 +4,7 @@ import type { AssetDoc, Scalar } from '../../shared/sync/asset-doc';
 import { placed, type CellHistory } from './cell-history';
 import { cellsOf } from './cell-values';
 import { rowDocBase, rowDocSql, unrecordedOriginSource } from './history-docs';
+import { newestInTail } from './history-tail';
 
 /** A cell's current value and where it came from: its latest history entry, else its document's arrival. */
 export interface CellSource {
@@ -58,6 +59,8 @@ export function cellSources(
     if (!cells) latest.set(doc, (cells = new Map()));
     cells.set(path, [at, source, place]);
   }
+  // The analyst's latest edits, not yet in the table (history-tail.ts): each their cell's newest.
+  const tail = newestInTail(db);
   const arrived = new Map(
     db
       .sql('SELECT local_id, arrived_updated_at FROM assets WHERE arrived_updated_at IS NOT NULL')
@@ -83,7 +86,12 @@ export function cellSources(
     for (const [path, value] of cells) {
       if (value === null) continue;
       const pathId = pathIds.get(path);
-      const last = pathId === undefined ? undefined : changed?.get(pathId);
+      const newest = pathId === undefined ? undefined : tail.get(localId)?.get(pathId);
+      const last: [number, number, string | null] | undefined = newest
+        ? [newest.at, newest.source, null]
+        : pathId === undefined
+          ? undefined
+          : changed?.get(pathId);
       if (last) {
         const [at, source, place] = last;
         out.push({ path, value, source: placed(history.sourceOf(source), place), at: history.msOf(at) });

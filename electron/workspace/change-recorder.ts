@@ -33,4 +33,10 @@ export interface DocumentChange {
  */
 export interface ChangeRecorder {
   record(changes: readonly DocumentChange[], source: ChangeSource, at: number): void;
+  /**
+   * Asked first of a change the write path journals: the change's history as text to keep in its
+   * journal row instead (an analyst's cell edit: no page of its own, cell-history.ts), or undefined:
+   * `record` it. A recorder that declines has its history in order for a row written after it.
+   */
+  carry?(change: DocumentChange, source: ChangeSource, at: number): string | undefined;
 }

@@ -1,5 +1,6 @@
 import type { DocumentRef } from './change-recorder';
 import { rowDocBase, rowDocSql } from './history-docs';
+import { newestInTail } from './history-tail';
 import type { SqlAccess } from './store-access';
 
 /**
@@ -37,7 +38,13 @@ export function handCellsOf(
       `SELECT d.ref, m.path FROM ${docs} JOIN cell_hand m ON m.doc = d.id WHERE NOT EXISTS (SELECT 1 FROM cell_history h WHERE h.doc = m.doc AND h.path = m.path)`,
     )
     .all(args) as Array<{ ref: string; path: number }>;
-  const found = [...newest.filter((row) => row.hand === 1), ...made];
+  // The analyst's latest edits, not yet in the table (history-tail.ts), are each cell's newest.
+  const tail = kind === 'asset' ? newestInTail(db, new Set(ids)) : new Map<string, Map<number, { hand: boolean }>>();
+  const found = [...newest.filter((row) => row.hand === 1), ...made].filter(
+    (row) => !tail.get(row.ref)?.has(row.path),
+  );
+  for (const [ref, cells] of tail)
+    for (const [path, cell] of cells) if (cell.hand) found.push({ ref, path });
   if (found.length === 0) return out;
   const pathOf = new Map(
     (

@@ -132,3 +132,19 @@ export function keepAssetDocInRow(db: Database.Database): void {
     END;
   `);
 }
+
+/**
+ * The history's fifth step: the analyst's cell edits carry their history in their own journal row
+ * (`journal.cells`) until it is moved into `cell_history` in bulk (history-tail.ts), so a keypress
+ * writes no page and no index entry for its history. `meta.history_moved_seq`: the last journal
+ * row whose history is in `cell_history` (every row before this step: they have none to carry).
+ */
+export function carryHistoryInJournal(db: Database.Database): void {
+  const columns = db.prepare('PRAGMA table_info(journal)').all() as Array<{ name: string }>;
+  if (!columns.some((column) => column.name === 'cells')) db.exec('ALTER TABLE journal ADD COLUMN cells TEXT');
+  // A mark already there (a file brought back to an earlier step) keeps its tail where it was.
+  db.exec(`
+    INSERT INTO meta (key, value) VALUES ('history_moved_seq', (SELECT COALESCE(MAX(seq), 0) FROM journal))
+      ON CONFLICT (key) DO NOTHING;
+  `);
+}

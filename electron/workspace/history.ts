@@ -184,12 +184,15 @@ export class History {
     }
   }
 
-  /** Journals one change of a document; inside a step, with its images for undo (undefined: none kept). */
-  journal(key: string, kind: string, payload: unknown, before: unknown, after: unknown): void {
+  /**
+   * Journals one change of a document; inside a step, with its images for undo (undefined: none
+   * kept). `cells`: the change's cell history when it rides in this row (history-tail.ts), else null.
+   */
+  journal(key: string, kind: string, payload: unknown, before: unknown, after: unknown, cells: string | null = null): void {
     const inStep = this.active !== null;
     this.store
       .sql(
-        'INSERT INTO journal (at, local_id, kind, payload, step, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO journal (at, local_id, kind, payload, step, before, after, cells) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(
         this.store.now(),
@@ -199,6 +202,7 @@ export class History {
         this.active,
         inStep && before !== undefined ? JSON.stringify(before) : null,
         inStep && after !== undefined ? JSON.stringify(after) : null,
+        cells,
       );
   }
 
@@ -245,8 +249,14 @@ export class History {
   /** A new action: what was undone can no longer be redone; steps beyond the kept ones are let go. */
   private forgetRedoAndOld(id: number): void {
     const dropped = 'SELECT id FROM steps WHERE (undone = 1 AND id < ?) OR id <= ? - ?';
+    // A row's history, once moved into `cell_history` (history-tail.ts), goes with its images: the
+    // row is written again here anyway.
     this.store
-      .sql(`UPDATE journal SET step = NULL, before = NULL, after = NULL WHERE step IN (${dropped})`)
+      .sql(
+        `UPDATE journal SET step = NULL, before = NULL, after = NULL,
+         cells = CASE WHEN seq <= (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'history_moved_seq') THEN NULL ELSE cells END
+         WHERE step IN (${dropped})`,
+      )
       .run(id, id, KEPT_STEPS);
     this.store.sql(`DELETE FROM steps WHERE id IN (${dropped})`).run(id, id, KEPT_STEPS);
   }

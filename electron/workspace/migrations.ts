@@ -1,6 +1,12 @@
 import type Database from 'better-sqlite3';
 import { legacyPropertyTypeCodes } from '../../shared/domain/reference-data';
-import { addImportRecords, createHistoryTables, keepAssetDocInRow, markHandInRows } from './history-schema';
+import {
+  addImportRecords,
+  carryHistoryInJournal,
+  createHistoryTables,
+  keepAssetDocInRow,
+  markHandInRows,
+} from './history-schema';
 import { responsesDocsShapes } from './migrations-responses';
 
 /**
@@ -192,6 +198,9 @@ const steps: ReadonlyArray<(db: Database.Database) => void> = [
   // An asset first seen by a change keeps its history under its own row's id, not a \`cell_docs\`
   // row (electron/workspace/history-schema.ts, \`keepAssetDocInRow\`; history-docs.ts).
   keepAssetDocInRow,
+  // An analyst's cell edit carries its history in its own journal row until it is moved into
+  // `cell_history` in bulk (electron/workspace/history-schema.ts, `carryHistoryInJournal`; history-tail.ts).
+  carryHistoryInJournal,
 ];
 
 export const schemaVersion = steps.length;

@@ -7,6 +7,7 @@ import { AssetEdits, type Edit } from './asset-edits';
 import type { AssetRecord } from './asset-record';
 import { CellHistory } from './cell-history';
 import { ImportRecords } from './import-records';
+import { IdleSettle } from './history-tail';
 import { stepBusy, type StepOutcome } from './history';
 import { checkpointOffMain, WalFlusher } from './wal-flush';
 import type { ChangeRecorder } from './change-recorder';
@@ -41,6 +42,8 @@ export class WorkspaceStore extends LedgerReads {
    * caller gave (which lives on this thread).
    */
   readonly writableElsewhere: boolean;
+  /** Moves the cell history's tail (history-tail.ts) once the file is quiet. */
+  private readonly idle = new IdleSettle(() => this.settleHistory());
 
   private constructor(
     db: Database.Database,
@@ -89,7 +92,26 @@ export class WorkspaceStore extends LedgerReads {
   }
 
   close(): void {
+    this.idle.stop();
+    // The tail is in the file either way: moved now, the next open reads no journal for it.
+    if (this.cells.hasTail) this.settleHistory();
     this.db.close();
+  }
+
+  /**
+   * Moves the cell history's tail into its table (history-tail.ts) in a transaction of its own;
+   * false when it cannot now (a sliced step or another connection's step is being written, or the
+   * file is busy), to be tried again.
+   */
+  settleHistory(): boolean {
+    if (!this.db.open) return true;
+    if (this.path.paused) return false;
+    try {
+      this.transaction(() => this.cells.settle());
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   // --- entity and reference data (for offline pickers, dropdowns and rules)
@@ -279,7 +301,9 @@ export class WorkspaceStore extends LedgerReads {
   transaction<T>(fn: () => T): T {
     // Between the slices of a sliced step (an import's), no other write may join its transaction.
     if (this.path.paused) throw stepBusy();
-    return this.rolledBack(() => this.db.transaction(fn).immediate());
+    const result = this.rolledBack(() => this.db.transaction(fn).immediate());
+    if (this.cells.hasTail) this.idle.wrote();
+    return result;
   }
 
   /**

@@ -100,14 +100,20 @@ export class WritePath {
     const before = change.before !== undefined ? change.before : images ? doc.read(id) : null;
     let after = write(doc.writer);
     if (after === undefined && images) after = doc.read(id);
+    const told = this.recorder && this.changeOf(doc, id, before, after ?? null, change.cells);
+    const at = this.access.now();
+    // An analyst's cell edit keeps its history in its own journal row (history-tail.ts): asked
+    // before the row is written, as a recorder that declines puts its history in order first.
+    const carried = told ? this.recorder?.carry?.(told, change.source, at) : undefined;
     this.history.journal(
       doc.journalKey(id),
       change.kind,
       change.payload ?? {},
       inStep ? before : undefined,
       inStep ? (after ?? null) : undefined,
+      carried ?? null,
     );
-    this.tell(doc, id, before, after ?? null, change.source, change.cells);
+    if (told && carried === undefined) this.recorder?.record([told], change.source, at);
   }
 
   /**
@@ -199,16 +205,24 @@ export class WritePath {
     before: I | null,
     after: I | null,
     source: ChangeSource,
-    cells?: readonly string[],
   ): void {
-    if (!this.recorder) return;
+    this.recorder?.record([this.changeOf(doc, id, before, after)], source, this.access.now());
+  }
+
+  private changeOf<I>(
+    doc: DocumentKind<I, unknown>,
+    id: string,
+    before: I | null,
+    after: I | null,
+    cells?: readonly string[],
+  ): DocumentChange {
     const change: DocumentChange = {
       doc: { kind: doc.kind, id },
       before: doc.document(before),
       after: doc.document(after),
     };
     if (cells) change.cells = cells;
-    this.recorder.record([change], source, this.access.now());
+    return change;
   }
 }
 

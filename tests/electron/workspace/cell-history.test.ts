@@ -270,6 +270,14 @@ describe('cell history', () => {
     expect(kinds(a, 'Assen')).toEqual([['Assen', 'paste']]);
     expect(kinds(b, 'Breda')).toEqual([['Breda', 'typed']]);
     expect(kinds(c, 'Epe')).toEqual([['Epe', 'fill']]);
+    // The edits' history rides in their journal rows until moved (history-tail.ts): 3 rows then.
+    expect(store.cells.access.sql('SELECT COUNT(*) AS n FROM cell_history').get()).toEqual({ n: 0 });
+    expect(store.settleHistory()).toBe(true);
+    expect([kinds(a, 'Assen'), kinds(b, 'Breda'), kinds(c, 'Epe')]).toEqual([
+      [['Assen', 'paste']],
+      [['Breda', 'typed']],
+      [['Epe', 'fill']],
+    ]);
     expect(store.cells.access.sql('SELECT COUNT(*) AS n FROM cell_history').get()).toEqual({ n: 3 });
     store.close();
   });

@@ -57,6 +57,10 @@ describe("an asset's history document", () => {
     store.step('edit of 1 cell', () => store.setValues([{ localId: 'old', path: 'city', value: 'Delft' }]));
     expect(count(store, 'SELECT COUNT(*) FROM cell_docs')).toBe(0);
     const rowid = count(store, "SELECT rowid FROM assets WHERE local_id = 'old'");
+    // In its journal row first (history-tail.ts), then moved under the row's id.
+    expect(count(store, 'SELECT COUNT(*) FROM cell_history')).toBe(0);
+    store.settleHistory();
+    expect(count(store, 'SELECT COUNT(*) FROM cell_docs')).toBe(0);
     expect(count(store, 'SELECT COUNT(*) FROM cell_history WHERE doc = ?', rowid - rowDocBase)).toBe(1);
     expect(store.cells.entries({ kind: 'asset', id: 'old' }, 'city', 'Delft').map((e) => e.value)).toEqual([
       'Delft',
