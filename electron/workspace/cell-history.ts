@@ -205,6 +205,11 @@ export class CellHistory implements ChangeRecorder {
     return this.tail !== undefined && this.tail > 0;
   }
 
+  /** Whether there may be a tail to move (one left, or not known here: a killed session's). */
+  get mayHaveTail(): boolean {
+    return this.tail !== 0;
+  }
+
   /**
    * Moves the tail (history-tail.ts) into `cell_history`, in the caller's transaction: before any
    * other history is written, when the file is quiet, at close. Cheap when there is none.
@@ -220,7 +225,16 @@ export class CellHistory implements ChangeRecorder {
       for (const cell of cells) {
         let doc = docs.get(cell.ref);
         if (doc === undefined) docs.set(cell.ref, (doc = this.docId({ kind: 'asset', id: cell.ref })));
-        insert.run(doc, cell.path, cell.at, cell.value, cell.previous, cell.source, null, cell.hand ? 1 : null);
+        insert.run(
+          doc,
+          cell.path,
+          cell.at,
+          cell.value,
+          cell.previous,
+          cell.source,
+          null,
+          cell.hand ? 1 : null,
+        );
       }
       markMoved(this.db, last);
     }
@@ -240,7 +254,8 @@ export class CellHistory implements ChangeRecorder {
     let first: Scalar = current;
     // The analyst's latest edits, not yet moved into the table (history-tail.ts): the newest.
     if (ref.kind === 'asset') {
-      const found = this.db.sql('SELECT id FROM cell_paths WHERE path = ?').get(path) as { id: number } | undefined;
+      const found = this.db.sql('SELECT id FROM cell_paths WHERE path = ?').get(path) as
+        { id: number } | undefined;
       const tail = readTail(this.db).cells.filter((cell) => cell.ref === ref.id && cell.path === found?.id);
       for (const cell of tail.reverse())
         out.push({

@@ -39,12 +39,12 @@ export function handCellsOf(
     )
     .all(args) as Array<{ ref: string; path: number }>;
   // The analyst's latest edits, not yet in the table (history-tail.ts), are each cell's newest.
-  const tail = kind === 'asset' ? newestInTail(db, new Set(ids)) : new Map<string, Map<number, { hand: boolean }>>();
+  const tail =
+    kind === 'asset' ? newestInTail(db, new Set(ids)) : new Map<string, Map<number, { hand: boolean }>>();
   const found = [...newest.filter((row) => row.hand === 1), ...made].filter(
     (row) => !tail.get(row.ref)?.has(row.path),
   );
-  for (const [ref, cells] of tail)
-    for (const [path, cell] of cells) if (cell.hand) found.push({ ref, path });
+  for (const [ref, cells] of tail) for (const [path, cell] of cells) if (cell.hand) found.push({ ref, path });
   if (found.length === 0) return out;
   const pathOf = new Map(
     (

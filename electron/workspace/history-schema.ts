@@ -141,7 +141,8 @@ export function keepAssetDocInRow(db: Database.Database): void {
  */
 export function carryHistoryInJournal(db: Database.Database): void {
   const columns = db.prepare('PRAGMA table_info(journal)').all() as Array<{ name: string }>;
-  if (!columns.some((column) => column.name === 'cells')) db.exec('ALTER TABLE journal ADD COLUMN cells TEXT');
+  if (!columns.some((column) => column.name === 'cells'))
+    db.exec('ALTER TABLE journal ADD COLUMN cells TEXT');
   // A mark already there (a file brought back to an earlier step) keeps its tail where it was.
   db.exec(`
     INSERT INTO meta (key, value) VALUES ('history_moved_seq', (SELECT COALESCE(MAX(seq), 0) FROM journal))

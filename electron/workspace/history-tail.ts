@@ -42,7 +42,12 @@ export interface TailCell {
 export function encodeTail(
   source: number,
   at: number,
-  cells: ReadonlyArray<{ path: number; value: string | number | null; previous: string | number | null; hand: boolean }>,
+  cells: ReadonlyArray<{
+    path: number;
+    value: string | number | null;
+    previous: string | number | null;
+    hand: boolean;
+  }>,
 ): string {
   const flat: Array<string | number | null> = [source, at];
   for (const cell of cells) flat.push(cell.path, cell.value, cell.previous, cell.hand ? 1 : 0);

@@ -188,7 +188,14 @@ export class History {
    * Journals one change of a document; inside a step, with its images for undo (undefined: none
    * kept). `cells`: the change's cell history when it rides in this row (history-tail.ts), else null.
    */
-  journal(key: string, kind: string, payload: unknown, before: unknown, after: unknown, cells: string | null = null): void {
+  journal(
+    key: string,
+    kind: string,
+    payload: unknown,
+    before: unknown,
+    after: unknown,
+    cells: string | null = null,
+  ): void {
     const inStep = this.active !== null;
     this.store
       .sql(

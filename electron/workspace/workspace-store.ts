@@ -94,7 +94,7 @@ export class WorkspaceStore extends LedgerReads {
   close(): void {
     this.idle.stop();
     // The tail is in the file either way: moved now, the next open reads no journal for it.
-    if (this.cells.hasTail) this.settleHistory();
+    if (this.cells.mayHaveTail && !this.db.pragma('query_only', { simple: true })) this.settleHistory();
     this.db.close();
   }
 
