@@ -114,6 +114,10 @@ export default async function run(): Promise<void> {
     );
     const times: [number[], number[]] = [[], []];
     const storeTimes: [number[], number[]] = [[], []];
+    // The process's CPU time per edit beside the wall time, which waits on fsync and, on a loaded
+    // machine, on the other jobs' writes to the same disk: the steadier figure of history's own work.
+    const cpus: [number[], number[]] = [[], []];
+    const storeCpus: [number[], number[]] = [[], []];
     for (let n = 0; n < 600; n++) {
       // Even rounds through the handler, odd ones at the store; the sides alternate who goes first.
       const atStore = n % 2 === 1;
@@ -122,12 +126,15 @@ export default async function run(): Promise<void> {
         const localId = ids[side]![(n >> 1) % 2_000]!;
         const path = atStore ? 'annual_data/2023/en_abs_wf' : 'annual_data/2024/en_abs_wf';
         const started = performance.now();
+        const cpu = process.cpuUsage();
         if (atStore)
           store.step('edit of 1 cell', () =>
             store.setValues([{ localId, path, value: 60_000 + n }], { kind: 'typed' }),
           );
         else handlers[side]!['workspace.edit']({ edits: [{ localId, path, value: 60_000 + n }] });
         (atStore ? storeTimes : times)[side as 0 | 1].push(performance.now() - started);
+        const used = process.cpuUsage(cpu);
+        (atStore ? storeCpus : cpus)[side as 0 | 1].push((used.user + used.system) / 1_000);
       }
     }
     const [ours, without] = [median(times[0]), median(times[1])];
@@ -139,7 +146,9 @@ export default async function run(): Promise<void> {
     const move = performance.now() - moveStarted;
     console.log(
       `the tail's move, off the keypress path: ${tail} rows in ${move.toFixed(1)} ms (${((move / tail) * 1_000).toFixed(0)} us a row); ` +
-        `means with the moves at its limit: handler x${(mean(times[0]) / mean(times[1])).toFixed(2)}, store x${(mean(storeTimes[0]) / mean(storeTimes[1])).toFixed(2)}`,
+        `means with the moves at its limit: handler x${(mean(times[0]) / mean(times[1])).toFixed(2)}, store x${(mean(storeTimes[0]) / mean(storeTimes[1])).toFixed(2)}; ` +
+        `CPU time medians: handler ${median(cpus[0]).toFixed(3)} against ${median(cpus[1]).toFixed(3)} ms (x${(median(cpus[0]) / median(cpus[1])).toFixed(2)}), ` +
+        `store ${median(storeCpus[0]).toFixed(3)} against ${median(storeCpus[1]).toFixed(3)} ms (x${(median(storeCpus[0]) / median(storeCpus[1])).toFixed(2)})`,
     );
     console.log(
       `keypress to saved (main's handler): ${ours.toFixed(2)} ms with history, ${without.toFixed(2)} ms without; ` +
