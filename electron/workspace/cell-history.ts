@@ -1,15 +1,12 @@
 import type Database from 'better-sqlite3';
-import {
-  changeSourceSchema,
-  type CellHistoryEntry,
-  type ChangeSource,
-} from '../../shared/history/change-source';
+import type { CellHistoryEntry, ChangeSource } from '../../shared/history/change-source';
 import { fromHand } from '../../shared/history/source-words';
 import type { Scalar } from '../../shared/sync/asset-doc';
 import type { ChangeRecorder, DocumentChange, DocumentRef } from './change-recorder';
 import { changedCells, cellsOf, decodeValue, encodeValue } from './cell-values';
 import { handCellsOf } from './hand-cells';
-import { hasRowHistory, historyDocOf, historyDocRow, unrecordedOriginSource } from './history-docs';
+import { hasRowHistory, historyDocRow, unrecordedOriginSource } from './history-docs';
+import { HistoryIds } from './history-ids';
 import { placed, storedSource, uuidTime, type PlacesOf } from './history-sources';
 import { encodeTail, markMoved, readTail, tailLength, tailLimit } from './history-tail';
 
@@ -28,24 +25,12 @@ export { placed, storedSource, uuidTime, type PlacesOf };
 /**
  * The cell history of one workspace file (issue 31): the recorder the one write path calls with
  * every change, in the same transaction, and the reads of a cell's history and the grid's markers.
- * Tables in electron/workspace/history-schema.ts.
- *
- * Documents, paths and sources are small integers cached per connection. A cache that learnt an id
- * inside a transaction that then rolled back would point at nothing (or at a later row given the
- * same id). An owner that runs every transaction of the connection itself tells of each rollback
- * (`toldOfRollbacks`, then `forget`; WorkspaceStore does), so a keypress reads and writes nothing
- * for the caches. Otherwise a `record` that learns an id first stamps a TEMP table of this
- * connection, which a rollback undoes too: a stamp gone missing clears the caches (each `record`
- * reads the one-row table; only the rare one that learns writes it).
+ * Tables in electron/workspace/history-schema.ts. Documents, paths and sources are small integers
+ * cached per connection (history-ids.ts, which says how a rollback is known: `toldOfRollbacks`).
  */
 export class CellHistory implements ChangeRecorder {
-  private readonly docs = new Map<string, number>();
-  private readonly paths = new Map<string, number>();
-  private readonly sourceIds = new Map<string, number>();
-  private readonly sourcesById = new Map<number, ChangeSource>();
-  private stamp = 0;
-  /** Whether this `record` stamped already (see the class's comment). */
-  private stamped = false;
+  /** Its documents', paths' and sources' ids, cached (history-ids.ts). */
+  private readonly ids: HistoryIds;
   private startedAt: number | undefined;
   /** Where each cell of a document came from in its source, for the writes `placing` wraps. */
   private places: PlacesOf | undefined;
@@ -54,30 +39,20 @@ export class CellHistory implements ChangeRecorder {
   /** `PRAGMA data_version` when the tail was last known empty (another connection's commit may add one). */
   private tailVersion = -1;
 
-  /** Whether the stamp stands in for being told of rollbacks (see the class's comment). */
-  private readonly stamps: boolean;
-
   constructor(
     private readonly db: HistoryAccess,
     opts: { toldOfRollbacks?: boolean } = {},
   ) {
-    this.stamps = opts.toldOfRollbacks !== true;
-    if (!this.stamps) return;
-    db.sql('CREATE TEMP TABLE IF NOT EXISTS history_cache_stamp (n INTEGER NOT NULL)').run();
-    db.sql('DELETE FROM temp.history_cache_stamp').run();
-    db.sql('INSERT INTO temp.history_cache_stamp (n) VALUES (0)').run();
+    this.ids = new HistoryIds(db, opts.toldOfRollbacks === true, (ref) => this.unrecordedOrigin(ref, null));
   }
 
   /**
-   * A transaction (or a savepoint) of this connection rolled back: ids learnt in it may be gone.
-   * For an owner that said `toldOfRollbacks`; harmless otherwise.
+   * A transaction (or a savepoint) of this connection rolled back: ids learnt in it may be gone,
+   * and a tail moved in it is back. For an owner that said `toldOfRollbacks`; harmless otherwise.
    */
   forget(): void {
     this.tail = undefined;
-    this.docs.clear();
-    this.paths.clear();
-    this.sourceIds.clear();
-    this.sourcesById.clear();
+    this.ids.forget();
   }
 
   /**
@@ -106,10 +81,10 @@ export class CellHistory implements ChangeRecorder {
     );
     if (changed.every((cells) => cells !== undefined && cells.length === 0)) return;
     this.checkCaches();
-    this.stamped = false;
+    this.ids.begin();
     // The analyst's latest edits first, so every row keeps its place in time (history-tail.ts).
     this.settle();
-    const sourceId = this.sourceId(storedSource(source));
+    const sourceId = this.ids.sourceId(storedSource(source));
     const insert = this.db.sql(insertSql);
     const second = this.secondOf(at);
     const hand = fromHand(source);
@@ -131,7 +106,7 @@ export class CellHistory implements ChangeRecorder {
               if (place !== undefined && value !== null)
                 insert.run(
                   created.id,
-                  this.pathId(path),
+                  this.ids.pathId(path),
                   second,
                   encodeValue(value),
                   null,
@@ -145,9 +120,9 @@ export class CellHistory implements ChangeRecorder {
       }
       const cells = changed[i] ?? changedCells(change.doc.kind, change.before, change.after, change.cells);
       if (cells.length === 0) continue;
-      const doc = this.docId(change.doc);
+      const doc = this.ids.docId(change.doc);
       for (const cell of cells) {
-        const path = this.pathId(cell.path);
+        const path = this.ids.pathId(cell.path);
         const value = encodeValue(cell.value);
         // Whether the value now came from the analyst's hand: kept in the row itself (its newest
         // row says it for a cell), so a keypress writes one row, no mark beside it.
@@ -173,7 +148,7 @@ export class CellHistory implements ChangeRecorder {
    */
   carry(change: DocumentChange, source: ChangeSource, at: number): string | undefined {
     this.checkCaches();
-    this.stamped = false;
+    this.ids.begin();
     const { before, after, cells } = change;
     if (
       change.doc.kind !== 'asset' ||
@@ -189,13 +164,13 @@ export class CellHistory implements ChangeRecorder {
       return undefined;
     }
     const changed = changedCells('asset', before, after, cells).map((cell) => ({
-      path: this.pathId(cell.path),
+      path: this.ids.pathId(cell.path),
       value: encodeValue(cell.value),
       previous: encodeValue(cell.previous),
       // From the analyst's hand unless it emptied the cell, as `record` keeps it.
       hand: cell.value !== null,
     }));
-    const text = encodeTail(this.sourceId(storedSource(source)), this.secondOf(at), changed);
+    const text = encodeTail(this.ids.sourceId(storedSource(source)), this.secondOf(at), changed);
     this.tail += 1;
     return text;
   }
@@ -219,12 +194,12 @@ export class CellHistory implements ChangeRecorder {
     if (this.tail === 0 && version === this.tailVersion) return;
     const { cells, last } = readTail(this.db);
     if (last !== undefined) {
-      this.learn();
+      this.ids.learn();
       const insert = this.db.sql(insertSql);
       const docs = new Map<string, number>();
       for (const cell of cells) {
         let doc = docs.get(cell.ref);
-        if (doc === undefined) docs.set(cell.ref, (doc = this.docId({ kind: 'asset', id: cell.ref })));
+        if (doc === undefined) docs.set(cell.ref, (doc = this.ids.docId({ kind: 'asset', id: cell.ref })));
         insert.run(
           doc,
           cell.path,
@@ -383,96 +358,11 @@ export class CellHistory implements ChangeRecorder {
   }
 
   sourceOf(id: number): ChangeSource {
-    let source = this.sourcesById.get(id);
-    if (!source) {
-      const row = this.db.sql('SELECT json FROM change_sources WHERE id = ?').get(id) as
-        { json: string } | undefined;
-      const parsed = changeSourceSchema.safeParse(row ? JSON.parse(row.json) : null);
-      source = parsed.success ? parsed.data : beforeHistory;
-      this.learn();
-      this.sourcesById.set(id, source);
-    }
-    return source;
-  }
-
-  /** Before a cache learns an id inside a transaction: the stamp a rollback would take back. */
-  private learn(): void {
-    if (this.stamped || !this.stamps) return;
-    this.stamped = true;
-    this.db.sql('UPDATE temp.history_cache_stamp SET n = ?').run(++this.stamp);
+    return this.ids.sourceOf(id);
   }
 
   private checkCaches(): void {
-    if (!this.stamps) return;
-    const row = this.db.sql('SELECT n FROM temp.history_cache_stamp').get() as { n: number } | undefined;
-    if (row?.n === this.stamp) return;
-    this.forget();
-    this.stamp = row?.n ?? 0;
-  }
-
-  private sourceId(source: ChangeSource): number {
-    const json = JSON.stringify(source);
-    let id = this.sourceIds.get(json);
-    if (id === undefined) {
-      id = this.entryId('change_sources', 'json', json);
-      // Sources are few (a service's are per day, `storedSource`); a bound all the same.
-      if (this.sourceIds.size > 1_000) this.sourceIds.clear();
-      this.learn();
-      this.sourceIds.set(json, id);
-    }
-    return id;
-  }
-
-  /** A document's id; one first seen by a change of its existing copy was there before history. */
-  private docId(ref: DocumentRef): number {
-    const key = `${ref.kind}\u0000${ref.id}`;
-    let id = this.docs.get(key);
-    if (id === undefined) {
-      // An asset: its `cell_docs` row if it has one, else its own row's id (history-docs.ts), so
-      // its first edit, the common case, writes nothing here. A row's id is read each time, never
-      // cached: a delete moves that history to a `cell_docs` row (and the rowid may come back).
-      const found = ref.kind === 'asset' ? historyDocOf(this.db, ref) : undefined;
-      if (found !== undefined && found < 0) return found;
-      id = found ?? this.addDoc(ref);
-      if (this.docs.size > 200_000) this.docs.clear();
-      this.learn();
-      this.docs.set(key, id);
-    }
-    return id;
-  }
-
-  /** A document's `cell_docs` row, added (no service's date: `datedOrigin` adds it), or found. */
-  private addDoc(ref: DocumentRef): number {
-    const origin = this.unrecordedOrigin(ref, null);
-    const added = this.db
-      .sql(
-        'INSERT INTO cell_docs (kind, ref, origin_at, origin_source) VALUES (?, ?, ?, ?) ON CONFLICT (kind, ref) DO NOTHING RETURNING id',
-      )
-      .get(ref.kind, ref.id, origin.at, this.sourceId(origin.source)) as { id: number } | undefined;
-    return added?.id ?? (historyDocOf(this.db, ref) as number);
-  }
-
-  private pathId(path: string): number {
-    let id = this.paths.get(path);
-    if (id === undefined) {
-      id = this.entryId('cell_paths', 'path', path);
-      this.learn();
-      this.paths.set(path, id);
-    }
-    return id;
-  }
-
-  /**
-   * The id of a source's or a path's row, added if new. Read first: a known one (each one after a
-   * restart) writes nothing, where an upsert would write its row and key again into the commit.
-   */
-  private entryId(table: 'change_sources' | 'cell_paths', column: 'json' | 'path', value: string): number {
-    const found = this.db.sql(`SELECT id FROM ${table} WHERE ${column} = ?`).get(value) as
-      { id: number } | undefined;
-    if (found) return found.id;
-    return (
-      this.db.sql(`INSERT INTO ${table} (${column}) VALUES (?) RETURNING id`).get(value) as { id: number }
-    ).id;
+    if (this.ids.checkCaches()) this.tail = undefined;
   }
 
   /** Undo and redo put back an earlier value: the analyst's if the change that set it was. */
@@ -492,6 +382,7 @@ export class CellHistory implements ChangeRecorder {
 
   private handAll(doc: number, kind: DocumentRef['kind'], image: unknown): void {
     const mine = this.db.sql('INSERT OR IGNORE INTO cell_hand (doc, path) VALUES (?, ?)');
-    for (const [path, value] of cellsOf(kind, image)) if (value !== null) mine.run(doc, this.pathId(path));
+    for (const [path, value] of cellsOf(kind, image))
+      if (value !== null) mine.run(doc, this.ids.pathId(path));
   }
 }
