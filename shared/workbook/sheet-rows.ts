@@ -8,7 +8,7 @@
  * once, each dropped into its (year, field) slot, and a tab's row reads its cells from the slots.
  */
 import type { AssetInput, ListItem } from '../domain';
-import { columnSpec, schemeListOf, toCellValue } from './cells';
+import { columnSpec, isoDateSerial, schemeListOf, toCellValue } from './cells';
 import type { ColumnSource, WorkbookSheet } from './layout';
 import { cellXml, columnName, escapeXml, sheetHeadXml, style } from './xlsx-parts';
 import { asciiBytes, Piece, XmlBytes } from './xml-bytes';
@@ -222,43 +222,6 @@ export class RowStarts {
   }
 }
 
-/** Days from 1970-01-01 to 1899-12-30, the day before Excel's serial 1. */
-const EXCEL_EPOCH_DAYS = 25_569;
-
-/**
- * The serial of a `YYYY-MM-DD` text of a real calendar day from 1900 to 9999, read from its
- * characters (days from the civil date, exact in integers); -1 for any other text, which is read
- * as `toCellValue` reads it. Dates are a tenth of a book's cells, each its own string, so the map
- * of texts to serials hashed every one of them (issue 33).
- */
-function plainDateSerial(text: string): number {
-  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return -1;
-  let y = 0;
-  for (let i = 0; i < 4; i++) {
-    const d = text.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return -1;
-    y = y * 10 + d;
-  }
-  const m1 = text.charCodeAt(5) - 48;
-  const m2 = text.charCodeAt(6) - 48;
-  const d1 = text.charCodeAt(8) - 48;
-  const d2 = text.charCodeAt(9) - 48;
-  if (m1 < 0 || m1 > 9 || m2 < 0 || m2 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return -1;
-  const m = m1 * 10 + m2;
-  const d = d1 * 10 + d2;
-  if (y < 1900 || m < 1 || m > 12 || d < 1) return -1;
-  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  const monthDays = m === 2 ? (leap ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
-  if (d > monthDays) return -1;
-  // Days from 1970-01-01 to the date (Howard Hinnant's days_from_civil), all whole numbers.
-  const yy = m <= 2 ? y - 1 : y;
-  const era = Math.floor(yy / 400);
-  const yoe = yy - era * 400;
-  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468 + EXCEL_EPOCH_DAYS;
-}
-
 /** Would run as a formula if typed in: `formulaTrigger`'s first characters (= + - @ tab CR). */
 function triggersFormula(text: string): boolean {
   const c = text.charCodeAt(0);
@@ -411,7 +374,7 @@ export class SheetRows {
     const names = this.schemes[c];
     if (names && typeof raw === 'number') return names.get(raw) ?? raw;
     if (this.isDate[c] && typeof raw === 'string') {
-      const serial = plainDateSerial(raw);
+      const serial = isoDateSerial(raw);
       if (serial >= 0) return serial;
       let v = this.dates.get(raw);
       if (v === undefined) {
