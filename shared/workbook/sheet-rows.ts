@@ -23,6 +23,8 @@ type Record_ = Record<string, unknown>;
  */
 export class AnnualSlots {
   private readonly byYear = new Map<number, YearSlots>();
+  /** The slots of the asset's own fields. */
+  private readonly own = new YearSlots();
   readonly values: unknown[] = [];
   /**
    * The slots filled since the last `clear`, the first `touchedCount` of them. The array is never
@@ -51,6 +53,30 @@ export class AnnualSlots {
       this.values.push(undefined);
     }
     return slot;
+  }
+
+  /**
+   * The slot of one of the asset's own fields (made the first time it is asked for): the writer
+   * reads them from slots too, each filled by one walk over the asset's own fields (`fillAsset`),
+   * where every tab looked each one up by name, a keyed read that never settles on one shape
+   * (issue 33).
+   */
+  ownSlot(field: string): number {
+    let slot = this.own.slots.get(field);
+    if (slot === undefined) {
+      this.own.slots.set(field, (slot = this.values.length));
+      this.own.forget();
+      this.values.push(undefined);
+    }
+    return slot;
+  }
+
+  /** An asset's own fields (`ownSlot`) and its annual records (`fillRecords`) into their slots. */
+  fillAsset(asset: object): void {
+    // Records first: a year given twice starts their slots afresh (`refill`), which must not drop
+    // the asset's own values.
+    this.fillRecords((asset as Record_).annual_data);
+    this.fillRecord(this.own, asset as Record_);
   }
 
   /** One asset's annual records (by year, the last of a year kept) into the slots. */
@@ -138,7 +164,6 @@ class YearSlots {
 
 /** How a column finds its value: in the annual slots, the asset's field, or a listed record's. */
 const FROM_SLOT = 0;
-const FROM_ASSET = 1;
 const FROM_CERTIFICATIONS = 2;
 const FROM_RATINGS = 3;
 const PLAIN = 0;
@@ -288,20 +313,18 @@ export class SheetRows {
     };
     this.n = columns.length;
     this.from = Uint8Array.from(columns, ({ source }) =>
-      source.kind === 'annual'
+      source.kind === 'annual' || source.kind === 'asset'
         ? FROM_SLOT
-        : source.kind === 'asset'
-          ? FROM_ASSET
-          : source.kind === 'certifications'
-            ? FROM_CERTIFICATIONS
-            : FROM_RATINGS,
+        : source.kind === 'certifications'
+          ? FROM_CERTIFICATIONS
+          : FROM_RATINGS,
     );
     this.fields = columns.map((c) => c.source.field);
     this.places = Int32Array.from(columns, ({ source }) =>
       source.kind === 'annual'
         ? slots.slot(source.year, source.field)
         : source.kind === 'asset'
-          ? 0
+          ? slots.ownSlot(source.field)
           : source.index,
     );
     this.schemes = columns.map((c) => ((l) => (l ? schemeNames[l] : undefined))(schemeListOf(c.source)));
@@ -310,7 +333,7 @@ export class SheetRows {
     this.opens = closes.flatMap((close) => letters.map((letter) => new Piece(`${close}<c r="${letter}`)));
   }
 
-  /** Asset row `r` (its annual values already in the slots). */
+  /** Asset row `r` (its own and annual values already in the slots: `AnnualSlots.fillAsset`). */
   row(asset: AssetInput, r: number): void {
     const { xml, from, fields, places, special, styles, opens, n } = this;
     const starts = this.starts.at(r);
@@ -325,9 +348,6 @@ export class SheetRows {
       switch (from[c]) {
         case FROM_SLOT:
           raw = values[places[c]!];
-          break;
-        case FROM_ASSET:
-          raw = asset[fields[c]!];
           break;
         case FROM_CERTIFICATIONS:
           raw = (certifications?.[places[c]!] as Record_ | undefined)?.[fields[c]!];

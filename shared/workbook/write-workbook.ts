@@ -167,7 +167,7 @@ function writeRows(
 ): void {
   for (let a = from; a < to; a++) {
     const asset = assets[a]!;
-    slots.fillRecords(asset.annual_data);
+    slots.fillAsset(asset);
     // The first asset is on row 3, below the variable names and the labels.
     for (let t = 0; t < tabs.length; t++) tabs[t]!.row(asset, a + 3);
     slots.clear();
