@@ -55,9 +55,7 @@ function streamPart(): PartPacking {
       if (final) gzip.end();
     },
     settled: async () => {
-      // A turn of the event loop first: the stream hands zlib its next piece only on main's turn,
-      // so a writer that builds for long stretches without one leaves the pool idle.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      // The stream hands zlib its next piece only on main's turn: the writer gives it turns.
       while (pending > AHEAD && !failure) await new Promise<void>((resolve) => waiting.push(resolve));
       if (failure) throw failure;
     },
@@ -109,6 +107,7 @@ export const nativeDeflate: RawDeflate = {
     ),
   crc32: (piece, previous) => crc32(piece, previous),
   part: streamPart,
+  turn: () => new Promise<void>((resolve) => setImmediate(resolve)),
 };
 
 /** Piece by piece in the calling thread (for callers that want no thread pool work). */

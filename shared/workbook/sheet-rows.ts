@@ -8,7 +8,7 @@
  * once, each dropped into its (year, field) slot, and a tab's row reads its cells from the slots.
  */
 import type { AssetInput, ListItem } from '../domain';
-import { columnSpec, schemeListOf, toCellValue } from './cells';
+import { columnSpec, isoDateSerial, schemeListOf, toCellValue } from './cells';
 import type { ColumnSource, WorkbookSheet } from './layout';
 import { cellXml, columnName, escapeXml, sheetHeadXml, style } from './xlsx-parts';
 import { asciiBytes, Piece, XmlBytes } from './xml-bytes';
@@ -23,6 +23,8 @@ type Record_ = Record<string, unknown>;
  */
 export class AnnualSlots {
   private readonly byYear = new Map<number, YearSlots>();
+  /** The slots of the asset's own fields. */
+  private readonly own = new YearSlots();
   readonly values: unknown[] = [];
   /**
    * The slots filled since the last `clear`, the first `touchedCount` of them. The array is never
@@ -51,6 +53,30 @@ export class AnnualSlots {
       this.values.push(undefined);
     }
     return slot;
+  }
+
+  /**
+   * The slot of one of the asset's own fields (made the first time it is asked for): the writer
+   * reads them from slots too, each filled by one walk over the asset's own fields (`fillAsset`),
+   * where every tab looked each one up by name, a keyed read that never settles on one shape
+   * (issue 33).
+   */
+  ownSlot(field: string): number {
+    let slot = this.own.slots.get(field);
+    if (slot === undefined) {
+      this.own.slots.set(field, (slot = this.values.length));
+      this.own.forget();
+      this.values.push(undefined);
+    }
+    return slot;
+  }
+
+  /** An asset's own fields (`ownSlot`) and its annual records (`fillRecords`) into their slots. */
+  fillAsset(asset: object): void {
+    // Records first: a year given twice starts their slots afresh (`refill`), which must not drop
+    // the asset's own values.
+    this.fillRecords((asset as Record_).annual_data);
+    this.fillRecord(this.own, asset as Record_);
   }
 
   /** One asset's annual records (by year, the last of a year kept) into the slots. */
@@ -138,7 +164,6 @@ class YearSlots {
 
 /** How a column finds its value: in the annual slots, the asset's field, or a listed record's. */
 const FROM_SLOT = 0;
-const FROM_ASSET = 1;
 const FROM_CERTIFICATIONS = 2;
 const FROM_RATINGS = 3;
 const PLAIN = 0;
@@ -146,18 +171,33 @@ const SPECIAL = 1;
 
 /** The styles a cell may have, in the order `style` numbers them. */
 const STYLES = [style.plain, style.date, style.text, style.bold];
-/** The cell's fixed text after its row number, by style: a number's, a boolean's, a text's. */
-const cellMiddles = STYLES.map((s) => {
-  const attr = s ? ` s="${s}"` : '';
-  return {
-    number: asciiBytes(`"${attr}><v>`),
-    boolean: asciiBytes(`"${attr} t="b"><v>`),
-    text: asciiBytes(`"${attr} t="inlineStr"><is><t xml:space="preserve">`),
-  };
-});
-const valueEnd = new Piece('</v></c>');
-const textEnd = new Piece('</t></is></c>');
-const rowEnd = new Piece('</row>');
+/** A cell's type, as `RowStarts.start` takes it. */
+const NUMBER = 0;
+const BOOLEAN = 1;
+const TEXT = 2;
+/** The cell's fixed text after its row number, by type, then style: a number's, a boolean's, a text's. */
+const cellMiddles = [NUMBER, BOOLEAN, TEXT].flatMap((type) =>
+  STYLES.map((s) => {
+    const attr = s ? ` s="${s}"` : '';
+    return asciiBytes(
+      type === NUMBER
+        ? `"${attr}><v>`
+        : type === BOOLEAN
+          ? `"${attr} t="b"><v>`
+          : `"${attr} t="inlineStr"><is><t xml:space="preserve">`,
+    );
+  }),
+);
+/**
+ * What closes a row's last cell written so far, if anything: a cell's close is written with
+ * whatever comes next (the next cell's start, or the row's end), one piece in place of two (issue
+ * 33: most cells are a few bytes of value between fixed pieces, so each piece less counts).
+ */
+const CLOSED = 0;
+const VALUE_OPEN = 1;
+const TEXT_OPEN = 2;
+const closes = ['', '</v></c>', '</t></is></c>'];
+const rowEnds = closes.map((close) => new Piece(`${close}</row>`));
 const one = new Piece('1');
 const zero = new Piece('0');
 const excelEpochMs = Date.UTC(1899, 11, 30);
@@ -166,38 +206,44 @@ const MAX_DIGITS = 10;
 
 /**
  * What every cell of one row writes between its column's letters and its value: the row number
- * and the fixed text of its style and type (`123" s="1"><v>`), made once per row for all the tabs,
- * and the row's opening tag.
+ * and the fixed text of its type and style (`123" s="1"><v>`), made for a row the first time a
+ * cell of that type and style asks for it (a row uses 4 or 5 of the 12), and the row's opening
+ * tag. One is shared by the tabs written side by side.
  */
 export class RowStarts {
   r = -1;
   readonly open = new Piece('', '<row r="">'.length + MAX_DIGITS);
-  readonly number = STYLES.map((s) => new Piece('', MAX_DIGITS + cellMiddles[s]!.number.length));
-  readonly boolean = STYLES.map((s) => new Piece('', MAX_DIGITS + cellMiddles[s]!.boolean.length));
-  readonly text = STYLES.map((s) => new Piece('', MAX_DIGITS + cellMiddles[s]!.text.length));
+  private readonly starts = cellMiddles.map((middle) => new Piece('', MAX_DIGITS + middle.length));
+  /** The row each start was last made for. */
+  private readonly madeFor = new Int32Array(cellMiddles.length).fill(-1);
   private readonly scratch = new Uint8Array(128);
+  private digits = 0;
 
   /** Made for row `r`, unless they already are. */
   at(r: number): this {
     if (r === this.r) return this;
     this.r = r;
-    const digits = String(r);
+    const text = String(r);
     const scratch = this.scratch;
-    const n = digits.length;
-    for (let i = 0; i < n; i++) scratch[i] = digits.charCodeAt(i);
-    const fill = (piece: Piece, middle: Uint8Array) => {
-      scratch.set(middle, n);
-      piece.fill(scratch, n + middle.length);
-    };
-    for (const s of STYLES) {
-      const middles = cellMiddles[s]!;
-      fill(this.number[s]!, middles.number);
-      fill(this.boolean[s]!, middles.boolean);
-      fill(this.text[s]!, middles.text);
-    }
-    const open = asciiBytes(`<row r="${digits}">`);
+    const n = text.length;
+    for (let i = 0; i < n; i++) scratch[i] = text.charCodeAt(i);
+    this.digits = n;
+    const open = asciiBytes(`<row r="${text}">`);
     this.open.fill(open, open.length);
     return this;
+  }
+
+  /** The start of a cell of `type` (`NUMBER`, `BOOLEAN`, `TEXT`) and style `s` on this row. */
+  start(type: number, s: number): Piece {
+    const i = type * STYLES.length + s;
+    const piece = this.starts[i]!;
+    if (this.madeFor[i] !== this.r) {
+      this.madeFor[i] = this.r;
+      const middle = cellMiddles[i]!;
+      this.scratch.set(middle, this.digits);
+      piece.fill(this.scratch, this.digits + middle.length);
+    }
+    return piece;
   }
 }
 
@@ -223,7 +269,10 @@ export class SheetRows {
   /** Whether a column's value is written as something else (a scheme's name, a date's serial). */
   private readonly special: Uint8Array;
   private readonly styles: number[];
-  /** Each column's `<c r="` and letters. */
+  /**
+   * Each column's `<c r="` and letters, after each close the cell before may need: column `c`'s
+   * after close `k` (`CLOSED`, `VALUE_OPEN`, `TEXT_OPEN`) is at `k * n + c`.
+   */
   private readonly opens: Piece[];
   /** A date's text, parsed once per distinct text (dates repeat across a pool): its serial, or the text. */
   private readonly dates = new Map<string, number | string>();
@@ -254,6 +303,7 @@ export class SheetRows {
     this.xml.text(
       `<row r="2">${columns.map((c, i) => cellXml(`${letters[i]}2`, c.label, style.bold)).join('')}</row>`,
     );
+    this.xml.handOnAsFull();
     // A certification's or rating's scheme is written by its name (an id the list lacks stays a number).
     const names = (list: readonly ListItem[]): Map<number, string> =>
       new Map(list.map((item) => [Number(item.value), item.label]));
@@ -263,44 +313,41 @@ export class SheetRows {
     };
     this.n = columns.length;
     this.from = Uint8Array.from(columns, ({ source }) =>
-      source.kind === 'annual'
+      source.kind === 'annual' || source.kind === 'asset'
         ? FROM_SLOT
-        : source.kind === 'asset'
-          ? FROM_ASSET
-          : source.kind === 'certifications'
-            ? FROM_CERTIFICATIONS
-            : FROM_RATINGS,
+        : source.kind === 'certifications'
+          ? FROM_CERTIFICATIONS
+          : FROM_RATINGS,
     );
     this.fields = columns.map((c) => c.source.field);
     this.places = Int32Array.from(columns, ({ source }) =>
       source.kind === 'annual'
         ? slots.slot(source.year, source.field)
         : source.kind === 'asset'
-          ? 0
+          ? slots.ownSlot(source.field)
           : source.index,
     );
     this.schemes = columns.map((c) => ((l) => (l ? schemeNames[l] : undefined))(schemeListOf(c.source)));
     this.isDate = specs.map((spec) => spec?.type === 'date');
     this.special = Uint8Array.from(columns, (_, c) => (this.schemes[c] || this.isDate[c] ? SPECIAL : PLAIN));
-    this.opens = letters.map((letter) => new Piece(`<c r="${letter}`));
+    this.opens = closes.flatMap((close) => letters.map((letter) => new Piece(`${close}<c r="${letter}`)));
   }
 
-  /** Asset row `r` (its annual values already in the slots). */
+  /** Asset row `r` (its own and annual values already in the slots: `AnnualSlots.fillAsset`). */
   row(asset: AssetInput, r: number): void {
-    const { xml, from, fields, places, special, styles, opens } = this;
+    const { xml, from, fields, places, special, styles, opens, n } = this;
     const starts = this.starts.at(r);
     const values = this.slots.values;
     const certifications = Array.isArray(asset.certifications) ? asset.certifications : undefined;
     const ratings = Array.isArray(asset.energy_ratings) ? asset.energy_ratings : undefined;
     xml.piece(starts.open);
-    for (let c = 0; c < this.n; c++) {
+    // The close the last cell written still needs (see `CLOSED`).
+    let open = CLOSED;
+    for (let c = 0; c < n; c++) {
       let raw: unknown;
       switch (from[c]) {
         case FROM_SLOT:
           raw = values[places[c]!];
-          break;
-        case FROM_ASSET:
-          raw = asset[fields[c]!];
           break;
         case FROM_CERTIFICATIONS:
           raw = (certifications?.[places[c]!] as Record_ | undefined)?.[fields[c]!];
@@ -311,35 +358,35 @@ export class SheetRows {
       if (raw === null || raw === undefined) continue;
       let v: unknown = raw;
       if (special[c] !== PLAIN) v = this.specialValue(c, raw);
-      switch (typeof v) {
-        case 'number': {
-          const start = starts.number[styles[c]!]!;
-          if (xml.intCell(opens[c]!, start, v, valueEnd)) break;
+      // Each type tested on its own (`typeof v === ...`): the compiler turns such a test into a
+      // check of the value's map, where a `switch` on `typeof v` called a builtin for every cell.
+      if (typeof v === 'number') {
+        const cell = opens[open * n + c]!;
+        const start = starts.start(NUMBER, styles[c]!);
+        if (!xml.intCell(cell, start, v)) {
           if (!Number.isFinite(v)) continue;
-          xml.piece(opens[c]!);
+          xml.piece(cell);
           xml.piece(start);
           xml.number(v);
-          xml.piece(valueEnd);
-          break;
         }
-        case 'boolean':
-          xml.fixedCell(opens[c]!, starts.boolean[styles[c]!]!, v ? one : zero, valueEnd);
-          break;
-        case 'string': {
-          // Strings are written as strings, never formulas; the Text format also keeps Excel from
-          // turning them into one when the analyst edits the cell.
-          const start = starts.text[triggersFormula(v) ? style.text : styles[c]!]!;
-          if (xml.plainTextCell(opens[c]!, start, v, textEnd)) break;
-          xml.piece(opens[c]!);
+        open = VALUE_OPEN;
+      } else if (typeof v === 'string') {
+        // Strings are written as strings, never formulas; the Text format also keeps Excel from
+        // turning them into one when the analyst edits the cell.
+        const cell = opens[open * n + c]!;
+        const start = starts.start(TEXT, triggersFormula(v) ? style.text : styles[c]!);
+        if (!xml.plainTextCell(cell, start, v)) {
+          xml.piece(cell);
           xml.piece(start);
           xml.text(escapeXml(v));
-          xml.piece(textEnd);
-          break;
         }
-        default:
+        open = TEXT_OPEN;
+      } else if (typeof v === 'boolean') {
+        xml.fixedCell(opens[open * n + c]!, starts.start(BOOLEAN, styles[c]!), v ? one : zero);
+        open = VALUE_OPEN;
       }
     }
-    xml.piece(rowEnd);
+    xml.piece(rowEnds[open]!);
   }
 
   /** A scheme's id as its name; a date's text as its serial (once per distinct text). */
@@ -347,6 +394,8 @@ export class SheetRows {
     const names = this.schemes[c];
     if (names && typeof raw === 'number') return names.get(raw) ?? raw;
     if (this.isDate[c] && typeof raw === 'string') {
+      const serial = isoDateSerial(raw);
+      if (serial >= 0) return serial;
       let v = this.dates.get(raw);
       if (v === undefined) {
         const d = toCellValue(raw, { type: 'date' });

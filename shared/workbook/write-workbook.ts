@@ -84,10 +84,11 @@ export function schemeList(schemes: readonly { id: number; name: string }[]): Li
 /** Excel keeps a list validation's inline formula to 255 characters; longer lists get no dropdown. */
 const MAX_INLINE_LIST = 255;
 /**
- * Asset rows between waits for the packing to catch up: fewer than fill a tab's 256 kB chunk, so a
- * packer in another thread is handed each chunk as it fills rather than after a long stretch.
+ * Asset rows between turns of the event loop (about half a millisecond of building): fewer than
+ * fill a tab's 256 kB chunk, so a packer in another thread is handed each chunk as it fills rather
+ * than after a long stretch, and few enough turns that their cost stays small.
  */
-const SETTLE_EVERY = 8;
+const ROWS_PER_TURN = 16;
 
 function recordSlots(
   assets: readonly Doc[],
@@ -150,7 +151,29 @@ function dropdown(
   return formula;
 }
 
-/** Codes beside their labels, as the service's lists give them: the dropdowns' source. */
+/**
+ * Asset rows `from` to `to` (their indexes in `assets`) into every tab. A plain loop apart from the
+ * async writer: the compiler optimises it with the rows' code inlined, and the writer's own
+ * machinery (its awaits, its state) stays out of that code (issue 33: the writer, compiled with
+ * the rows inside it, cost the compiler's thread as much again as the rows' own code, then was
+ * thrown away at the end).
+ */
+function writeRows(
+  tabs: readonly SheetRows[],
+  slots: AnnualSlots,
+  assets: readonly Doc[],
+  from: number,
+  to: number,
+): void {
+  for (let a = from; a < to; a++) {
+    const asset = assets[a]!;
+    slots.fillAsset(asset);
+    // The first asset is on row 3, below the variable names and the labels.
+    for (let t = 0; t < tabs.length; t++) tabs[t]!.row(asset, a + 3);
+    slots.clear();
+  }
+}
+
 /** A part written as XML text in pieces (a plain tab), packed as it comes. */
 function textPart(
   out: ZipOut,
@@ -160,6 +183,7 @@ function textPart(
   return {
     push: async (xml) => {
       packing.push(strToU8(xml), false);
+      await out.turn();
       await packing.settled();
     },
     done: async (xml) => {
@@ -239,17 +263,13 @@ export async function writeAssetWorkbook(
   const slots = new AnnualSlots(layout.flatMap((sheet) => sheet.columns.map((c) => c.source)));
   const starts = new RowStarts();
   const tabs = layout.map((sheet) => new SheetRows(sheet, out.packing(), slots, lists, starts));
-  let r = 2;
-  // Counted loops: an async function's iterators are not optimised away (3 MB of garbage an export).
-  for (let a = 0; a < assets.length; a++) {
-    const asset = assets[a]!;
-    r++;
-    slots.fillRecords(asset.annual_data);
-    for (let t = 0; t < tabs.length; t++) tabs[t]!.row(asset, r);
-    slots.clear();
-    // Packing in another thread may fall behind: wait for it now and then, so the pieces waiting
-    // to be packed stay few instead of the whole book.
-    if (r % SETTLE_EVERY === 0) await Promise.all(tabs.map((tab) => tab.packing.settled()));
+  // A turn of the event loop after every few rows: the packer's streams are handed their next
+  // pieces only on main's turn, so a writer that built for long stretches without one would leave
+  // the pool idle; then a wait only where a part has too many pieces still to pack.
+  for (let from = 0; from < assets.length; from += ROWS_PER_TURN) {
+    writeRows(tabs, slots, assets, from, Math.min(assets.length, from + ROWS_PER_TURN));
+    await out.turn();
+    for (let t = 0; t < tabs.length; t++) await tabs[t]!.packing.settled();
   }
   const lastRow = 2 + assets.length + (opts.spareRows ?? 500);
   for (const [i, tab] of tabs.entries()) {

@@ -69,6 +69,15 @@ const DIGIT_PAIRS = Int16Array.from(
   (_, n) => (48 + ((n / 10) | 0)) | ((48 + (n % 10)) << 8),
 );
 
+/**
+ * 0000 to 9999 as four ASCII digits in one little-endian word: a number's digits are written four
+ * at a time from its end (issue 33: most of a book's numbers have 4 to 6 digits).
+ */
+const DIGIT_QUADS = Int32Array.from(
+  { length: 10_000 },
+  (_, n) => DIGIT_PAIRS[(n / 100) | 0]! | (DIGIT_PAIRS[n % 100]! << 16),
+);
+
 /** Bytes a piece's words may take beyond its length. */
 const PAD = 3;
 
@@ -85,7 +94,7 @@ export class XmlBytes {
     return this.at;
   }
 
-  /** Room for `n` more bytes in the current chunk (n <= CHUNK_BYTES - PAD). */
+  /** Room for `n` more bytes in the current chunk (n <= CHUNK_BYTES - PAD; more: a new chunk). */
   private room(n: number): void {
     if (this.at + n + PAD > CHUNK_BYTES) this.handOn();
   }
@@ -102,6 +111,16 @@ export class XmlBytes {
     const chunk = this.chunk.subarray(0, this.at);
     this.fresh();
     this.full(chunk);
+  }
+
+  /**
+   * Hands on what is written so far by the very path a full chunk takes. A tab's writer calls it
+   * once, after its header: the compiler then knows that path when it optimises the cell writers,
+   * long before the first chunk fills (issue 33: meeting it only then, it threw the optimised
+   * cell and row writers away and compiled them again, at every export).
+   */
+  handOnAsFull(): void {
+    this.room(CHUNK_BYTES);
   }
 
   /** What is written and not handed on yet, taken out (the end of a part). */
@@ -140,60 +159,81 @@ export class XmlBytes {
   }
 
   /**
-   * A whole number's cell at once (nine in ten of a book's cells): `open` (`<c r="` and the
-   * column's letters), `start` (the row number and the fixed text up to the value), the digits and
-   * `end`, behind one check for room. False, with nothing written, for a number that is not an
-   * integer of 32 bits: the caller then writes it piece by piece.
+   * A whole number's cell at once (nine in ten of a book's cells): `open` (the cell's start, `<c r="`
+   * and the column's letters, after whatever close the cell before still needs), `start` (the row
+   * number and the fixed text up to the value) and the digits, behind one check for room. Its
+   * close is left to the next cell's `open` or the row's end. False, with nothing written, for a
+   * number that is not an integer of 32 bits: the caller then writes it piece by piece.
    */
-  intCell(open: Piece, start: Piece, n: number, end: Piece): boolean {
+  intCell(open: Piece, start: Piece, n: number): boolean {
     if ((n | 0) !== n || n === -2147483648) return false;
     // 11: a sign and ten digits.
-    this.room(open.length + start.length + 11 + end.length);
+    this.room(open.length + start.length + 11);
     const view = this.view;
     let at = XmlBytes.put(view, this.at, open);
     at = XmlBytes.put(view, at, start);
-    const chunk = this.chunk;
     let v = n | 0;
     if (v < 0) {
-      chunk[at++] = 45; // -
+      this.chunk[at++] = 45; // -
       v = -v;
     }
-    let digits = 1;
-    for (let p = 10; p <= v; p *= 10) digits++;
-    at += digits;
-    let d = at;
-    // Two digits at a time, from the end; `| 0` and a multiply in place of `%` keep them in
-    // integer arithmetic.
-    while (v >= 100) {
-      const q = (v / 100) | 0;
-      d -= 2;
-      view.setInt16(d, DIGIT_PAIRS[v - q * 100]!, true);
+    const digits =
+      v < 10_000
+        ? v < 100
+          ? v < 10
+            ? 1
+            : 2
+          : v < 1000
+            ? 3
+            : 4
+        : v < 1_000_000
+          ? v < 100_000
+            ? 5
+            : 6
+          : v < 100_000_000
+            ? v < 10_000_000
+              ? 7
+              : 8
+            : v < 1_000_000_000
+              ? 9
+              : 10;
+    this.at = at + digits;
+    let d = at + digits;
+    // Four digits at a time from the end, then what is left (1 to 4 digits, no leading zero);
+    // `| 0` and a multiply in place of `%` keep them in integer arithmetic.
+    while (v >= 10_000) {
+      const q = (v / 10_000) | 0;
+      d -= 4;
+      view.setInt32(d, DIGIT_QUADS[v - q * 10_000]!, true);
       v = q;
     }
-    if (v >= 10) view.setInt16(d - 2, DIGIT_PAIRS[v]!, true);
-    else chunk[d - 1] = 48 + v;
-    this.at = XmlBytes.put(view, at, end);
+    if (v >= 1000) view.setInt32(d - 4, DIGIT_QUADS[v]!, true);
+    else if (v >= 100) {
+      const q = (v / 100) | 0;
+      view.setInt16(d - 2, DIGIT_PAIRS[v - q * 100]!, true);
+      this.chunk[d - 3] = 48 + q;
+    } else if (v >= 10) view.setInt16(d - 2, DIGIT_PAIRS[v]!, true);
+    else this.chunk[d - 1] = 48 + v;
     return true;
   }
 
-  /** A cell of fixed text at once: `open`, `start`, `value` and `end` (see `intCell`). */
-  fixedCell(open: Piece, start: Piece, value: Piece, end: Piece): void {
-    this.room(open.length + start.length + value.length + end.length);
+  /** A cell of fixed text at once: `open`, `start` and `value`, its close left (see `intCell`). */
+  fixedCell(open: Piece, start: Piece, value: Piece): void {
+    this.room(open.length + start.length + value.length);
     const view = this.view;
     let at = XmlBytes.put(view, this.at, open);
     at = XmlBytes.put(view, at, start);
-    at = XmlBytes.put(view, at, value);
-    this.at = XmlBytes.put(view, at, end);
+    this.at = XmlBytes.put(view, at, value);
   }
 
   /**
    * A text cell at once when its text needs no escaping (printable ASCII without `&<>"`, most of a
-   * book's text): `open`, `start`, the text and `end` (see `intCell`). False, with nothing written,
-   * otherwise, or when the text is longer than a chunk could take.
+   * book's text): `open`, `start` and the text, its close left (see `intCell`). False, with nothing
+   * written, otherwise, or when the text is longer than a chunk could take.
    */
-  plainTextCell(open: Piece, start: Piece, s: string, end: Piece): boolean {
+  plainTextCell(open: Piece, start: Piece, s: string): boolean {
     const n = s.length;
-    const fixed = open.length + start.length + end.length;
+    const fixed = open.length + start.length;
     if (n + fixed + PAD > CHUNK_BYTES) return false;
     this.room(fixed + n);
     const view = this.view;
@@ -206,7 +246,7 @@ export class XmlBytes {
       if (c < 32 || c > 126 || c === 38 || c === 60 || c === 62 || c === 34) return false;
       chunk[at++] = c;
     }
-    this.at = XmlBytes.put(view, at, end);
+    this.at = at;
     return true;
   }
 

@@ -21,6 +21,12 @@ export interface RawDeflate {
    * a flush (issue 33: half again the floor's deflate CPU at 256 kB pieces).
    */
   part?(): PartPacking;
+  /**
+   * Settles after a turn of the host's event loop, when its packer works in another thread and is
+   * handed its next piece only on such a turn (Node's zlib streams): the writer gives it one every
+   * few rows. Absent: packing needs no turn.
+   */
+  turn?(): Promise<void>;
 }
 
 /**
@@ -139,6 +145,11 @@ export class ZipOut {
       if (error) this.failure = error;
       else this.queued.push(chunk);
     });
+  }
+
+  /** A turn of the event loop, where the packer needs one (see `RawDeflate.turn`). */
+  async turn(): Promise<void> {
+    await this.deflate?.turn?.();
   }
 
   /** A new part's packing: push its pieces, then `add` it. */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { coerceCell, excelSerialToIso, type ColumnSpec } from '../../../shared/workbook/cells';
+import {
+  coerceCell,
+  excelSerialToIso,
+  isoDateSerial,
+  toCellValue,
+  type ColumnSpec,
+} from '../../../shared/workbook/cells';
 import { columnKeyFromLabel } from '../../../shared/workbook/layout';
 
 const num: ColumnSpec = { type: 'number' };
@@ -66,5 +72,41 @@ describe('label fallback', () => {
     expect(columnKeyFromLabel('Level 2', 'Energy Ratings')).toBe('energy_ratings[1].level');
     expect(columnKeyFromLabel('Level 2', 'Building Certifications')).toBe('certifications[1].level');
     expect(columnKeyFromLabel('Favourite colour')).toBeUndefined();
+  });
+});
+
+describe('isoDateSerial', () => {
+  /** What the writer wrote before: `toCellValue`'s date as a serial, or -1 where it keeps the text. */
+  const byDate = (text: string): number => {
+    const d = toCellValue(text, date);
+    return d instanceof Date ? (d.getTime() - Date.UTC(1899, 11, 30)) / 86_400_000 : -1;
+  };
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+  it('gives the serial toCellValue gives, for every day and non-day of whole years', () => {
+    for (const y of [1899, 1900, 1904, 1999, 2000, 2023, 2024, 2100, 2400, 9999])
+      for (let m = 0; m <= 13; m++)
+        for (let d = 0; d <= 32; d++) {
+          const text = `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+          const serial = isoDateSerial(text);
+          // Years before 1900 are left to toCellValue, which may read them.
+          if (y >= 1900 || serial >= 0) expect([text, serial]).toEqual([text, byDate(text)]);
+        }
+  });
+
+  it('leaves any other text to toCellValue', () => {
+    for (const text of [
+      '2024-1-01',
+      ' 2024-01-01',
+      '2024-01-01 ',
+      '2024/01/01',
+      '20240101',
+      '2024-0a-01',
+      '０２０２-01-01',
+      '',
+      '0099-01-01',
+    ])
+      expect(isoDateSerial(text)).toBe(-1);
+    expect(isoDateSerial('2024-01-01')).toBe(45_292);
   });
 });

@@ -33,7 +33,19 @@ function assets(count: number): AssetInput[] {
         owned_entire_period: i % 2 === 0,
         ncmr_status: 'Standing Investment',
         en_data_from: i % 5 === 0 ? 'not a date' : `${year}-01-01`,
-        en_data_to: `${year}-12-31`,
+        // Real days, a leap day, days no calendar has, and years before 1900 or written oddly.
+        en_data_to:
+          [
+            '2023-02-30',
+            '2024-02-29',
+            '2023-02-29',
+            '1900-02-29',
+            '1899-12-31',
+            '0099-01-01',
+            '2024-13-01',
+            '2024-1-01',
+            ' 2024-01-01',
+          ][i % 12] ?? `${year}-12-31`,
         en_abs_we: 10 * i + year,
         en_cov_we: 900,
         en_tot_we: i % 6 === 0 ? Number.POSITIVE_INFINITY : 1_000,
