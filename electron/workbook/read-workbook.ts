@@ -5,7 +5,8 @@ import { LISTS_MARKER } from '../../shared/workbook/write-workbook';
 import { METERS_MARKER, READINGS_MARKER } from '../../shared/meters/workbook-tabs';
 import { SOURCES_MARKER } from '../../shared/workbook/plain-sheet';
 import { SheetParser, type ParsedSheet, type ParsedWorkbook, type RawOrIssue } from './sheet-parser';
-import { decodeXml, SharedStringsReader, WorksheetReader, type CellCount } from './sheet-xml';
+import { WorksheetBytesReader } from './sheet-bytes';
+import { decodeXml, SharedStringsReader, type CellCount } from './sheet-xml';
 import { defaultLimits, mb, refuse, WorkbookError, type WorkbookLimits } from './workbook-limits';
 import { ZipParts } from './zip-parts';
 
@@ -202,7 +203,7 @@ export async function readWorkbook(file: string, opts: ReadWorkbookOptions = {})
         ...(opts.schemes ? { schemes: opts.schemes } : {}),
       });
       let listsTab = false;
-      const reader = new WorksheetReader(name, strings.strings, limits, count, {
+      const reader = new WorksheetBytesReader(name, strings.strings, limits, count, {
         width: () => parser.width(),
         row: (number: number, cells: RawOrIssue[]) => {
           // The lists our export puts behind its dropdowns: reference data, not assets; so are the
@@ -213,7 +214,7 @@ export async function readWorkbook(file: string, opts: ReadWorkbookOptions = {})
         },
       });
       try {
-        await feed(zip, part, (t) => reader.push(t));
+        for await (const chunk of zip.chunks(part)) reader.push(chunk);
       } catch (error) {
         if (error instanceof RangeError)
           throw new WorkbookError('too_many_rows', error.message, { cause: error });

@@ -138,7 +138,7 @@ export class SheetParser {
   /** Feeds one spreadsheet row; `cells[0]` is column A. */
   push(row: number, cells: RawOrIssue[]): void {
     if (!this.columns) {
-      this.pending.push({ row, cells });
+      this.pending.push({ row, cells: cells.slice() });
       if (this.pending.length === 2) this.resolveHeader();
       return;
     }
@@ -244,14 +244,16 @@ export class SheetParser {
   private dataRow(row: number, cells: RawOrIssue[]): void {
     const columns = this.columns ?? [];
     if (columns.length === 0) return;
-    if (!cells.some((raw) => !isEmpty(raw))) return;
+    let first = 0;
+    while (first < cells.length && isEmpty(cells[first])) first++;
+    if (first === cells.length) return;
     if (++this.dataRows > this.opts.maxRows) {
       throw new RangeError(`The tab "${this.name}" has more than ${this.opts.maxRows} rows`);
     }
     // Known columns whose cells are empty still count: an emptied cell clears the value.
     const values = new Array<Scalar | undefined>(columns.length).fill(null);
     const parsed: ParsedRow = { sheet: this.name, row, values, errors: [] };
-    for (let i = 0; i < cells.length; i++) {
+    for (let i = first; i < cells.length; i++) {
       const raw = cells[i];
       if (isEmpty(raw)) continue;
       const column = this.byIndex[i + 1];
