@@ -201,7 +201,8 @@ function sameCells(g: Group, before: AssetDoc, plans: readonly SheetPlan[]): boo
 /** Lays one asset's rows over its workspace copy: new, changed, unchanged, or rejected with the reasons. */
 export function planGroup(g: Group): PlanRow {
   const locations = g.rows.map((r) => ({ sheet: r.sheet.name, row: r.row.row }));
-  const errors = [...g.errors, ...g.rows.flatMap((r) => r.row.errors)];
+  const errors = g.errors.slice();
+  for (const r of g.rows) if (r.row.errors.length > 0) errors.push(...r.row.errors);
   const base: PlanRow = {
     status: 'rejected',
     localId: g.record?.localId ?? null,
@@ -214,8 +215,11 @@ export function planGroup(g: Group): PlanRow {
   if (errors.length > 0) return base;
 
   const before = g.record?.current ?? null;
-  if (before && leavesUnchanged(g, before))
-    return { ...base, status: 'unchanged', name: typeof before.name === 'string' ? before.name : g.name };
+  if (before && leavesUnchanged(g, before)) {
+    base.status = 'unchanged';
+    if (typeof before.name === 'string') base.name = before.name;
+    return base;
+  }
   const doc: AssetDoc = before ? structuredClone(before) : {};
   type Where = { sheet: string; row: number };
   const nested: Record<Nested, { present: boolean; slots: Map<number, Map<string, Scalar>>; where: Where }> =

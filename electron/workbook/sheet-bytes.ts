@@ -337,10 +337,45 @@ export class WorksheetBytesReader {
       let value: RawOrIssue;
       const inner = tagClose + 1;
       if (typeAt < 0 && buf[inner] === 60 && buf[inner + 1] === 118 && buf[inner + 2] === 62) {
-        // The common cell, a number: <c r="B7"><v>12.5</v></c>.
+        // The common cell, a number: <c r="B7"><v>12.5</v></c>. Its digits are read as they are
+        // passed (most are whole numbers); its text ends at its first `<`.
         const from = inner + 3;
         let lt = from;
-        while (lt < stop && buf[lt] !== 60) lt++;
+        const negative = buf[lt] === 45;
+        if (negative) lt++;
+        const digits = lt;
+        let n = 0;
+        for (; lt < stop; lt++) {
+          const d = buf[lt]! - 48;
+          if (d < 0 || d > 9) break;
+          n = n * 10 + d;
+        }
+        const whole = lt > digits && lt - digits <= 15 && buf[lt] === 60;
+        if (!whole) while (lt < stop && buf[lt] !== 60) lt++;
+        if (
+          lt + 8 <= stop &&
+          buf[lt + 1] === 47 &&
+          buf[lt + 2] === 118 &&
+          buf[lt + 3] === 62 &&
+          buf[lt + 4] === 60 &&
+          buf[lt + 5] === 47 &&
+          buf[lt + 6] === 99 &&
+          buf[lt + 7] === 62
+        ) {
+          // `</v></c>` right after: the cell ends there.
+          at = lt + 8;
+          if (column > width) continue;
+          value = whole
+            ? negative
+              ? -n
+              : n
+            : (numberAt(buf, from, lt) ?? numberValue(buf.toString('utf8', from, lt)));
+          if (value !== null && column > 0) {
+            while (cells.length < column - 1) cells.push(null);
+            cells[column - 1] = value;
+          }
+          continue;
+        }
         const vEnd = startsWith(buf, lt, V_CLOSE) && lt + 4 <= stop ? lt : find(buf, V_CLOSE, from, stop);
         // With no `<` before its `</v>`, the cell's first `</c>` can only come after it.
         const close =
@@ -349,8 +384,8 @@ export class WorksheetBytesReader {
             : find(buf, CELL_CLOSE, tagClose, stop);
         at = (close < 0 ? stop : close) + 4;
         if (column > width) continue;
-        const whole = vEnd === lt ? numberAt(buf, from, vEnd) : undefined;
-        value = whole ?? numberValue(buf.toString('utf8', from, vEnd < 0 ? stop - 1 : vEnd));
+        const read = vEnd === lt ? numberAt(buf, from, vEnd) : undefined;
+        value = read ?? numberValue(buf.toString('utf8', from, vEnd < 0 ? stop - 1 : vEnd));
       } else {
         const close = find(buf, CELL_CLOSE, tagClose, stop);
         const stopCell = close < 0 ? stop : close;
@@ -399,7 +434,6 @@ export class WorksheetBytesReader {
 }
 
 const INLINE_STR = Buffer.from('inlineStr"');
-
 /** An inline string of one plain run (`<is><t>text</t></is>`, no markup or escape in it); else undefined. */
 function plainInline(buf: Buffer, inner: number, close: number): string | undefined {
   const open = startsWith(buf, inner, INLINE_OPEN)
