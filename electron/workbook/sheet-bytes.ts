@@ -1,5 +1,5 @@
-import type { RawOrIssue } from './sheet-parser';
-import { attr, cellValue, numberValue, type CellCount, type SheetRowSink } from './sheet-xml';
+import type { RawOrIssue, RowCells } from './sheet-parser';
+import { attr, cellValue, numberValue, type CellCount } from './sheet-xml';
 import { refuse, type WorkbookLimits } from './workbook-limits';
 
 /**
@@ -120,6 +120,13 @@ function quoted(buf: Buffer, at: number, to: number): string {
   return buf.toString('utf8', at, quote >= 0 && quote < to ? quote : to - 1);
 }
 
+export interface RowCellsSink {
+  /** One row's cells that hold something, in the order met. Cells right of `width()` are left out. */
+  row(number: number, cells: RowCells): void;
+  /** How many columns the tab's header spans once known (undefined: keep every cell). */
+  width(): number | undefined;
+}
+
 /** One worksheet's rows, fed its bytes chunk by chunk as the ZIP unpacks it. */
 export class WorksheetBytesReader {
   private held: Buffer[] = [];
@@ -131,17 +138,17 @@ export class WorksheetBytesReader {
   private rowElements = 0;
   private lastRow = 0;
   /**
-   * One row's cells, the same array for every row (a row's array was as much garbage as the rows
-   * kept): the sink reads it during its call and copies what it keeps.
+   * One row's cells that hold something, the same arrays for every row (a row's array, nulls and
+   * all, was as much garbage as the rows kept): the sink reads them during its call.
    */
-  private readonly cells: RawOrIssue[] = [];
+  private readonly cells: RowCells = { count: 0, columns: new Int32Array(256), values: [] };
 
   constructor(
     private readonly sheet: string,
     private readonly strings: readonly string[],
     private readonly limits: WorkbookLimits,
     private readonly count: CellCount,
-    private readonly sink: SheetRowSink,
+    private readonly sink: RowCellsSink,
   ) {}
 
   push(chunk: Buffer): void {
@@ -286,6 +293,17 @@ export class WorksheetBytesReader {
     return this.lastRow + 1;
   }
 
+  private add(column: number, value: RawOrIssue): void {
+    const cells = this.cells;
+    if (cells.count === cells.columns.length) {
+      const more = new Int32Array(cells.count * 2);
+      more.set(cells.columns);
+      cells.columns = more;
+    }
+    cells.columns[cells.count] = column;
+    cells.values[cells.count++] = value;
+  }
+
   /** One row element: its start tag `start` to `tagEnd`, its end tag at `stop` (-1: self-closed). */
   private row(buf: Buffer, start: number, tagEnd: number, stop: number): void {
     const { limits, count } = this;
@@ -295,7 +313,7 @@ export class WorksheetBytesReader {
     if (stop < 0) return;
     const width = this.sink.width() ?? Infinity;
     const { cells } = this;
-    cells.length = 0;
+    cells.count = 0;
     let column = 0;
     let at = tagEnd;
     for (;;) {
@@ -371,8 +389,7 @@ export class WorksheetBytesReader {
               : n
             : (numberAt(buf, from, lt) ?? numberValue(buf.toString('utf8', from, lt)));
           if (value !== null && column > 0) {
-            while (cells.length < column - 1) cells.push(null);
-            cells[column - 1] = value;
+            this.add(column, value);
           }
           continue;
         }
@@ -394,8 +411,7 @@ export class WorksheetBytesReader {
         value = this.value(buf, typeAt, inner, stopCell, stop);
       }
       if (value !== null && column > 0) {
-        while (cells.length < column - 1) cells.push(null);
-        cells[column - 1] = value;
+        this.add(column, value);
       }
     }
     this.sink.row(number, cells);

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createInflateRaw, type ZlibOptions } from 'node:zlib';
@@ -30,10 +31,19 @@ export class ZipParts {
     private readonly maxUnpackedBytes: number,
   ) {}
 
+  /**
+   * The file is read whole, once (issue 33: read through yauzl's file streams, a book of 16 MB took
+   * a thousand reads of 16 kB, each a trip to the thread pool): callers refuse a file over the
+   * import's size limit by its size first (`checkSize`), so at most that much is held.
+   */
   static async open(file: string, maxUnpackedBytes: number): Promise<ZipParts> {
     let zip: yauzl.ZipFile;
     try {
-      zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, strictFileNames: false });
+      zip = await yauzl.fromBufferPromise(await readFile(file), {
+        lazyEntries: true,
+        autoClose: false,
+        strictFileNames: false,
+      });
     } catch (error) {
       throw corrupt(error);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RawOrIssue } from '../../../electron/workbook/sheet-parser';
+import { denseCells, type RawOrIssue, type RowCells } from '../../../electron/workbook/sheet-parser';
 import { numberAt, WorksheetBytesReader } from '../../../electron/workbook/sheet-bytes';
 import { SharedStringsReader, WorksheetReader } from '../../../electron/workbook/sheet-xml';
 import { defaultLimits, type WorkbookLimits } from '../../../electron/workbook/workbook-limits';
@@ -36,7 +36,16 @@ function readWith(
   };
   try {
     if (kind === 'bytes') {
-      const reader = new WorksheetBytesReader('Tab', strings, limits, { cells: 0 }, sink);
+      const reader = new WorksheetBytesReader(
+        'Tab',
+        strings,
+        limits,
+        { cells: 0 },
+        {
+          width: sink.width,
+          row: (n: number, cells: RowCells) => sink.row(n, denseCells(cells)),
+        },
+      );
       const bytes = Buffer.from(xml);
       for (let i = 0; i < bytes.length; i += chunk) reader.push(bytes.subarray(i, i + chunk));
     } else {
