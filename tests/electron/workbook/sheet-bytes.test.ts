@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { denseCells, type RawOrIssue, type RowCells } from '../../../electron/workbook/sheet-parser';
-import { numberAt, WorksheetBytesReader } from '../../../electron/workbook/sheet-bytes';
+import { WorksheetBytesReader } from '../../../electron/workbook/sheet-bytes';
 import { SharedStringsReader, WorksheetReader } from '../../../electron/workbook/sheet-xml';
 import { defaultLimits, type WorkbookLimits } from '../../../electron/workbook/workbook-limits';
 
@@ -284,27 +284,6 @@ describe('the byte reader against the string reader', () => {
       }
       expectSame(sheet(xml), {}, [1, 2, 3, 5, 17, 100, 257]);
     }
-  });
-});
-
-describe('a number read from its bytes', () => {
-  it('is what Number reads, or left to it', () => {
-    for (const text of [
-      '1',
-      '-1',
-      '3.14159',
-      '1e-5',
-      '12345678901234.5',
-      '5e-324',
-      '-0.0',
-      '1.E5',
-      '000.5',
-    ]) {
-      const got = numberAt(Buffer.from(text), 0, text.length);
-      if (got !== undefined) expect(Object.is(got, Number(text)), text).toBe(true);
-    }
-    expect(numberAt(Buffer.from('1234567890123456'), 0, 16)).toBeUndefined();
-    expect(numberAt(Buffer.from('+1'), 0, 2)).toBeUndefined();
   });
 });
 
