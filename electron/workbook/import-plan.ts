@@ -92,6 +92,7 @@ export function planImport(
   let nameMatches = 0;
   const groups = new Map<string, Group>();
   const newByName = new Map<string, string>();
+  const idGroups = new Map<number, Group>();
   const group = (key: string, init: Omit<Group, 'key' | 'rows' | 'errors'>): Group => {
     let g = groups.get(key);
     if (!g) {
@@ -110,12 +111,13 @@ export function planImport(
     const idColumn = sheet.columns[idAt];
     const creates = hasAssetFields(sheet);
     const seenHere = new Map<string, number>();
+    // The ID cell's reference, made only for an issue (a string per row was 80,000 of them a book).
+    const idLetter = idColumn?.letter ?? '';
     if (idAt < 0) continue; // reported by the parser as a file-level issue
     for (const row of sheet.rows) {
       const id = row.values[idAt];
       const name = nameAt >= 0 ? (row.values[nameAt] ?? null) : null;
       const nameText = typeof name === 'string' ? name : null;
-      const idRef = `${idColumn?.letter ?? ''}${row.row}`;
       let g: Group;
       if (id === undefined) {
         // The ID cell itself is unreadable: the row cannot be placed; its error says why.
@@ -126,13 +128,17 @@ export function planImport(
         });
       } else if (typeof id === 'number') {
         const record = byServiceId.get(id);
-        g = group(`id:${id}`, { record, serviceAssetId: id, name: nameText });
+        // Found by the number, with no key made for the asset's rows after its first.
+        let found = idGroups.get(id);
+        if (!found)
+          idGroups.set(id, (found = group(`id:${id}`, { record, serviceAssetId: id, name: nameText })));
+        g = found;
         if (!record && g.rows.length === 0) {
           g.errors.push(
             issue(
               sheet.name,
               row.row,
-              idRef,
+              `${idLetter}${row.row}`,
               `Asset ID ${id} is not in this workspace: it belongs to another entity, or it was deleted on the service. Clear the ID to add the row as a new asset.`,
               idColumnKey,
             ),
@@ -142,7 +148,7 @@ export function planImport(
             issue(
               sheet.name,
               row.row,
-              idRef,
+              `${idLetter}${row.row}`,
               `Asset ID ${id} is deleted in this workspace; restore it before importing into it`,
               idColumnKey,
             ),
@@ -179,7 +185,7 @@ export function planImport(
             issue(
               sheet.name,
               row.row,
-              idRef,
+              `${idLetter}${row.row}`,
               `An asset named "${nameText ?? ''}" is already in the workspace (${ids.join(', ')}): importing this row would add a second one. ${named.length === 1 ? 'Match the rows to existing assets by name (above), put' : 'Put'} its Asset ID in the row to update it, or give the row another name to add a new asset.`,
               'name',
             ),
@@ -193,7 +199,13 @@ export function planImport(
           });
           if (!nameKey) {
             g.errors.push(
-              issue(sheet.name, row.row, idRef, 'A new asset (blank Asset ID) needs a name', 'name'),
+              issue(
+                sheet.name,
+                row.row,
+                `${idLetter}${row.row}`,
+                'A new asset (blank Asset ID) needs a name',
+                'name',
+              ),
             );
           }
         } else {
@@ -206,7 +218,7 @@ export function planImport(
             issue(
               sheet.name,
               row.row,
-              idRef,
+              `${idLetter}${row.row}`,
               named.length > 1
                 ? `This row has no Asset ID and ${named.length} assets are named "${nameText}": put the Asset ID in the row`
                 : nameKey
@@ -226,7 +238,7 @@ export function planImport(
           issue(
             sheet.name,
             row.row,
-            idRef,
+            `${idLetter}${row.row}`,
             `${what} appears twice on ${sheet.name} (rows ${earlier} and ${row.row})`,
           ),
         );

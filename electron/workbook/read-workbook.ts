@@ -4,8 +4,15 @@ import { posix } from 'node:path';
 import { LISTS_MARKER } from '../../shared/workbook/write-workbook';
 import { METERS_MARKER, READINGS_MARKER } from '../../shared/meters/workbook-tabs';
 import { SOURCES_MARKER } from '../../shared/workbook/plain-sheet';
-import { SheetParser, type ParsedSheet, type ParsedWorkbook, type RawOrIssue } from './sheet-parser';
-import { decodeXml, SharedStringsReader, WorksheetReader, type CellCount } from './sheet-xml';
+import {
+  denseCells,
+  SheetParser,
+  type ParsedSheet,
+  type ParsedWorkbook,
+  type RowCells,
+} from './sheet-parser';
+import { WorksheetBytesReader } from './sheet-bytes';
+import { decodeXml, SharedStringsReader, type CellCount } from './sheet-xml';
 import { defaultLimits, mb, refuse, WorkbookError, type WorkbookLimits } from './workbook-limits';
 import { ZipParts } from './zip-parts';
 
@@ -202,18 +209,21 @@ export async function readWorkbook(file: string, opts: ReadWorkbookOptions = {})
         ...(opts.schemes ? { schemes: opts.schemes } : {}),
       });
       let listsTab = false;
-      const reader = new WorksheetReader(name, strings.strings, limits, count, {
+      const reader = new WorksheetBytesReader(name, strings.strings, limits, count, {
         width: () => parser.width(),
-        row: (number: number, cells: RawOrIssue[]) => {
+        row: (number: number, cells: RowCells) => {
           // The lists our export puts behind its dropdowns: reference data, not assets; so are the
           // meters' tabs (`asset_desk:meters`, `asset_desk:readings`), read by the readings import; and
           // the Sources tab (`asset_desk:sources`), what the history said when the book was written.
-          if (number === 1 && typeof cells[0] === 'string' && ownTabMarkers.has(cells[0])) listsTab = true;
-          if (!listsTab) parser.push(number, cells);
+          if (number === 1) {
+            const a1 = denseCells(cells)[0];
+            if (typeof a1 === 'string' && ownTabMarkers.has(a1)) listsTab = true;
+          }
+          if (!listsTab) parser.pushCells(number, cells);
         },
       });
       try {
-        await feed(zip, part, (t) => reader.push(t));
+        for await (const chunk of zip.chunks(part)) reader.push(chunk);
       } catch (error) {
         if (error instanceof RangeError)
           throw new WorkbookError('too_many_rows', error.message, { cause: error });

@@ -67,6 +67,35 @@ export interface ParsedWorkbook {
 /** A raw cell, or why it cannot be read at all (an error value, a formula without cached result). */
 export type RawOrIssue = RawCell | { unreadable: string };
 
+/**
+ * A row's cells as the byte reader hands them over: only those that hold something, in the order
+ * met (a row of 280 columns is mostly empty: its nulls were most of the cells passed on).
+ */
+export interface RowCells {
+  /** How many of the entries are this row's (the arrays are the reader's own, filled again). */
+  count: number;
+  /** Each cell's column (1 is A). */
+  columns: Int32Array;
+  values: RawOrIssue[];
+}
+
+/** The cells as one array, `[0]` column A, nulls between: what the string reader hands over. */
+export function denseCells(cells: RowCells): RawOrIssue[] {
+  const out: RawOrIssue[] = [];
+  for (let k = 0; k < cells.count; k++) {
+    const column = cells.columns[k]!;
+    while (out.length < column - 1) out.push(null);
+    out[column - 1] = cells.values[k]!;
+  }
+  return out;
+}
+
+/** Columns one after another, each further right: as dense cells would list them. */
+function inOrder(cells: RowCells): boolean {
+  for (let k = 1; k < cells.count; k++) if (cells.columns[k]! <= cells.columns[k - 1]!) return false;
+  return true;
+}
+
 export const nestedFieldNames: Record<'certifications' | 'energy_ratings', ReadonlySet<string>> = {
   certifications: new Set(['id', 'certification_id', 'level', 'size', 'year']),
   energy_ratings: new Set(['id', 'energy_rating_id', 'level', 'size']),
@@ -138,11 +167,27 @@ export class SheetParser {
   /** Feeds one spreadsheet row; `cells[0]` is column A. */
   push(row: number, cells: RawOrIssue[]): void {
     if (!this.columns) {
-      this.pending.push({ row, cells });
+      this.pending.push({ row, cells: cells.slice() });
       if (this.pending.length === 2) this.resolveHeader();
       return;
     }
     this.dataRow(row, cells);
+  }
+
+  /** Feeds one row as the byte reader gives it (cells out of order go the dense way). */
+  pushCells(row: number, cells: RowCells): void {
+    if (!this.columns || !inOrder(cells)) return this.push(row, denseCells(cells));
+    const columns = this.columns;
+    if (columns.length === 0) return;
+    let first = 0;
+    while (first < cells.count && isEmpty(cells.values[first])) first++;
+    if (first === cells.count) return;
+    const parsed = this.newRow(row, columns.length);
+    for (let k = first; k < cells.count; k++) {
+      const raw = cells.values[k];
+      if (!isEmpty(raw)) this.cell(parsed, cells.columns[k]! - 1, raw);
+    }
+    this.rows.push(parsed);
   }
 
   /** Finishes the sheet (a sheet of one row has a header and no data). */
@@ -244,58 +289,70 @@ export class SheetParser {
   private dataRow(row: number, cells: RawOrIssue[]): void {
     const columns = this.columns ?? [];
     if (columns.length === 0) return;
-    if (!cells.some((raw) => !isEmpty(raw))) return;
+    let first = 0;
+    while (first < cells.length && isEmpty(cells[first])) first++;
+    if (first === cells.length) return;
+    const parsed = this.newRow(row, columns.length);
+    for (let i = first; i < cells.length; i++) {
+      const raw = cells[i];
+      if (!isEmpty(raw)) this.cell(parsed, i, raw);
+    }
+    this.rows.push(parsed);
+  }
+
+  /** A data row counted against the limit, every known column's value null until a cell says. */
+  private newRow(row: number, width: number): ParsedRow {
     if (++this.dataRows > this.opts.maxRows) {
       throw new RangeError(`The tab "${this.name}" has more than ${this.opts.maxRows} rows`);
     }
     // Known columns whose cells are empty still count: an emptied cell clears the value.
-    const values = new Array<Scalar | undefined>(columns.length).fill(null);
-    const parsed: ParsedRow = { sheet: this.name, row, values, errors: [] };
-    for (let i = 0; i < cells.length; i++) {
-      const raw = cells[i];
-      if (isEmpty(raw)) continue;
-      const column = this.byIndex[i + 1];
-      if (!column) {
-        const letter = this.unnamed.get(i + 1);
-        if (letter && !this.unnamedReported.has(i + 1)) {
-          this.unnamedReported.add(i + 1);
-          this.issue(
-            row,
-            `${letter}${row}`,
-            `Column ${letter} holds values but has neither a variable name nor a label`,
-            showRaw(raw),
-          );
-        }
-        continue;
-      }
-      const position = this.positionByIndex[i + 1] ?? 0;
-      // The cell's reference is made only for an issue (a string per cell was 3 M of them a book).
-      if (raw !== null && raw !== undefined && typeof raw === 'object' && !(raw instanceof Date)) {
-        values[position] = undefined;
-        parsed.errors.push(
-          this.cellIssue(row, `${column.letter}${row}`, column.key, raw.unreadable, raw.unreadable),
-        );
-        continue;
-      }
-      // Most cells are plain numbers in number columns: what coerceCell would answer, without its
-      // answer object (millions of them in a large book).
-      if (typeof raw === 'number' && column.spec.type === 'number' && Number.isFinite(raw)) {
-        values[position] = raw;
-        continue;
-      }
-      const schemeList = schemeListOf(column.source);
-      const result = schemeList
-        ? coerceScheme(raw ?? null, schemeList, this.schemes)
-        : coerceCell(raw ?? null, column.spec, this.coerceOpts);
-      if (result.ok) values[position] = result.value;
-      else {
-        values[position] = undefined;
-        parsed.errors.push(
-          this.cellIssue(row, `${column.letter}${row}`, column.key, showRaw(raw), result.reason),
+    const values = new Array<Scalar | undefined>(width).fill(null);
+    return { sheet: this.name, row, values, errors: [] };
+  }
+
+  /** One cell that holds something (`i`: its column, 0 for A) into its row. */
+  private cell(parsed: ParsedRow, i: number, raw: RawOrIssue | undefined): void {
+    const { row, values } = parsed;
+    const column = this.byIndex[i + 1];
+    if (!column) {
+      const letter = this.unnamed.get(i + 1);
+      if (letter && !this.unnamedReported.has(i + 1)) {
+        this.unnamedReported.add(i + 1);
+        this.issue(
+          row,
+          `${letter}${row}`,
+          `Column ${letter} holds values but has neither a variable name nor a label`,
+          showRaw(raw),
         );
       }
+      return;
     }
-    this.rows.push(parsed);
+    const position = this.positionByIndex[i + 1] ?? 0;
+    // The cell's reference is made only for an issue (a string per cell was 3 M of them a book).
+    if (raw !== null && raw !== undefined && typeof raw === 'object' && !(raw instanceof Date)) {
+      values[position] = undefined;
+      parsed.errors.push(
+        this.cellIssue(row, `${column.letter}${row}`, column.key, raw.unreadable, raw.unreadable),
+      );
+      return;
+    }
+    // Most cells are plain numbers in number columns: what coerceCell would answer, without its
+    // answer object (millions of them in a large book).
+    if (typeof raw === 'number' && column.spec.type === 'number' && Number.isFinite(raw)) {
+      values[position] = raw;
+      return;
+    }
+    const schemeList = schemeListOf(column.source);
+    const result = schemeList
+      ? coerceScheme(raw ?? null, schemeList, this.schemes)
+      : coerceCell(raw ?? null, column.spec, this.coerceOpts);
+    if (result.ok) values[position] = result.value;
+    else {
+      values[position] = undefined;
+      parsed.errors.push(
+        this.cellIssue(row, `${column.letter}${row}`, column.key, showRaw(raw), result.reason),
+      );
+    }
   }
 
   private cellIssue(row: number, cell: string, key: string, value: string, reason: string): CellIssue {

@@ -156,7 +156,8 @@ class ElementStream {
   }
 }
 
-const attr = (tag: string, name: string): string | undefined => {
+/** The value of the first attribute `name` in a start tag's text (to its closing quote). */
+export const attr = (tag: string, name: string): string | undefined => {
   const at = tag.indexOf(` ${name}="`);
   if (at < 0) return undefined;
   const from = at + name.length + 3;
@@ -243,7 +244,10 @@ function columnAt(xml: string, at: number): number {
 }
 
 export interface SheetRowSink {
-  /** One row; `cells[0]` is column A. Cells right of `width()` are left out. */
+  /**
+   * One row; `cells[0]` is column A. Cells right of `width()` are left out. The array may be the
+   * reader's own, filled again for the next row: what is kept of it must be copied.
+   */
   row(number: number, cells: RawOrIssue[]): void;
   /** How many columns the tab's header spans once known (undefined: keep every cell). */
   width(): number | undefined;
@@ -325,14 +329,11 @@ export class WorksheetReader {
         const whole = wholeNumber(xml, startEnd + 4, vEnd);
         if (whole !== undefined) value = whole;
         else {
-          const v = xml.slice(startEnd + 4, vEnd);
-          const n = Number(v);
-          value =
-            v.trim() === '' ? null : Number.isNaN(n) ? { unreadable: 'The cell shows an error value' } : n;
+          value = numberValue(xml.slice(startEnd + 4, vEnd));
         }
       } else {
         const type = typeAt >= 0 ? xml.slice(typeAt, xml.indexOf('"', typeAt)) : 'n';
-        value = this.value(type, xml.slice(startEnd + 1, stop));
+        value = cellValue(type, xml.slice(startEnd + 1, stop), this.strings);
       }
       if (value !== null) {
         while (cells.length < column - 1) cells.push(null);
@@ -341,41 +342,50 @@ export class WorksheetReader {
     }
     this.sink.row(number, cells);
   }
+}
 
-  private value(type: string, inner: string): RawOrIssue {
-    if (type === 'inlineStr') return runText(inner);
-    const vOpen = inner.indexOf('<v');
-    let v: string | undefined;
-    if (vOpen >= 0) {
-      const vStart = inner.indexOf('>', vOpen) + 1;
-      if (inner.charCodeAt(vStart - 2) !== 47) v = inner.slice(vStart, inner.indexOf('</v>', vStart));
-    }
-    if (v === undefined) {
-      return /<f[\s>/]/.test(inner)
-        ? {
-            unreadable:
-              'The cell holds a formula without a saved result; open and save the workbook in Excel so the values are computed',
-          }
-        : null;
-    }
-    switch (type) {
-      case 's': {
-        const s = this.strings[Number(v)];
-        return s ?? { unreadable: 'The cell refers to a text the workbook does not hold' };
-      }
-      case 'str':
-        return decodeXml(v);
-      case 'b':
-        return v.trim() === '1' || v.trim().toLowerCase() === 'true';
-      case 'e':
-        return { unreadable: `The cell shows the error ${decodeXml(v)}` };
-      case 'd':
-        return new Date(v);
-      default: {
-        if (v.trim() === '') return null;
-        const n = Number(v);
-        return Number.isNaN(n) ? { unreadable: 'The cell shows an error value' } : n;
-      }
-    }
+/**
+ * A cell's value from its type (`t`, 'n' when absent) and its text between its start and end tags:
+ * the way every reader of cells (this one and `sheet-bytes.ts`, for a cell out of its common shapes)
+ * reads them.
+ */
+export function cellValue(type: string, inner: string, strings: readonly string[]): RawOrIssue {
+  if (type === 'inlineStr') return runText(inner);
+  const vOpen = inner.indexOf('<v');
+  let v: string | undefined;
+  if (vOpen >= 0) {
+    const vStart = inner.indexOf('>', vOpen) + 1;
+    if (inner.charCodeAt(vStart - 2) !== 47) v = inner.slice(vStart, inner.indexOf('</v>', vStart));
   }
+  if (v === undefined) {
+    return /<f[\s>/]/.test(inner)
+      ? {
+          unreadable:
+            'The cell holds a formula without a saved result; open and save the workbook in Excel so the values are computed',
+        }
+      : null;
+  }
+  switch (type) {
+    case 's': {
+      const s = strings[Number(v)];
+      return s ?? { unreadable: 'The cell refers to a text the workbook does not hold' };
+    }
+    case 'str':
+      return decodeXml(v);
+    case 'b':
+      return v.trim() === '1' || v.trim().toLowerCase() === 'true';
+    case 'e':
+      return { unreadable: `The cell shows the error ${decodeXml(v)}` };
+    case 'd':
+      return new Date(v);
+    default:
+      return numberValue(v);
+  }
+}
+
+/** A number cell's `<v>` text as `Number` reads it; blank is empty. */
+export function numberValue(v: string): RawOrIssue {
+  if (v.trim() === '') return null;
+  const n = Number(v);
+  return Number.isNaN(n) ? { unreadable: 'The cell shows an error value' } : n;
 }

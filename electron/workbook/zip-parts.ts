@@ -1,5 +1,5 @@
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream';
+import { readFile } from 'node:fs/promises';
+import { pipeline, Readable } from 'node:stream';
 import { createInflateRaw, type ZlibOptions } from 'node:zlib';
 import yauzl from 'yauzl';
 import { refuse, WorkbookError } from './workbook-limits';
@@ -14,6 +14,8 @@ const inflateOptions: ZlibOptions & { highWaterMark: number } = {
   highWaterMark: UNPACK_AHEAD,
 };
 const noop = (): void => undefined;
+/** Packed bytes handed to the inflate at a time. */
+const PACKED_SLICE = 1 << 20;
 
 /**
  * The parts of an XLSX (a ZIP) read by name, in any order, each unpacked as a stream and counted: the
@@ -25,15 +27,26 @@ export class ZipParts {
   private unpacked = 0;
 
   private constructor(
+    private readonly bytes: Buffer,
     private readonly zip: yauzl.ZipFile,
     private readonly entries: Map<string, yauzl.Entry>,
     private readonly maxUnpackedBytes: number,
   ) {}
 
+  /**
+   * The file is read whole, once (issue 33: read through yauzl's file streams, a book of 16 MB took
+   * a thousand reads of 16 kB, each a trip to the thread pool): callers refuse a file over the
+   * import's size limit by its size first (`checkSize`), so at most that much is held.
+   */
   static async open(file: string, maxUnpackedBytes: number): Promise<ZipParts> {
     let zip: yauzl.ZipFile;
+    const bytes = await readFile(file);
     try {
-      zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, strictFileNames: false });
+      zip = await yauzl.fromBufferPromise(bytes, {
+        lazyEntries: true,
+        autoClose: false,
+        strictFileNames: false,
+      });
     } catch (error) {
       throw corrupt(error);
     }
@@ -55,7 +68,7 @@ export class ZipParts {
       zip.close();
       throw error instanceof WorkbookError ? error : corrupt(error);
     }
-    return new ZipParts(zip, entries, maxUnpackedBytes);
+    return new ZipParts(bytes, zip, entries, maxUnpackedBytes);
   }
 
   has(name: string): boolean {
@@ -84,13 +97,16 @@ export class ZipParts {
       throw corrupt(new Error(`unsupported compression method: ${entry.compressionMethod}`));
     let packed: Readable;
     try {
-      packed = await new Promise<Readable>((resolve, reject) =>
-        this.zip.openReadStream(
-          entry,
-          entry.compressionMethod === 8 ? { decompress: false } : {},
-          (error, stream) => (error ? reject(error) : resolve(stream)),
-        ),
-      );
+      if (entry.isEncrypted()) throw new Error('the part is encrypted');
+      const { fileDataStart } = await this.zip.readLocalFileHeaderPromise(entry, { minimal: true });
+      const end = fileDataStart + entry.compressedSize;
+      if (end > this.bytes.length) throw new Error('the part runs past the end of the file');
+      // Handed to the inflate a megabyte at a time (yauzl's own stream cut it into 64 kB pieces,
+      // each a trip to the thread pool: issue 33).
+      const slices: Buffer[] = [];
+      for (let at = fileDataStart; at < end; at += PACKED_SLICE)
+        slices.push(this.bytes.subarray(at, Math.min(end, at + PACKED_SLICE)));
+      packed = Readable.from(slices, { objectMode: false });
     } catch (error) {
       throw corrupt(error);
     }
