@@ -23,6 +23,7 @@ import { clearAssetFilter, useUi } from '../store/ui';
 import { cellTarget, openCellMenu, openHistoryOfFocused } from '../history/cell-history-ui';
 import { FindBar } from './FindBar';
 import { editingGridOptions, useGridEditing } from './grid-editing-wiring';
+import { attachCellTooltips } from './cell-tooltips';
 import { useCellRedraws } from './grid-redraws';
 import { jumpOnReady, useJumpTarget } from './grid-jump';
 import { useGridRows } from './grid-rows';
@@ -69,6 +70,8 @@ export function DataGrid(props: DataGridProps) {
   };
 
   useEffect(() => () => registerGrid(kind, null), [kind]);
+  const hostRef = useRef<HTMLDivElement>(null);
+  useEffect(() => attachCellTooltips(hostRef.current!, () => apiRef.current, tooltipDelayMs), []);
 
   // The Portfolio view's "show the assets behind this bar": refilter when the choice changes.
   const assetFilter = useUi((s) => s.assetFilter);
@@ -83,6 +86,7 @@ export function DataGrid(props: DataGridProps) {
 
   return (
     <div
+      ref={hostRef}
       className="grid-host"
       data-testid={props.testId}
       aria-label={props.label}
@@ -136,8 +140,9 @@ export function DataGrid(props: DataGridProps) {
           enterNavigatesVerticallyAfterEdit: true,
           singleClickEdit: false,
           stopEditingWhenCellsLoseFocus: true,
-          // A message or a full label on hover at once (AG Grid waits 2 s): bench/grid.bench.ts measures it.
-          tooltipShowDelay: 100,
+          // A column's full label on hover at once (AG Grid waits 2 s): bench/grid.bench.ts measures it.
+          // Cells' messages have their own tooltip (cell-tooltips.ts), with the same delay.
+          tooltipShowDelay: tooltipDelayMs,
           animateRows: false,
           suppressColumnVirtualisation: false,
           rowBuffer: 10,
@@ -153,6 +158,8 @@ export function DataGrid(props: DataGridProps) {
     </div>
   );
 }
+
+const tooltipDelayMs = 100;
 
 const defaultColDef: ColDef<GridRow> = {
   sortable: true,

@@ -9,7 +9,6 @@ import type {
   ColDef,
   ColGroupDef,
   EditableCallbackParams,
-  ITooltipParams,
   ValueFormatterParams,
   ValueGetterParams,
   ValueSetterParams,
@@ -140,7 +139,24 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
   const field = spec.field;
   const format = opts.format ?? formatValue;
   const parse = opts.parse ?? ((text: unknown) => parseInput(text, spec.type));
-  const context: DataColumnContext = { spec, parse: (text) => parse(text), format };
+  const tooltip = (row: GridRow): string | undefined => {
+    const path = pathOf(row, field);
+    const lines: string[] = [];
+    const text = tooltipText(validation.cell(row.view, path));
+    if (text) lines.push(text);
+    const conflict = conflictAt(row.view, path);
+    if (conflict)
+      lines.push(`Conflict — mine: ${formatValue(conflict.mine)}, theirs: ${formatValue(conflict.theirs)}`);
+    const derived =
+      row.kind === 'annual' ? derivedTooltip(row.localId, path, cellValue(row, field)) : undefined;
+    if (derived) lines.push(derived);
+    if (row.view.keptHere?.includes(path)) lines.push('Kept here; this service no longer takes it');
+    else if (changedSet(row.view).has(path)) lines.push('Changed here, not synced yet');
+    // The asset's name is often longer than its column: shown whole on hover.
+    if (field === 'name' && typeof row.view.doc['name'] === 'string') lines.unshift(row.view.doc['name']);
+    return lines.length > 0 ? lines.join('\n') : undefined;
+  };
+  const context: DataColumnContext = { spec, parse: (text) => parse(text), format, tooltip };
   const isNumber = spec.type === 'number' || spec.type === 'integer';
   const selectValues = (row: GridRow | undefined): readonly unknown[] | undefined => {
     const dynamic = row && opts.valuesFor?.(row);
@@ -197,25 +213,6 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       return true;
     },
     suppressKeyboardEvent: suppressGridShortcuts,
-    tooltipValueGetter: (p: ITooltipParams<GridRow>) => {
-      const row = p.data as GridRow | undefined;
-      if (!row) return undefined;
-      const path = pathOf(row, field);
-      const lines: string[] = [];
-      const text = tooltipText(validation.cell(row.view, path));
-      if (text) lines.push(text);
-      const conflict = conflictAt(row.view, path);
-      if (conflict)
-        lines.push(`Conflict — mine: ${formatValue(conflict.mine)}, theirs: ${formatValue(conflict.theirs)}`);
-      const derived =
-        row.kind === 'annual' ? derivedTooltip(row.localId, path, cellValue(row, field)) : undefined;
-      if (derived) lines.push(derived);
-      if (row.view.keptHere?.includes(path)) lines.push('Kept here; this service no longer takes it');
-      else if (changedSet(row.view).has(path)) lines.push('Changed here, not synced yet');
-      // The asset's name is often longer than its column: shown whole on hover.
-      if (field === 'name' && typeof row.view.doc['name'] === 'string') lines.unshift(row.view.doc['name']);
-      return lines.length > 0 ? lines.join('\n') : undefined;
-    },
     // One lookup per cell draw, shared by every rule (scrolling draws thousands of cells a second).
     cellClassRules: {
       'cell-error': (p) => stateOf(p, field).error,
