@@ -13,7 +13,7 @@ import type {
   ValueGetterParams,
   ValueSetterParams,
 } from 'ag-grid-community';
-import { changedPaths, type Scalar } from '../../../shared/sync/asset-doc';
+import { changedPaths, isCellField, type Scalar } from '../../../shared/sync/asset-doc';
 import type { AssetView } from '../../../shared/sync/types';
 import { editCells } from '../editing/commands';
 import { suppressGridShortcuts } from '../editing/keyboard';
@@ -22,7 +22,7 @@ import type { ColumnGroupSpec, FieldColumn } from '../grid-model/columns';
 import type { DataColumnContext } from '../grid-model/data-column';
 import { isRowEditable, pathOf, rawValueOf, type GridRow } from '../grid-model/rows';
 import { ListCellEditor } from './list-editor';
-import { outlierCells } from '../outliers/outlier-cells';
+import { isOutlierField, outlierCells } from '../outliers/outlier-cells';
 import { rangeClassRules } from '../editing/cell-range';
 import { dateProblem, formatValue, parseInput } from '../grid-model/values';
 import { notify } from '../store/ui';
@@ -30,7 +30,7 @@ import { tooltipText } from '../validation/issues';
 import { fieldLabel } from '../validation/labels';
 import { isMarked } from '../history/cell-marks';
 import { useValidation, validation } from '../validation/validation-store';
-import { derivedState, derivedTooltip } from '../meters/derived-cells';
+import { derivedState, derivedTooltip, hasDerivedCells, type DerivedState } from '../meters/derived-cells';
 
 export type GridColDef = ColDef<GridRow>;
 
@@ -108,7 +108,8 @@ function stateOf(p: CellClassParams<GridRow>, field: string): CellState {
   const path = pathOf(row, field);
   const issues = validation.cell(view, path);
   const saving = pending.size > 0 && pending.has(row.localId, path);
-  const changed = (view.status === 'new' || view.changedPaths.length > 0) && changedSet(view).has(path);
+  const changed =
+    view.status === 'new' ? unsent(row, field) : view.changedPaths.length > 0 && changedSet(view).has(path);
   const conflict = view.conflicts.length > 0 && conflictAt(view, path) !== undefined;
   state =
     !issues && !saving && !changed && !conflict
@@ -123,6 +124,16 @@ function stateOf(p: CellClassParams<GridRow>, field: string): CellState {
         };
   byField.set(field, state);
   return state;
+}
+
+/**
+ * A new asset's cell is unsent when it holds a value: what `changedSet` lists for it, asked of the
+ * cell alone (a fling draws dozens of new assets a frame; listing each whole document cost more
+ * than all other class rules together).
+ */
+function unsent(row: GridRow, field: string): boolean {
+  const value = rawValueOf(row, field);
+  return value !== undefined && value !== null && isCellField(row.kind === 'assets' ? 'doc' : 'entry', field);
 }
 
 export interface ColumnOptions {
@@ -224,20 +235,27 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       'cell-readonly': (p) => !spec.editable || !isRowEditable(p.data),
       ...rangeClassRules,
       // Written by meters (issue 32), or the analyst's override of such a value.
-      'cell-derived': (p) =>
-        p.data?.kind === 'annual' &&
-        derivedState(p.data.localId, pathOf(p.data, field), cellValue(p.data, field)) === 'derived',
-      'cell-override': (p) =>
-        p.data?.kind === 'annual' &&
-        derivedState(p.data.localId, pathOf(p.data, field), cellValue(p.data, field)) === 'override',
-      // The consumption behind an intensity or like-for-like outlier (see the Outliers tab).
+      'cell-derived': (p) => derivedOf(p.data, field) === 'derived',
+      'cell-override': (p) => derivedOf(p.data, field) === 'override',
       // A value not from the analyst's hand (the service's, an import's...): its history says whose.
       'cell-sourced': (p) =>
         p.data !== undefined && isMarked(p.data.localId, pathOf(p.data, field), cellValue(p.data, field)),
-      'cell-outlier': (p) =>
-        p.data?.kind === 'annual' && outlierCells(p.data.view).has(pathOf(p.data, field)),
+      // The consumption behind an intensity or like-for-like outlier (see the Outliers tab); only
+      // consumption columns have the rule (a rule costs every cell drawn a call and a class toggle).
+      ...(isOutlierField(field)
+        ? {
+            'cell-outlier': (p: CellClassParams<GridRow>) =>
+              p.data?.kind === 'annual' && outlierCells(p.data.view).has(pathOf(p.data, field)),
+          }
+        : {}),
     },
   };
+}
+
+/** An annual cell's meters state; an asset meters never wrote is passed over without its path. */
+function derivedOf(row: GridRow | undefined, field: string): DerivedState {
+  if (row?.kind !== 'annual' || !hasDerivedCells(row.localId)) return null;
+  return derivedState(row.localId, pathOf(row, field), cellValue(row, field));
 }
 
 /**
