@@ -23,7 +23,7 @@ import { clearAssetFilter, useUi } from '../store/ui';
 import { cellTarget, openCellMenu, openHistoryOfFocused } from '../history/cell-history-ui';
 import { FindBar } from './FindBar';
 import { editingGridOptions, useGridEditing } from './grid-editing-wiring';
-import { attachCellTooltips } from './cell-tooltips';
+import { attachCellTooltips, withOwnHeaderTooltips } from './cell-tooltips';
 import { useCellRedraws } from './grid-redraws';
 import { jumpOnReady, useJumpTarget } from './grid-jump';
 import { useGridRows } from './grid-rows';
@@ -71,6 +71,7 @@ export function DataGrid(props: DataGridProps) {
 
   useEffect(() => () => registerGrid(kind, null), [kind]);
   const hostRef = useRef<HTMLDivElement>(null);
+  const columnDefs = useMemo(() => withOwnHeaderTooltips(props.columnDefs), [props.columnDefs]);
   useEffect(() => attachCellTooltips(hostRef.current!, () => apiRef.current, tooltipDelayMs), []);
 
   // The Portfolio view's "show the assets behind this bar": refilter when the choice changes.
@@ -107,7 +108,7 @@ export function DataGrid(props: DataGridProps) {
       <GridHost<GridRow>
         options={{
           rowData: initialRows,
-          columnDefs: props.columnDefs,
+          columnDefs,
           defaultColDef,
           getRowId,
           rowClassRules,
@@ -140,16 +141,15 @@ export function DataGrid(props: DataGridProps) {
           enterNavigatesVerticallyAfterEdit: true,
           singleClickEdit: false,
           stopEditingWhenCellsLoseFocus: true,
-          // A column's full label on hover at once (AG Grid waits 2 s): bench/grid.bench.ts measures it.
-          // Cells' messages have their own tooltip (cell-tooltips.ts), with the same delay.
-          tooltipShowDelay: tooltipDelayMs,
+
           animateRows: false,
           suppressColumnVirtualisation: false,
           rowBuffer: 10,
           headerHeight: 30,
           groupHeaderHeight: 26,
           rowHeight: 28,
-          enableBrowserTooltips: false,
+          // No tooltip manager per cell drawn: messages and full labels come from cell-tooltips.ts.
+          enableBrowserTooltips: true,
         }}
         onApi={(api) => {
           if (!api) apiRef.current = null;
@@ -159,6 +159,7 @@ export function DataGrid(props: DataGridProps) {
   );
 }
 
+/** A message or a full label on hover at once (AG Grid waits 2 s): bench/grid.bench.ts measures it. */
 const tooltipDelayMs = 100;
 
 const defaultColDef: ColDef<GridRow> = {

@@ -1,13 +1,14 @@
 /**
- * A grid's cell messages on hover (a validation message, a conflict, a whole name, a meter's
- * explanation) from one set of listeners on the grid's element, not AG Grid's tooltip per cell: that
- * makes a tooltip manager with five listeners for every cell drawn and destroys it when the cell
- * goes, an eighth of a fast fling's frame at 100k rows (the grid bench's fling, against the bare
- * grid). A column says what its cells say with `context.tooltip(row)`; the message shows after the
- * grid's delay, with AG Grid's tooltip class and look (inside the grid's wrapper, where its theme
- * applies).
+ * A grid's messages on hover (a cell's validation message, conflict, whole name or meter's
+ * explanation; a column's full label) from one set of listeners on the grid's element. AG Grid's own
+ * tooltip makes a manager with five listeners for every cell drawn, whether its column has a message
+ * or not, and destroys it when the cell goes: a tenth of a fast fling's frame at 100k rows (the grid
+ * bench's fling). With `enableBrowserTooltips` it makes none, and these grids give it no message to
+ * show. A column says what its cells say with `context.tooltip(row)` and its header with
+ * `context.headerTooltip` (`withOwnHeaderTooltips`); the message shows after the grid's delay, with
+ * AG Grid's tooltip class and look (inside the grid's wrapper, where its theme applies).
  */
-import type { Column, GridApi } from 'ag-grid-community';
+import type { ColDef, ColGroupDef, Column, GridApi } from 'ag-grid-community';
 import type { GridRow } from '../grid-model/rows';
 
 export type CellTooltip = (row: GridRow) => string | undefined;
@@ -18,7 +19,35 @@ export function cellTooltipOf(column: Column | null | undefined): CellTooltip | 
   return typeof context?.tooltip === 'function' ? (context.tooltip as CellTooltip) : undefined;
 }
 
-/** Shows the message of the cell under the pointer after `delayMs`; returns the detach. */
+/**
+ * The columns with their header's message moved to `context.headerTooltip`: AG Grid's
+ * `headerTooltip` would be the browser's title in these grids, shown late and beside ours.
+ */
+export function withOwnHeaderTooltips<T>(
+  defs: ReadonlyArray<ColDef<T> | ColGroupDef<T>>,
+): Array<ColDef<T> | ColGroupDef<T>> {
+  return defs.map((def) => {
+    if ('children' in def) return { ...def, children: withOwnHeaderTooltips(def.children) };
+    if (def.headerTooltip === undefined) return def;
+    const { headerTooltip, ...rest } = def;
+    return { ...rest, context: { ...(def.context as object | undefined), headerTooltip } };
+  });
+}
+
+/** The message of a cell (of a row drawn) or of a column's header. */
+function messageOf(grid: GridApi<GridRow>, target: Element): string | undefined {
+  const colId = target.getAttribute('col-id');
+  const column = colId === null ? null : grid.getColumn(colId);
+  if (target.classList.contains('ag-header-cell')) {
+    const context = column?.getColDef().context as { headerTooltip?: unknown } | undefined;
+    return typeof context?.headerTooltip === 'string' ? context.headerTooltip : undefined;
+  }
+  const rowId = target.closest('.ag-row')?.getAttribute('row-id');
+  const row = rowId == null ? undefined : grid.getRowNode(rowId)?.data;
+  return row ? cellTooltipOf(column)?.(row) : undefined;
+}
+
+/** Shows the message of the cell or header under the pointer after `delayMs`; returns the detach. */
 export function attachCellTooltips(
   host: HTMLElement,
   api: () => GridApi<GridRow> | null,
@@ -39,10 +68,7 @@ export function attachCellTooltips(
     timer = undefined;
     const grid = api();
     if (!cell?.isConnected || !grid) return;
-    const rowId = cell.closest('.ag-row')?.getAttribute('row-id');
-    const colId = cell.getAttribute('col-id');
-    const row = rowId == null ? undefined : grid.getRowNode(rowId)?.data;
-    const text = row && colId ? cellTooltipOf(grid.getColumn(colId))?.(row) : undefined;
+    const text = messageOf(grid, cell);
     if (!text) return;
     const box = host.querySelector<HTMLElement>('.ag-root-wrapper') ?? host;
     const origin = box.getBoundingClientRect();
@@ -61,7 +87,7 @@ export function attachCellTooltips(
     shown = tip;
   };
   const over = (e: MouseEvent): void => {
-    const target = e.target instanceof Element ? e.target.closest('.ag-cell') : null;
+    const target = e.target instanceof Element ? e.target.closest('.ag-cell, .ag-header-cell') : null;
     pointer = { x: e.clientX, y: e.clientY };
     if (target === cell) return;
     hide();
