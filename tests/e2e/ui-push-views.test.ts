@@ -119,16 +119,20 @@ describe('a push of many rows, taken in place', () => {
   });
 
   /**
-   * The drawn rows of the assets grid: id, whether marked new, and the id column's text (null when
-   * not drawn). A row is drawn in parts (its pinned columns apart), each carrying the row's classes.
+   * The drawn rows of the assets grid: id, whether marked new, its cells marked changed (the pinned
+   * name's among them), and the id column's text (null when not drawn). A row is drawn in parts (its pinned columns apart), each carrying the row's classes.
    */
   const drawnRows = () =>
     page.getByTestId('assets-grid').evaluate((grid) => {
-      const rows = new Map<string, { rowId: string; newClass: boolean; assetId: string | null }>();
+      const rows = new Map<
+        string,
+        { rowId: string; newClass: boolean; changedCells: number; assetId: string | null }
+      >();
       for (const part of grid.querySelectorAll('.ag-row[row-id]')) {
         const rowId = part.getAttribute('row-id')!;
-        const row = rows.get(rowId) ?? { rowId, newClass: false, assetId: null };
+        const row = rows.get(rowId) ?? { rowId, newClass: false, changedCells: 0, assetId: null };
         row.newClass ||= part.classList.contains('row-new');
+        row.changedCells += part.querySelectorAll('.cell-changed').length;
         row.assetId ??= part.querySelector('[col-id="service_asset_id"]')?.textContent ?? null;
         rows.set(rowId, row);
       }
@@ -155,7 +159,10 @@ describe('a push of many rows, taken in place', () => {
           grid.querySelector('.ag-body-horizontal-scroll-viewport')!.scrollTo({ left: 1e6 }),
         );
       await expect
-        .poll(async () => (await drawnRows()).filter((r) => r.newClass && r.assetId === '').length)
+        .poll(
+          async () =>
+            (await drawnRows()).filter((r) => r.newClass && r.changedCells > 0 && r.assetId === '').length,
+        )
         .toBeGreaterThan(5);
       const drawn = new Set((await drawnRows()).map((r) => r.rowId));
 
@@ -168,6 +175,7 @@ describe('a push of many rows, taken in place', () => {
       expect(after.filter((r) => drawn.has(r.rowId)).length).toBeGreaterThan(5);
       for (const row of after) {
         expect(row.newClass).toBe(false);
+        expect(row.changedCells).toBe(0);
         expect(row.assetId).toMatch(/^\d+$/);
       }
       expect(await page.locator('[data-testid="assets-grid"] .status-new').count()).toBe(0);
@@ -179,6 +187,7 @@ describe('a push of many rows, taken in place', () => {
         .toBeGreaterThan(5);
       for (const row of await drawnRows()) {
         expect(row.newClass).toBe(false);
+        expect(row.changedCells).toBe(0);
         expect(row.assetId).toMatch(/^\d+$/);
       }
       await screenshot(page, 'ui-push-views-bulk.png');

@@ -81,10 +81,12 @@ const cleanState: CellState = {
 };
 
 /**
- * Cell states by row object and field. Row objects are replaced when their asset changes; typed
- * values (pending) and validation results change apart from rows, so their versions reset the cache.
+ * Cell states by row object and field, for the row's view they were found for: a row takes its
+ * asset's next view (a new row object after an edit, the same one changed in place after a push's
+ * many rows, `grid-rows.ts`); typed values (pending) and validation results change apart from
+ * rows, so their versions reset the cache.
  */
-let stateCache = new WeakMap<GridRow, Map<string, CellState>>();
+let stateCache = new WeakMap<GridRow, { view: AssetView; byField: Map<string, CellState> }>();
 let cachedPending = -1;
 let cachedValidation = -1;
 
@@ -97,11 +99,12 @@ function stateOf(p: CellClassParams<GridRow>, field: string): CellState {
     cachedValidation = validationVersion;
     stateCache = new WeakMap();
   }
-  let byField = stateCache.get(row);
-  if (!byField) {
-    byField = new Map();
-    stateCache.set(row, byField);
+  let cached = stateCache.get(row);
+  if (cached?.view !== row.view) {
+    cached = { view: row.view, byField: new Map() };
+    stateCache.set(row, cached);
   }
+  const byField = cached.byField;
   let state = byField.get(field);
   if (state) return state;
   const view = row.view;
