@@ -38,7 +38,8 @@ const VIEWS_RATIO = 0.3;
 /** The sandbox's real limit, as the bench child sets it. */
 const rate = { limit: 10, windowMs: 60_000 };
 
-function asset(i: number, tag: string): AssetDoc {
+/** A pushed asset as every measure here makes it (also `support/push-to-grid-alone.ts`'s). */
+export function asset(i: number, tag: string): AssetDoc {
   const size = 1_000 + (i % 50) * 400;
   return {
     name: `${tag} ${i}`,

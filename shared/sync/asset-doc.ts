@@ -101,6 +101,14 @@ export function changedPaths(
   return paths.sort();
 }
 
+/**
+ * Whether a field holds one of the document's cells (`flattenDoc`'s, when it has a value): not the
+ * service's own, at the document's level (`doc`) or in an entry of a collection (`entry`).
+ */
+export function isCellField(level: 'doc' | 'entry', field: string): boolean {
+  return level === 'doc' ? isDocField(field) : isEntryField(field);
+}
+
 const isDocField = (field: string) => !serviceOwned.has(field) && !collectionSet.has(field);
 const isEntryField = (field: string) => !entryOwned.has(field);
 const isAbsent = (value: unknown) => value === undefined || value === null;

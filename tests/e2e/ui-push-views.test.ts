@@ -3,8 +3,12 @@
  * the embedded sandbox: the new rows turn clean without the workspace being read again (no
  * `workspace.snapshot` nor `workspace.assets` call after Sync), and the status bar's counts follow.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { localSandboxId } from '../../electron/auth/connections';
+import { connectionFolder } from '../../electron/storage/paths';
+import { WorkspaceStore } from '../../electron/workspace/workspace-store';
 import { screenshot, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../../support/test-app';
 
@@ -76,4 +80,118 @@ describe('a push answers with the views it changed', () => {
     expect(reads).toEqual(before);
     expect(pageErrors).toEqual([]);
   });
+});
+
+/**
+ * Past a thousand rows the grid takes a push's answer in place (`grid-rows.ts` `updateInPlace`):
+ * the rows drawn then lose their "new" mark and class and show the service's id, and rows drawn
+ * only later, scrolled to, show the same.
+ */
+describe('a push of many rows, taken in place', () => {
+  let app: TestApp;
+  let page: Page;
+  let pageErrors: string[] = [];
+  const count = 1_200;
+
+  useUiPage('ui-push-views-bulk', async (ui) => {
+    ({ app, page, pageErrors } = ui);
+    const entityId = (await app.core.handlers['session.get']({})).activeEntityId!;
+    // Seeded behind the app, as the sync bench does: a second connection to the workspace's file.
+    const seed = WorkspaceStore.open(
+      join(connectionFolder(app.dataDir, localSandboxId), `entity-${entityId}.sqlite`),
+    );
+    seed.transaction(() => {
+      for (let i = 0; i < count; i++)
+        seed.createAsset({
+          name: `Bulk asset ${i}`,
+          country: 'NL',
+          state_province: 'Noord-Holland',
+          city: 'Amsterdam',
+          ownership: 100,
+          property_type_code: 'OCHI',
+          size: 1_000 + i,
+        });
+    });
+    seed.close();
+    await page.goto(app.host.launchUrl);
+    const guide = page.getByTestId('guide-dismiss');
+    if (await guide.isVisible()) await guide.click();
+  });
+
+  /**
+   * The drawn rows of the assets grid: id, whether marked new, its cells marked changed (the pinned
+   * name's among them), and the id column's text (null when not drawn). A row is drawn in parts (its pinned columns apart), each carrying the row's classes.
+   */
+  const drawnRows = () =>
+    page.getByTestId('assets-grid').evaluate((grid) => {
+      const rows = new Map<
+        string,
+        { rowId: string; newClass: boolean; changedCells: number; assetId: string | null }
+      >();
+      for (const part of grid.querySelectorAll('.ag-row[row-id]')) {
+        const rowId = part.getAttribute('row-id')!;
+        const row = rows.get(rowId) ?? { rowId, newClass: false, changedCells: 0, assetId: null };
+        row.newClass ||= part.classList.contains('row-new');
+        row.changedCells += part.querySelectorAll('.cell-changed').length;
+        row.assetId ??= part.querySelector('[col-id="service_asset_id"]')?.textContent ?? null;
+        rows.set(rowId, row);
+      }
+      return [...rows.values()];
+    });
+  const scrollTo = (top: number) =>
+    page.evaluate(
+      `document.querySelector('[data-testid="assets-grid"] .ag-grid-viewport').scrollTop = ${top}`,
+    );
+
+  it(
+    'marks the drawn rows clean with their ids, and the rows drawn later too',
+    { timeout: 120_000 },
+    async () => {
+      await page
+        .getByTestId('status-pending')
+        .filter({ hasText: new RegExp(`^${count} pending`) })
+        .waitFor({ timeout: 30_000 });
+      await scrollTo(28 * 200);
+      // The id column is the last: the grid scrolled to its right end draws it.
+      await page
+        .getByTestId('assets-grid')
+        .evaluate((grid) =>
+          grid.querySelector('.ag-body-horizontal-scroll-viewport')!.scrollTo({ left: 1e6 }),
+        );
+      await expect
+        .poll(
+          async () =>
+            (await drawnRows()).filter((r) => r.newClass && r.changedCells > 0 && r.assetId === '').length,
+        )
+        .toBeGreaterThan(5);
+      const drawn = new Set((await drawnRows()).map((r) => r.rowId));
+
+      await page.getByTestId('sync-button').click();
+      await page
+        .getByTestId('status-pending')
+        .filter({ hasText: /^0 pending/ })
+        .waitFor({ timeout: 60_000 });
+      const after = await drawnRows();
+      expect(after.filter((r) => drawn.has(r.rowId)).length).toBeGreaterThan(5);
+      for (const row of after) {
+        expect(row.newClass).toBe(false);
+        expect(row.changedCells).toBe(0);
+        expect(row.assetId).toMatch(/^\d+$/);
+      }
+      expect(await page.locator('[data-testid="assets-grid"] .status-new').count()).toBe(0);
+
+      // Rows not drawn when the answer came.
+      await scrollTo(28 * 1_000);
+      await expect
+        .poll(async () => (await drawnRows()).filter((r) => !drawn.has(r.rowId)).length)
+        .toBeGreaterThan(5);
+      for (const row of await drawnRows()) {
+        expect(row.newClass).toBe(false);
+        expect(row.changedCells).toBe(0);
+        expect(row.assetId).toMatch(/^\d+$/);
+      }
+      await screenshot(page, 'ui-push-views-bulk.png');
+      expect(pageErrors).toEqual([]);
+    },
+  );
 });

@@ -85,6 +85,20 @@ describe('the words an analyst reads', () => {
     await page.getByTestId('tab-assets').click();
   });
 
+  it("shows a column's full label and field on hover over its header", async () => {
+    await page.mouse.move(1, 1);
+    await page.locator('[data-testid="assets-grid"] .ag-header-cell[col-id="country"]').hover();
+    await expect
+      .poll(() => page.locator('.ag-tooltip').textContent(), { timeout: 5_000 })
+      .toMatch(/^Country — country/);
+    // The browser's own title would show it a second time, late.
+    expect(
+      await page.locator('[data-testid="assets-grid"] .ag-header-cell[col-id="country"][title]').count(),
+    ).toBe(0);
+    await page.mouse.move(1, 1);
+    await page.locator('.ag-tooltip').waitFor({ state: 'detached' });
+  });
+
   it('calls an empty floor area required, and tells two assets of one name apart', async () => {
     const [a, b, c] = assets.filter((v) => v.serviceAssetId !== null && v.conflicts.length === 0);
     // An emptied floor area, and one asset given another's name (typed elsewhere: read on reload).

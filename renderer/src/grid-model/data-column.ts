@@ -5,11 +5,14 @@
 import type { Column } from 'ag-grid-community';
 import type { Scalar } from '../../../shared/sync/asset-doc';
 import type { FieldColumn } from './columns';
+import type { GridRow } from './rows';
 
 export interface DataColumnContext {
   spec: FieldColumn;
   parse(text: string): Scalar;
   format(value: unknown): string;
+  /** What a cell says on hover (grids/cell-tooltips.ts shows it). */
+  tooltip?: (row: GridRow) => string | undefined;
 }
 
 export function dataColumnOf(column: Column | null | undefined): DataColumnContext | undefined {

@@ -23,6 +23,7 @@ import { clearAssetFilter, useUi } from '../store/ui';
 import { cellTarget, openCellMenu, openHistoryOfFocused } from '../history/cell-history-ui';
 import { FindBar } from './FindBar';
 import { editingGridOptions, useGridEditing } from './grid-editing-wiring';
+import { attachCellTooltips, withOwnHeaderTooltips } from './cell-tooltips';
 import { useCellRedraws } from './grid-redraws';
 import { jumpOnReady, useJumpTarget } from './grid-jump';
 import { useGridRows } from './grid-rows';
@@ -69,6 +70,9 @@ export function DataGrid(props: DataGridProps) {
   };
 
   useEffect(() => () => registerGrid(kind, null), [kind]);
+  const hostRef = useRef<HTMLDivElement>(null);
+  const columnDefs = useMemo(() => withOwnHeaderTooltips(props.columnDefs), [props.columnDefs]);
+  useEffect(() => attachCellTooltips(hostRef.current!, () => apiRef.current, tooltipDelayMs), []);
 
   // The Portfolio view's "show the assets behind this bar": refilter when the choice changes.
   const assetFilter = useUi((s) => s.assetFilter);
@@ -83,6 +87,7 @@ export function DataGrid(props: DataGridProps) {
 
   return (
     <div
+      ref={hostRef}
       className="grid-host"
       data-testid={props.testId}
       aria-label={props.label}
@@ -103,7 +108,7 @@ export function DataGrid(props: DataGridProps) {
       <GridHost<GridRow>
         options={{
           rowData: initialRows,
-          columnDefs: props.columnDefs,
+          columnDefs,
           defaultColDef,
           getRowId,
           rowClassRules,
@@ -136,15 +141,15 @@ export function DataGrid(props: DataGridProps) {
           enterNavigatesVerticallyAfterEdit: true,
           singleClickEdit: false,
           stopEditingWhenCellsLoseFocus: true,
-          // A message or a full label on hover at once (AG Grid waits 2 s): bench/grid.bench.ts measures it.
-          tooltipShowDelay: 100,
+
           animateRows: false,
           suppressColumnVirtualisation: false,
           rowBuffer: 10,
           headerHeight: 30,
           groupHeaderHeight: 26,
           rowHeight: 28,
-          enableBrowserTooltips: false,
+          // No tooltip manager per cell drawn: messages and full labels come from cell-tooltips.ts.
+          enableBrowserTooltips: true,
         }}
         onApi={(api) => {
           if (!api) apiRef.current = null;
@@ -153,6 +158,9 @@ export function DataGrid(props: DataGridProps) {
     </div>
   );
 }
+
+/** A message or a full label on hover at once (AG Grid waits 2 s): bench/grid.bench.ts measures it. */
+const tooltipDelayMs = 100;
 
 const defaultColDef: ColDef<GridRow> = {
   sortable: true,

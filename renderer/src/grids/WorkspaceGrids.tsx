@@ -50,7 +50,7 @@ const assetNameColumn: ColDef<GridRow> = {
   valueGetter: (p) => (p.data ? String(p.data.view.doc['name'] ?? '') : ''),
   // Names alike but for their end ("Rotterdam Distribution Centre 1", "… 36") are cut to the
   // column: the whole name on hover.
-  tooltipValueGetter: (p) => (p.data ? String(p.data.view.doc['name'] ?? '') || undefined : undefined),
+  context: { tooltip: (row: GridRow) => String(row.view.doc['name'] ?? '') || undefined },
   filter: 'agTextColumnFilter',
   cellClass: 'cell-readonly',
 };
@@ -81,6 +81,10 @@ function listColumnOptions(items: readonly ListItem[]) {
 function extraFieldsColumn(level: 'asset' | 'annual'): ColDef<GridRow> {
   const record = (row: GridRow | undefined): Record<string, unknown> | undefined =>
     !row ? undefined : level === 'asset' ? row.view.doc : row.kind === 'annual' ? row.rec : undefined;
+  const described = (row: GridRow | undefined): string => {
+    const rec = record(row);
+    return rec ? describeExtraFields(extraFields(rec, level)) : '';
+  };
   return {
     colId: `__extra_${level}`,
     headerName: 'Other fields from the service',
@@ -88,11 +92,8 @@ function extraFieldsColumn(level: 'asset' | 'annual'): ColDef<GridRow> {
       'Fields the service sent that this app does not know; kept as they are and never changed here',
     width: 220,
     editable: false,
-    valueGetter: (p) => {
-      const rec = record(p.data);
-      return rec ? describeExtraFields(extraFields(rec, level)) : '';
-    },
-    tooltipValueGetter: (p) => (typeof p.value === 'string' && p.value !== '' ? p.value : undefined),
+    valueGetter: (p) => described(p.data),
+    context: { tooltip: (row: GridRow) => described(row) || undefined },
     filter: 'agTextColumnFilter',
     cellClass: 'cell-readonly',
   };

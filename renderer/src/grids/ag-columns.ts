@@ -9,12 +9,11 @@ import type {
   ColDef,
   ColGroupDef,
   EditableCallbackParams,
-  ITooltipParams,
   ValueFormatterParams,
   ValueGetterParams,
   ValueSetterParams,
 } from 'ag-grid-community';
-import { changedPaths, type Scalar } from '../../../shared/sync/asset-doc';
+import { changedPaths, isCellField, type Scalar } from '../../../shared/sync/asset-doc';
 import type { AssetView } from '../../../shared/sync/types';
 import { editCells } from '../editing/commands';
 import { suppressGridShortcuts } from '../editing/keyboard';
@@ -23,7 +22,7 @@ import type { ColumnGroupSpec, FieldColumn } from '../grid-model/columns';
 import type { DataColumnContext } from '../grid-model/data-column';
 import { isRowEditable, pathOf, rawValueOf, type GridRow } from '../grid-model/rows';
 import { ListCellEditor } from './list-editor';
-import { outlierCells } from '../outliers/outlier-cells';
+import { isOutlierField, outlierCells } from '../outliers/outlier-cells';
 import { rangeClassRules } from '../editing/cell-range';
 import { dateProblem, formatValue, parseInput } from '../grid-model/values';
 import { notify } from '../store/ui';
@@ -31,7 +30,7 @@ import { tooltipText } from '../validation/issues';
 import { fieldLabel } from '../validation/labels';
 import { isMarked } from '../history/cell-marks';
 import { useValidation, validation } from '../validation/validation-store';
-import { derivedState, derivedTooltip } from '../meters/derived-cells';
+import { derivedState, derivedTooltip, hasDerivedCells, type DerivedState } from '../meters/derived-cells';
 
 export type GridColDef = ColDef<GridRow>;
 
@@ -82,10 +81,12 @@ const cleanState: CellState = {
 };
 
 /**
- * Cell states by row object and field. Row objects are replaced when their asset changes; typed
- * values (pending) and validation results change apart from rows, so their versions reset the cache.
+ * Cell states by row object and field, for the row's view they were found for: a row takes its
+ * asset's next view (a new row object after an edit, the same one changed in place after a push's
+ * many rows, `grid-rows.ts`); typed values (pending) and validation results change apart from
+ * rows, so their versions reset the cache.
  */
-let stateCache = new WeakMap<GridRow, Map<string, CellState>>();
+let stateCache = new WeakMap<GridRow, { view: AssetView; byField: Map<string, CellState> }>();
 let cachedPending = -1;
 let cachedValidation = -1;
 
@@ -98,18 +99,20 @@ function stateOf(p: CellClassParams<GridRow>, field: string): CellState {
     cachedValidation = validationVersion;
     stateCache = new WeakMap();
   }
-  let byField = stateCache.get(row);
-  if (!byField) {
-    byField = new Map();
-    stateCache.set(row, byField);
+  let cached = stateCache.get(row);
+  if (cached?.view !== row.view) {
+    cached = { view: row.view, byField: new Map() };
+    stateCache.set(row, cached);
   }
+  const byField = cached.byField;
   let state = byField.get(field);
   if (state) return state;
   const view = row.view;
   const path = pathOf(row, field);
   const issues = validation.cell(view, path);
   const saving = pending.size > 0 && pending.has(row.localId, path);
-  const changed = (view.status === 'new' || view.changedPaths.length > 0) && changedSet(view).has(path);
+  const changed =
+    view.status === 'new' ? unsent(row, field) : view.changedPaths.length > 0 && changedSet(view).has(path);
   const conflict = view.conflicts.length > 0 && conflictAt(view, path) !== undefined;
   state =
     !issues && !saving && !changed && !conflict
@@ -126,6 +129,16 @@ function stateOf(p: CellClassParams<GridRow>, field: string): CellState {
   return state;
 }
 
+/**
+ * A new asset's cell is unsent when it holds a value: what `changedSet` lists for it, asked of the
+ * cell alone (a fling draws dozens of new assets a frame; listing each whole document cost more
+ * than all other class rules together).
+ */
+function unsent(row: GridRow, field: string): boolean {
+  const value = rawValueOf(row, field);
+  return value !== undefined && value !== null && isCellField(row.kind === 'assets' ? 'doc' : 'entry', field);
+}
+
 export interface ColumnOptions {
   /** Display text for a stored value (e.g. a scheme id as its name). */
   format?: (value: unknown) => string;
@@ -140,7 +153,24 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
   const field = spec.field;
   const format = opts.format ?? formatValue;
   const parse = opts.parse ?? ((text: unknown) => parseInput(text, spec.type));
-  const context: DataColumnContext = { spec, parse: (text) => parse(text), format };
+  const tooltip = (row: GridRow): string | undefined => {
+    const path = pathOf(row, field);
+    const lines: string[] = [];
+    const text = tooltipText(validation.cell(row.view, path));
+    if (text) lines.push(text);
+    const conflict = conflictAt(row.view, path);
+    if (conflict)
+      lines.push(`Conflict — mine: ${formatValue(conflict.mine)}, theirs: ${formatValue(conflict.theirs)}`);
+    const derived =
+      row.kind === 'annual' ? derivedTooltip(row.localId, path, cellValue(row, field)) : undefined;
+    if (derived) lines.push(derived);
+    if (row.view.keptHere?.includes(path)) lines.push('Kept here; this service no longer takes it');
+    else if (changedSet(row.view).has(path)) lines.push('Changed here, not synced yet');
+    // The asset's name is often longer than its column: shown whole on hover.
+    if (field === 'name' && typeof row.view.doc['name'] === 'string') lines.unshift(row.view.doc['name']);
+    return lines.length > 0 ? lines.join('\n') : undefined;
+  };
+  const context: DataColumnContext = { spec, parse: (text) => parse(text), format, tooltip };
   const isNumber = spec.type === 'number' || spec.type === 'integer';
   const selectValues = (row: GridRow | undefined): readonly unknown[] | undefined => {
     const dynamic = row && opts.valuesFor?.(row);
@@ -197,25 +227,6 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       return true;
     },
     suppressKeyboardEvent: suppressGridShortcuts,
-    tooltipValueGetter: (p: ITooltipParams<GridRow>) => {
-      const row = p.data as GridRow | undefined;
-      if (!row) return undefined;
-      const path = pathOf(row, field);
-      const lines: string[] = [];
-      const text = tooltipText(validation.cell(row.view, path));
-      if (text) lines.push(text);
-      const conflict = conflictAt(row.view, path);
-      if (conflict)
-        lines.push(`Conflict — mine: ${formatValue(conflict.mine)}, theirs: ${formatValue(conflict.theirs)}`);
-      const derived =
-        row.kind === 'annual' ? derivedTooltip(row.localId, path, cellValue(row, field)) : undefined;
-      if (derived) lines.push(derived);
-      if (row.view.keptHere?.includes(path)) lines.push('Kept here; this service no longer takes it');
-      else if (changedSet(row.view).has(path)) lines.push('Changed here, not synced yet');
-      // The asset's name is often longer than its column: shown whole on hover.
-      if (field === 'name' && typeof row.view.doc['name'] === 'string') lines.unshift(row.view.doc['name']);
-      return lines.length > 0 ? lines.join('\n') : undefined;
-    },
     // One lookup per cell draw, shared by every rule (scrolling draws thousands of cells a second).
     cellClassRules: {
       'cell-error': (p) => stateOf(p, field).error,
@@ -227,20 +238,27 @@ export function toColDef(spec: FieldColumn, opts: ColumnOptions = {}): GridColDe
       'cell-readonly': (p) => !spec.editable || !isRowEditable(p.data),
       ...rangeClassRules,
       // Written by meters (issue 32), or the analyst's override of such a value.
-      'cell-derived': (p) =>
-        p.data?.kind === 'annual' &&
-        derivedState(p.data.localId, pathOf(p.data, field), cellValue(p.data, field)) === 'derived',
-      'cell-override': (p) =>
-        p.data?.kind === 'annual' &&
-        derivedState(p.data.localId, pathOf(p.data, field), cellValue(p.data, field)) === 'override',
-      // The consumption behind an intensity or like-for-like outlier (see the Outliers tab).
+      'cell-derived': (p) => derivedOf(p.data, field) === 'derived',
+      'cell-override': (p) => derivedOf(p.data, field) === 'override',
       // A value not from the analyst's hand (the service's, an import's...): its history says whose.
       'cell-sourced': (p) =>
         p.data !== undefined && isMarked(p.data.localId, pathOf(p.data, field), cellValue(p.data, field)),
-      'cell-outlier': (p) =>
-        p.data?.kind === 'annual' && outlierCells(p.data.view).has(pathOf(p.data, field)),
+      // The consumption behind an intensity or like-for-like outlier (see the Outliers tab); only
+      // consumption columns have the rule (a rule costs every cell drawn a call and a class toggle).
+      ...(isOutlierField(field)
+        ? {
+            'cell-outlier': (p: CellClassParams<GridRow>) =>
+              p.data?.kind === 'annual' && outlierCells(p.data.view).has(pathOf(p.data, field)),
+          }
+        : {}),
     },
   };
+}
+
+/** An annual cell's meters state; an asset meters never wrote is passed over without its path. */
+function derivedOf(row: GridRow | undefined, field: string): DerivedState {
+  if (row?.kind !== 'annual' || !hasDerivedCells(row.localId)) return null;
+  return derivedState(row.localId, pathOf(row, field), cellValue(row, field));
 }
 
 /**

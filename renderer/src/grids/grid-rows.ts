@@ -60,12 +60,16 @@ export function useGridRows(
       const add: GridRow[] = [];
       const update: GridRow[] = [];
       const remove: GridRow[] = [];
+      /** Assets whose rows keep their ids: the rows shown, and their next content. */
+      const kept: Array<{ shown: GridRow[]; next: GridRow[] }> = [];
       for (const id of new Set(state.change.localIds)) {
         const old = rowsByAsset.current.get(id) ?? [];
         const view = state.assets.get(id);
         const next = view ? rowsOf(kind, view, placeholderYear) : [];
-        if (sameIds(old, next)) for (const row of next) update.push(row);
-        else {
+        if (sameIds(old, next)) {
+          for (const row of next) update.push(row);
+          if (next.length > 0) kept.push({ shown: old, next });
+        } else {
           const nextIds = new Set(next.map((r) => r.id));
           const oldIds = new Set(old.map((r) => r.id));
           for (const row of old) if (!nextIds.has(row.id)) remove.push(row);
@@ -74,10 +78,13 @@ export function useGridRows(
         if (view) rowsByAsset.current.set(id, next);
         else rowsByAsset.current.delete(id);
       }
-      // Many rows at once (a push's settled assets): one transaction, whose one pass over every
-      // row costs less than thousands of in-place updates, each with its own events.
-      if (update.length > bulkUpdate) {
-        api.applyTransaction({ add, remove, update });
+      // Many rows at once (a push's settled assets), none added or removed, in a grid neither sorted
+      // nor filtered on a column: the rows' data changed in place (AG Grid's "view refresh": data
+      // mutated, the drawn rows refreshed). A transaction's per-row update and model refresh over
+      // 20,000 rows cost two thirds of a push's apply; here a row not drawn costs one assignment.
+      if (update.length > bulkUpdate && add.length === 0 && remove.length === 0 && !reordersOrFilters(api)) {
+        updateInPlace(api, kept);
+        for (const { shown } of kept) rowsByAsset.current.set(shown[0]!.localId, shown);
         builtAt.current = state.revision;
         return;
       }
@@ -103,6 +110,33 @@ export function useGridRows(
     if (state.revision !== builtAt.current) api.setGridOption('rowData', buildAll(state));
   };
   return { initialRows, rowsByAsset, catchUp };
+}
+
+/**
+ * The grid's rows take their next content as they are (the objects AG Grid holds), and the rows
+ * drawn among them are refreshed: their cells and their class rules (new, changed, conflict).
+ */
+function updateInPlace(
+  api: GridApi<GridRow>,
+  kept: ReadonlyArray<{ shown: GridRow[]; next: GridRow[] }>,
+): void {
+  const changed = new Set<GridRow>();
+  for (const { shown, next } of kept)
+    shown.forEach((row, i) => {
+      Object.assign(row, next[i]);
+      changed.add(row);
+    });
+  for (const node of api.getRenderedNodes())
+    if (node.data && changed.has(node.data)) node.updateData(node.data);
+}
+
+/**
+ * A sort or a column's filter reads the rows' values: a change of them in place would leave the
+ * rows in their old order or filtered by their old values. (The Portfolio view's asset filter picks
+ * assets by id, which a push does not change.)
+ */
+function reordersOrFilters(api: GridApi<GridRow>): boolean {
+  return api.isColumnFilterPresent() || api.getColumnState().some((column) => column.sort != null);
 }
 
 /**

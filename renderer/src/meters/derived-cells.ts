@@ -14,6 +14,11 @@ function same(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
+/** Whether meters wrote any of the asset's cells: most assets have none, and their cells ask no more. */
+export function hasDerivedCells(localId: string): boolean {
+  return useMeters.getState().marks.has(localId);
+}
+
 /** Whether the cell at `path` of the asset holds what meters wrote, the analyst's override, or neither. */
 export function derivedState(localId: string, path: string, value: unknown): DerivedState {
   const mark = markAt(localId, path);

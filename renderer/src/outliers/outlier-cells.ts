@@ -19,6 +19,13 @@ for (const def of annualFieldCatalog) {
   (consumptionFields[def.topic] ??= []).push(def.name);
 }
 
+const consumption: ReadonlySet<string> = new Set(Object.values(consumptionFields).flat());
+
+/** Whether an annual field can be an outlier's cell at all (a grid's column asks once, not per cell). */
+export function isOutlierField(field: string): boolean {
+  return consumption.has(field);
+}
+
 const cache = new WeakMap<AssetView, ReadonlySet<string>>();
 
 export function outlierCells(view: AssetView): ReadonlySet<string> {

@@ -5,10 +5,15 @@ import { setPanel, setTab, useUi } from '../store/ui';
 import { loadAll, useWorkspace } from '../store/workspace';
 import { useValidation } from '../validation/validation-store';
 
+/**
+ * Made once: `toLocaleString` with options builds a formatter on every call, which cost the status
+ * bar ~15 ms a render (it renders with each page of a 100k-row workspace's first read).
+ */
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 function ago(iso: string | null | undefined): string {
   if (!iso) return 'never';
-  const date = new Date(iso);
-  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return dateTime.format(new Date(iso));
 }
 
 /**

@@ -162,21 +162,35 @@ function metaOf(snapshot: Snapshot): WorkspaceMeta {
  */
 const touched = new Set<string>();
 
-/** The later pages of a snapshot, each handed on as it arrives; false once a newer load began. */
+type Page = Awaited<ReturnType<(typeof bridge.methods)['workspace.assets']>>;
+type PageAnswer = { page: Page } | { error: unknown };
+
+/**
+ * The later pages of a snapshot, each handed on as it arrives; false once a newer load began. The
+ * page after is asked for before one is handed on: main reads it while the window takes this one
+ * (main's read was the longest part of a 100k-row first read, and the window waited on it idle).
+ */
 async function readPages(
   after: number,
   generation: number,
   take: (views: readonly AssetView[]) => void,
 ): Promise<boolean> {
-  let next: number | null = after;
-  while (next !== null) {
+  // Settled either way, so a page asked for ahead and not wanted any more is no unhandled failure.
+  const ask = (from: number): Promise<PageAnswer> =>
+    bridge.methods['workspace.assets']({ after: from, limit: laterPage }).then(
+      (page) => ({ page }),
+      (error: unknown) => ({ error }),
+    );
+  let asked: Promise<PageAnswer> | null = ask(after);
+  while (asked !== null) {
+    const answer: PageAnswer = await asked;
+    if (generation !== loadGeneration) return false;
+    if ('error' in answer) throw answer.error;
+    asked = answer.page.next === null ? null : ask(answer.page.next);
     // A frame between pages: the grid paints and takes keys while the rest arrives.
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (generation !== loadGeneration) return false;
-    const page = await bridge.methods['workspace.assets']({ after: next, limit: laterPage });
-    if (generation !== loadGeneration) return false;
-    take(page.assets);
-    next = page.next;
+    take(answer.page.assets);
   }
   return true;
 }

@@ -235,8 +235,10 @@ function Rejected() {
           });
       }
     }
-    for (const view of viewsInOrder({ order, assets })) {
-      if (view.status === 'deleted') continue;
+    // Walked by id, most views passed over unread: 20,000 of them after a push's answer.
+    for (const id of order) {
+      const view = assets.get(id);
+      if (!view || view.serverValidations === null || view.status === 'deleted') continue;
       for (const issue of serviceIssues(view.localId, view.serverValidations)) {
         if (issue.severity !== 'error') continue;
         out.push({

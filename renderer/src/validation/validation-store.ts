@@ -126,6 +126,8 @@ class WorkspaceValidation {
       }
     }
     // Assets sharing a name that changed are revalidated ("has already been taken" appears or goes).
+    // The views given are validated below (in the background when many): a page of 5,000 new
+    // assets, each with a name of its own, was validated here at once, half a second a page.
     const replaced = new Set(views.map((v) => v.localId));
     const revisited = new Set<string>();
     for (const name of touchedNames) {
@@ -133,9 +135,10 @@ class WorkspaceValidation {
         this.caches?.create.delete(id);
         this.caches?.update.delete(id);
         this.drop(id);
+        if (replaced.has(id)) continue;
         const view = useWorkspace.getState().assets.get(id);
         if (view) this.of(view);
-        if (!replaced.has(id)) revisited.add(id);
+        revisited.add(id);
       }
     }
     // Many at once (a push's settled assets): in the background, in slices, as a reset's are; the
