@@ -64,7 +64,7 @@ export function readListedPage(
 /**
  * The bytes as JSON, or undefined (zod's path then says why it cannot read them). `depthChecked`:
  * their nesting was read as they arrived (`readAnswerBytes` with `json`, which refuses an answer
- * nested too deep), so they are not scanned a second time (a tenth of settling a 5,000-asset answer).
+ * nested too deep), so they are not scanned a second time (a sixteenth of settling a 5,000-asset answer).
  */
 function jsonOf(bytes: Uint8Array, depthChecked = false): unknown {
   // Too deep to parse at all: zod's path refuses it before parsing, with the reason.
