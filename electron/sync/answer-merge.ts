@@ -79,6 +79,11 @@ function covers(carried: Entry, prior: Entry): boolean {
   return true;
 }
 
+/** Whether an entry has its service id (declared once: a closure made per call is named per call). */
+function hasId(entry: Entry): boolean {
+  return entry['id'] !== undefined && entry['id'] !== null;
+}
+
 /** Annual records by year: an answered year merges into the record sent; other years stay. */
 function mergeByYear(prior: Entry[], answered: Entry[], carried: Entry[]): Entry[] {
   const left = prior.slice();
@@ -97,7 +102,6 @@ function mergeByYear(prior: Entry[], answered: Entry[], carried: Entry[]): Entry
  */
 function mergeById(prior: Entry[], answered: Entry[], carried: Entry[], scheme: string): Entry[] {
   const left = prior.slice();
-  const hasId = (e: Entry) => e['id'] !== undefined && e['id'] !== null;
   const out = answered.map((entry, i) => {
     let at = hasId(entry) ? left.findIndex((e) => e['id'] === entry['id']) : -1;
     if (at < 0) {

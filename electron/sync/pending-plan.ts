@@ -44,7 +44,10 @@ export function pendingPlan(store: LedgerPort, idName: AssetIdName): PendingWork
  * stale (as `forgetPlan` says) and its slices are the push's alone.
  */
 export function takePlan(store: LedgerPort, idName: AssetIdName): SlicedPlan {
-  const { plan } = planOf(store, idName);
+  // No plan kept (no review came before): one is begun, without the workspace's mark, which would
+  // only be dropped with it (reading it scans every asset's row before the first batch).
+  const known = kept(store) ? plans.get(store.file) : undefined;
+  const { plan } = known ? planOf(store, idName) : begin(store, idName);
   forgetPlan(store);
   return plan;
 }
@@ -75,9 +78,13 @@ function planOf(store: LedgerPort, idName: AssetIdName): Plan {
   const mark = store.changeMark();
   const known = kept(store) ? plans.get(store.file) : undefined;
   if (known && known.mark === mark && known.idName === idName) return known;
-  planStats.computed++;
-  // Begun only (the candidates, from their columns): its slices are planned as they are asked for.
-  const plan: Plan = { mark, idName, plan: new SlicedPlan(store, idName) };
+  const plan: Plan = { mark, ...begin(store, idName) };
   if (kept(store)) plans.set(store.file, plan);
   return plan;
+}
+
+/** A plan begun only (the candidates, from their columns): its slices are planned as asked for. */
+function begin(store: LedgerPort, idName: AssetIdName): Omit<Plan, 'mark'> {
+  planStats.computed++;
+  return { idName, plan: new SlicedPlan(store, idName) };
 }

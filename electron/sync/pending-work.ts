@@ -112,19 +112,31 @@ function candidateOfRow(row: AssetRow): PendingCandidate {
  * leaves after 5,000 parses, not 20,000), and a plan that is never sent parses none.
  */
 function unparsed(row: AssetRow): AssetRecord {
-  const record = toRecord({ ...row, base: null, current: null });
-  const docs: { base?: AssetRecord['base']; current?: AssetRecord['current'] } = {};
-  Object.defineProperties(record, {
-    base: {
-      enumerable: true,
-      get: () => (docs.base === undefined ? (docs.base = parseDoc(row.base)) : docs.base),
+  // One object literal with its two getters (own and enumerable, as a record's fields are), not a
+  // copy of the row's record then given them by `Object.defineProperties` (two descriptors, two
+  // closures, each named per call under tsx: a batch plans 5,000 of them).
+  let base: AssetRecord['base'] | undefined;
+  let current: AssetRecord['current'] | undefined;
+  return {
+    localId: row.local_id,
+    serviceAssetId: row.service_asset_id,
+    partnersId: row.partners_id,
+    get base() {
+      return base === undefined ? (base = parseDoc(row.base)) : base;
     },
-    current: {
-      enumerable: true,
-      get: () => (docs.current === undefined ? (docs.current = parseDoc(row.current)) : docs.current),
+    get current() {
+      return current === undefined ? (current = parseDoc(row.current)) : current;
     },
-  });
-  return record;
+    serverValidations: row.server_validations
+      ? (JSON.parse(row.server_validations) as AssetRecord['serverValidations'])
+      : null,
+    outliers: row.outliers ? (JSON.parse(row.outliers) as AssetRecord['outliers']) : [],
+    remoteDeleted: row.remote_deleted === 1,
+    notFound: row.not_found === 1,
+    inFlight: row.in_flight,
+    updatedAt: row.updated_at,
+    inStep: row.base !== null && row.base === row.current,
+  };
 }
 
 export function candidateOf(record: AssetRecord): PendingCandidate {

@@ -130,8 +130,14 @@ export class PushRun {
    * Applies the service's answer (its bytes as received) in one transaction: what it acknowledged
    * becomes the base. An answer that cannot be read after a 2xx leaves the batch ambiguous, to be
    * reconciled: `lost`; so do creates it made without saying whose they are (with their counts).
+   * `depthChecked`: the bytes' nesting was read as they arrived (see fast-asset.ts `jsonOf`).
    */
-  settle(batchId: string, bytes: Uint8Array, status: number): SettledBatch | { lost: true } {
+  settle(
+    batchId: string,
+    bytes: Uint8Array,
+    status: number,
+    depthChecked = false,
+  ): SettledBatch | { lost: true } {
     const out = this.out.get(batchId);
     this.out.delete(batchId);
     if (!out) throw new Error(`No batch ${batchId} in this push`);
@@ -139,7 +145,7 @@ export class PushRun {
     let json: unknown;
     let idName: AssetIdName | undefined;
     try {
-      ({ answer, json, idName } = readBatchAnswer(bytes, status));
+      ({ answer, json, idName } = readBatchAnswer(bytes, status, depthChecked));
     } catch (error) {
       if (!(error instanceof ApiError && error.ambiguous)) throw error;
       this.store.markBatchAmbiguous(batchId);

@@ -66,6 +66,16 @@ function rowTexts(listed: ListedAsset): Omit<ServiceCopy, 'theirs'> {
   };
 }
 
+/** The columns an answer writes: the service's copy, the analyst's on it (`currentJson`), its verdict. */
+function serviceColumns(
+  theirsJson: string,
+  currentJson: string | null,
+  outliers: string,
+  verdict: string | null,
+): ServiceColumns {
+  return { base: theirsJson, ...localColumns(currentJson, theirsJson), outliers, verdict };
+}
+
 // The row a listed asset writes, defined beside the statement that inserts it; the row it is weighed against.
 export type { RemoteCopy, KnownRow };
 
@@ -173,17 +183,12 @@ export class RemoteMerge {
     const source = anyway
       ? ({ kind: 'send-anyway' } as const)
       : ({ kind: 'service', updatedAt: asset.updated_at } as const);
-    const columnsFor = (currentJson: string | null) => ({
-      base: theirsJson,
-      ...localColumns(currentJson, theirsJson),
-      outliers,
-      verdict,
-    });
     // The local copy is still the one sent (nothing edited while the batch was out): the service's
     // copy is the new local copy too, written without reading the row (the common case: a batch).
     if (sent !== undefined) {
       const same = prior !== undefined && changedPaths(prior, theirs).length === 0;
-      const answer = { theirs, prior, same, columns: columnsFor(theirsJson), keepOutliers, source };
+      const columns = serviceColumns(theirsJson, theirsJson, outliers, verdict);
+      const answer = { theirs, prior, same, columns, keepOutliers, source };
       if (this.acknowledgeAsSent(localId, asset, sent, answer, ids)) return same;
     }
     const row = this.store.copiesOf(localId);
@@ -198,7 +203,12 @@ export class RemoteMerge {
       currentJson = JSON.stringify(mergeThreeWay(base, parseDoc(row.current) ?? {}, theirs).merged);
     }
     this.path.service('asset', localId, { source }, (w) => {
-      w.acknowledge(localId, asset.service_asset_id, columnsFor(currentJson), keepOutliers);
+      w.acknowledge(
+        localId,
+        asset.service_asset_id,
+        serviceColumns(theirsJson, currentJson, outliers, verdict),
+        keepOutliers,
+      );
       return undefined;
     });
     return false;

@@ -55,7 +55,12 @@ export async function sendBatches(opts: {
   };
   const settle = async (batch: OutgoingBatch, answer: { bytes: Uint8Array; status: number }) => {
     try {
-      const settled = await local.run('pushSettle', { batchId: batch.batchId, ...answer });
+      // `postBatchBytes` read the answer's nesting as it arrived: the worker need not scan it again.
+      const settled = await local.run('pushSettle', {
+        batchId: batch.batchId,
+        ...answer,
+        depthChecked: true,
+      });
       if (settled.lost) lost = true;
       if (!('counts' in settled)) return;
       client.assetIds.learn(settled.idName);

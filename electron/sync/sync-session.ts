@@ -60,7 +60,14 @@ export interface PushStartOptions extends ContextsData {
 export interface SessionOps {
   pushStart: [PushStartOptions, PushStart];
   pushNext: [null, { batch: OutgoingBatch | null; blocked: PushSummary['blocked'] }];
-  pushSettle: [{ batchId: string; bytes: Uint8Array; status: number }, SettledBatch | { lost: true }];
+  /**
+   * `depthChecked`: the answer's nesting was read as it arrived (the service client's
+   * `postBatchBytes` does), so it is not scanned again.
+   */
+  pushSettle: [
+    { batchId: string; bytes: Uint8Array; status: number; depthChecked?: boolean },
+    SettledBatch | { lost: true },
+  ];
   pushDrop: [{ batchId: string; ambiguous: boolean }, null];
   /** The views of every asset this session's pushes settled, and whether its pulls changed any. */
   changes: [{ idName: AssetIdName }, SyncChanges];
@@ -119,7 +126,8 @@ export class SyncSession {
       return { ...views, pulled: this.pulled, journalSeq };
     },
     pushNext: () => this.pushRun().next(),
-    pushSettle: ({ batchId, bytes, status }) => this.pushRun().settle(batchId, bytes, status),
+    pushSettle: ({ batchId, bytes, status, depthChecked }) =>
+      this.pushRun().settle(batchId, bytes, status, depthChecked),
     pushDrop: ({ batchId, ambiguous }) => {
       this.pushRun().drop(batchId, ambiguous);
       return null;

@@ -204,11 +204,16 @@ export class WorkspaceStore extends LedgerReads {
     this.rolledBack(() =>
       this.db
         .transaction(() => {
+          const ids = JSON.stringify(localIds);
           this.sql(
             "INSERT INTO outbox (batch_id, created_at, state, local_ids) VALUES (?, ?, 'sending', ?)",
-          ).run(batchId, this.now(), JSON.stringify(localIds));
-          const mark = this.sql('UPDATE assets SET in_flight = ?, sent = NULL WHERE local_id = ?');
-          for (const localId of marked) mark.run(batchId, localId);
+          ).run(batchId, this.now(), ids);
+          // One statement for the whole batch: a statement run per asset cost twice as much, most of
+          // it in running 5,000 statements rather than in writing the rows.
+          if (marked.length > 0)
+            this.sql(
+              'UPDATE assets SET in_flight = ?, sent = NULL WHERE local_id IN (SELECT value FROM json_each(?))',
+            ).run(batchId, marked === localIds ? ids : JSON.stringify(marked));
         })
         .immediate(),
     );
