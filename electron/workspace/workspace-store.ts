@@ -93,16 +93,12 @@ export class WorkspaceStore extends LedgerReads {
 
   close(): void {
     this.idle.stop();
-    // The tail is in the file either way: moved now, the next open reads no journal for it.
+    // The tail is in the file either way; moved now, the next open reads no journal for it.
     if (this.cells.mayHaveTail && !this.db.pragma('query_only', { simple: true })) this.settleHistory();
     this.db.close();
   }
 
-  /**
-   * Moves the cell history's tail into its table (history-tail.ts) in a transaction of its own;
-   * false when it cannot now (a sliced step or another connection's step is being written, or the
-   * file is busy), to be tried again.
-   */
+  /** Moves the cell history's tail (history-tail.ts) in a transaction of its own; false: busy, try again. */
   settleHistory(): boolean {
     if (!this.db.open) return true;
     if (this.path.paused) return false;
@@ -208,8 +204,7 @@ export class WorkspaceStore extends LedgerReads {
           this.sql(
             "INSERT INTO outbox (batch_id, created_at, state, local_ids) VALUES (?, ?, 'sending', ?)",
           ).run(batchId, this.now(), ids);
-          // One statement for the whole batch: a statement run per asset cost twice as much, most of
-          // it in running 5,000 statements rather than in writing the rows.
+          // One statement for the batch: one per asset cost twice as much (5,000 runs, not the writes).
           if (marked.length > 0)
             this.sql(
               'UPDATE assets SET in_flight = ?, sent = NULL WHERE local_id IN (SELECT value FROM json_each(?))',
@@ -223,10 +218,7 @@ export class WorkspaceStore extends LedgerReads {
     this.sql("UPDATE outbox SET state = 'ambiguous' WHERE batch_id = ?").run(batchId);
   }
 
-  /**
-   * Applies a whole batch answer in one transaction (`apply`: the sync's settlement, see
-   * electron/sync/batch-settlement.ts), then forgets the batch.
-   */
+  /** Applies a whole batch answer in one transaction (`apply`: batch-settlement.ts), then forgets the batch. */
   settleBatch(batchId: string, apply: () => void): void {
     this.rolledBack(() =>
       this.db

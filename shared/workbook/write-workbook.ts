@@ -9,7 +9,8 @@ import {
 import type { AssetInput, ListItem } from '../domain';
 import { columnSpec, type ColumnSpec } from './cells';
 import { workbookLayout, type ColumnSource, type LayoutOptions, type WorkbookSheet } from './layout';
-import { AnnualSlots, RowStarts, SheetRows } from './sheet-rows';
+import { AnnualSlots } from './annual-slots';
+import { RowStarts, SheetRows } from './sheet-rows';
 import {
   cellXml,
   columnName,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AnnualSlots } from '../../../shared/workbook/sheet-rows';
+import { AnnualSlots } from '../../../shared/workbook/annual-slots';
 
 const sources = [2023, 2024].flatMap((year) =>
   ['a', 'b', 'c'].map((field) => ({ kind: 'annual' as const, field, year })),
