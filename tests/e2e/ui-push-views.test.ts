@@ -12,6 +12,17 @@ import { WorkspaceStore } from '../../electron/workspace/workspace-store';
 import { screenshot, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../../support/test-app';
 
+/** A new office in Amsterdam with everything a push needs, named `name`, sized by `i`. */
+const amsterdamOffice = (name: string, i: number) => ({
+  name,
+  country: 'NL',
+  state_province: 'Noord-Holland',
+  city: 'Amsterdam',
+  ownership: 100,
+  property_type_code: 'OCHI',
+  size: 1_000 + i,
+});
+
 describe('a push answers with the views it changed', () => {
   let app: TestApp;
   let page: Page;
@@ -24,15 +35,7 @@ describe('a push answers with the views it changed', () => {
     ({ app, page, pageErrors } = ui);
     for (const i of [1, 2, 3]) {
       const view = await app.core.handlers['workspace.createAsset']({
-        fields: {
-          name: `Pushed asset ${i}`,
-          country: 'NL',
-          state_province: 'Noord-Holland',
-          city: 'Amsterdam',
-          ownership: 100,
-          property_type_code: 'OCHI',
-          size: 1_000 + i,
-        },
+        fields: amsterdamOffice(`Pushed asset ${i}`, i),
       });
       created.push(view.localId);
     }
@@ -101,16 +104,7 @@ describe('a push of many rows, taken in place', () => {
       join(connectionFolder(app.dataDir, localSandboxId), `entity-${entityId}.sqlite`),
     );
     seed.transaction(() => {
-      for (let i = 0; i < count; i++)
-        seed.createAsset({
-          name: `Bulk asset ${i}`,
-          country: 'NL',
-          state_province: 'Noord-Holland',
-          city: 'Amsterdam',
-          ownership: 100,
-          property_type_code: 'OCHI',
-          size: 1_000 + i,
-        });
+      for (let i = 0; i < count; i++) seed.createAsset(amsterdamOffice(`Bulk asset ${i}`, i));
     });
     seed.close();
     await page.goto(app.host.launchUrl);
