@@ -276,10 +276,10 @@ export async function writeAssetWorkbook(
     for (let t = 0; t < tabs.length; t++) await tabs[t]!.packing.settled();
   }
   const lastRow = 2 + assets.length + (opts.spareRows ?? 500);
-  for (const [i, tab] of tabs.entries()) {
-    tab.end(sheetTailXml(validations(tab.sheet, lastRow, lists)));
-    await out.add(`xl/worksheets/sheet${i + 1}.xml`, tab.packing);
-  }
+  // Every tab ended before the first goes into the ZIP: ended one by one as each went in, a tab's
+  // last piece waited for the tabs before it to be packed (issue 33: 0.03-0.08 s of the export).
+  for (const tab of tabs) tab.end(sheetTailXml(validations(tab.sheet, lastRow, lists)));
+  for (const [i, tab] of tabs.entries()) await out.add(`xl/worksheets/sheet${i + 1}.xml`, tab.packing);
   await writeListsSheet(out, tabs.length + 1, lists);
   for (const [i, sheet] of extra.entries())
     await writePlainSheet(textPart(out, `xl/worksheets/sheet${tabs.length + 2 + i}.xml`), sheet);
