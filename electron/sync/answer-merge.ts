@@ -14,7 +14,9 @@ import type { AssetDoc } from '../../shared/sync/asset-doc';
  * filled in); `carried`: the same asset as the answer's JSON held it, which says what it carried.
  */
 export function mergeAnswer(prior: AssetDoc, answered: AssetDoc, carried: Record<string, unknown>): AssetDoc {
-  const out = mergeEntry(prior, answered, carried) as AssetDoc;
+  const merged = mergeEntry(prior, answered, carried);
+  // Its collections are set below: a copy, never the answered document itself (this stays pure).
+  const out = (merged === answered ? { ...answered } : merged) as AssetDoc;
   const annual = carriedArray(carried, 'annual_data');
   out.annual_data = annual
     ? mergeByYear(asEntries(prior.annual_data), asEntries(answered.annual_data), annual)
@@ -61,8 +63,9 @@ function asEntries(value: unknown): Entry[] {
  */
 function mergeEntry(prior: Entry | undefined, answered: Entry, carried: Entry): Entry {
   // The answer carried every field of the prior copy (a whole answer, the usual case): it is the
-  // merge, with no object built field by field (a 5,000-asset batch settles each of its assets).
-  if (!prior || covers(carried, prior)) return { ...answered };
+  // merge, taken as it is (documents are never changed in place): no object built, not even a copy,
+  // for each asset and each of its records (a 5,000-asset batch settles each of them).
+  if (!prior || covers(carried, prior)) return answered;
   const out: Entry = {};
   for (const [field, value] of Object.entries(answered)) {
     if (wasCarried(field, value, carried) || !prior || !Object.hasOwn(prior, field)) out[field] = value;

@@ -186,7 +186,8 @@ export class RemoteMerge {
     // The local copy is still the one sent (nothing edited while the batch was out): the service's
     // copy is the new local copy too, written without reading the row (the common case: a batch).
     if (sent !== undefined) {
-      const same = prior !== undefined && changedPaths(prior, theirs).length === 0;
+      // The very text sent (an update's answer, the usual case): the same without a walk of both.
+      const same = theirsJson === sent || (prior !== undefined && changedPaths(prior, theirs).length === 0);
       const columns = serviceColumns(theirsJson, theirsJson, outliers, verdict);
       const answer = { theirs, prior, same, columns, keepOutliers, source };
       if (this.acknowledgeAsSent(localId, asset, sent, answer, ids)) return same;

@@ -136,6 +136,17 @@ describe('mergeAnswer', () => {
     });
   });
 
+  it('takes a record the answer carried whole as it is, and never changes the answered document', () => {
+    const record = { year: 2024, en_abs_wf: 9, tenant_ctrl: false };
+    const answered = { service_asset_id: 3, name: 'A', annual_data: [record], certifications: [] };
+    const carried = JSON.parse(JSON.stringify(answered)) as Record<string, unknown>;
+    const before = JSON.stringify(answered);
+    const merged = mergeAnswer({ service_asset_id: 3, name: 'A', annual_data: [] }, answered, carried);
+    expect(merged).not.toBe(answered);
+    expect(merged.annual_data?.[0]).toBe(record);
+    expect(JSON.stringify(answered)).toBe(before);
+  });
+
   it('gives a certification sent without an id the id the service answered for it', () => {
     const carried = {
       certifications: [

@@ -177,6 +177,22 @@ describe('a batch answer taken over the copy sent (issue 33: its images known, n
     expect(store.cells.entries({ kind: 'asset', id: created.localId }, 'name', 'Asset 3')).toHaveLength(1);
     expect(store.cells.entries({ kind: 'asset', id: other.localId }, 'city', 'Amsterdam')).toHaveLength(1);
     expect(store.asset(other.localId)).toMatchObject({ serviceAssetId: 902, inStep: true });
+
+    // An update answered with the very text sent (the usual case): the copy sent, nothing recorded.
+    store.setValue(other.localId, 'city', 'Utrecht');
+    const sentC = sentOf(other.localId);
+    const echoed = JSON.parse(sentC) as Asset;
+    store.transaction(() => {
+      expect(
+        merge.acknowledge(other.localId, echoed, sentC, carried(echoed), false, {
+          ...ids(other.localId),
+          serviceAssetId: 902,
+        }),
+      ).toBe(true);
+    });
+    expect(store.asset(other.localId)).toMatchObject({ serviceAssetId: 902, inStep: true });
+    expect(store.copiesOf(other.localId)?.base).toBe(sentC);
+    expect(store.cells.entries({ kind: 'asset', id: other.localId }, 'city', 'Utrecht')).toHaveLength(2);
     store.close();
   });
 });
