@@ -106,18 +106,29 @@ export async function measurePushToGrid(count: number, doc: (i: number) => Asset
   }
 }
 
-/** Resolves (epoch ms, a frame after) once the status bar counts `n` pending changes. */
-function pendingShown(page: Page, n: number): Promise<number> {
+/**
+ * Resolves (epoch ms, a frame after) once the status bar counts `n` pending changes; fails, saying
+ * what the bar shows, if it has not in `waitMs` (a push that failed or timed out on a loaded machine
+ * never gets there: the bench said nothing and waited for ever).
+ */
+function pendingShown(page: Page, n: number, waitMs = 180_000): Promise<number> {
   return page.evaluate(
-    (wanted) =>
-      new Promise<number>((resolve) => {
+    ([wanted, wait]) =>
+      new Promise<number>((resolve, reject) => {
+        const until = Date.now() + wait;
         const check = (): void => {
           const text = document.querySelector('[data-testid="status-pending"]')?.textContent ?? '';
           if (text.startsWith(`${wanted} pending`)) requestAnimationFrame(() => resolve(Date.now()));
+          else if (Date.now() > until)
+            reject(
+              new Error(
+                `the status bar never counted ${wanted} pending in ${wait / 1000} s; it shows "${text}"`,
+              ),
+            );
           else requestAnimationFrame(check);
         };
         check();
       }),
-    n,
+    [n, waitMs] as const,
   );
 }
