@@ -39,16 +39,21 @@ export function remoteAsset(id: number): Asset {
   } as unknown as Asset;
 }
 
+/** A new office in Amsterdam with every field a push needs, named `name`, sized by `i`. */
+export const amsterdamOffice = (name: string, i: number) => ({
+  name,
+  country: 'NL',
+  state_province: 'Noord-Holland',
+  city: 'Amsterdam',
+  ownership: 100,
+  property_type_code: 'OCHI',
+  size: 1_000 + i,
+});
+
 /** A valid new asset with `years` of annual data, distinct by `i`. */
 export function newAsset(i: number, years = 1): AssetDoc {
   return {
-    name: `Asset ${i}`,
-    country: 'NL',
-    state_province: 'Noord-Holland',
-    city: 'Amsterdam',
-    ownership: 100,
-    property_type_code: 'OCHI',
-    size: 1_000 + i,
+    ...amsterdamOffice(`Asset ${i}`, i),
     annual_data: Array.from({ length: years }, (_, k) => ({
       year: assessmentYear - 1 - k,
       owned_entire_period: true,

@@ -10,18 +10,8 @@ import { localSandboxId } from '../../electron/auth/connections';
 import { connectionFolder } from '../../electron/storage/paths';
 import { WorkspaceStore } from '../../electron/workspace/workspace-store';
 import { screenshot, useUiPage } from '../support/ui-page';
+import { amsterdamOffice } from '../../support/sync-harness';
 import type { TestApp } from '../../support/test-app';
-
-/** A new office in Amsterdam with everything a push needs, named `name`, sized by `i`. */
-const amsterdamOffice = (name: string, i: number) => ({
-  name,
-  country: 'NL',
-  state_province: 'Noord-Holland',
-  city: 'Amsterdam',
-  ownership: 100,
-  property_type_code: 'OCHI',
-  size: 1_000 + i,
-});
 
 describe('a push answers with the views it changed', () => {
   let app: TestApp;
