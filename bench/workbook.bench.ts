@@ -21,6 +21,7 @@ import { nativeDeflate } from '../electron/workbook/native-deflate';
 import { allYears } from '../shared/workbook/layout';
 import { readWorkbook, WorkbookError } from '../electron/workbook/read-workbook';
 import { hostile } from '../support/hostile-books';
+import { inStepRecord } from '../support/workbook-fixtures';
 import { exportWorkspace, previewImportFile } from '../electron/workbook/workspace-workbook';
 import { writeAssetWorkbook } from '../shared/workbook/write-workbook';
 import type { AssetRecord } from '../electron/workspace/asset-record';
@@ -70,19 +71,9 @@ async function measure<T>(
 }
 
 function records(docs: readonly AssetInput[]): AssetRecord[] {
-  return docs.map((doc, i) => ({
-    localId: `local-${i}`,
-    serviceAssetId: 10_000 + i,
-    partnersId: typeof doc.partners_id === 'number' ? doc.partners_id : null,
-    base: doc,
-    current: doc,
-    serverValidations: null,
-    outliers: [],
-    remoteDeleted: false,
-    notFound: false,
-    inFlight: null,
-    updatedAt: 0,
-  }));
+  return docs.map((doc, i) =>
+    inStepRecord(`local-${i}`, 10_000 + i, doc, typeof doc.partners_id === 'number' ? doc.partners_id : null),
+  );
 }
 
 /**

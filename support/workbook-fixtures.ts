@@ -3,11 +3,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Asset } from '../shared/domain';
 import type { AssetDoc } from '../shared/sync/asset-doc';
+import type { AssetRecord } from '../electron/workspace/asset-record';
 import type { WorkspaceStore } from '../electron/workspace/workspace-store';
 import { newAsset, tempWorkspace } from './sync-harness';
 import { RemoteMerge } from '../electron/sync/remote-merge';
 
 export const tmpDir = (): string => mkdtempSync(join(tmpdir(), 'asset-desk-wb-'));
+
+/** A workspace record in step with the service (`base` = `current` = `doc`), as an import's preview reads it. */
+export function inStepRecord(
+  localId: string,
+  serviceAssetId: number,
+  doc: AssetDoc,
+  partnersId: number | null = null,
+): AssetRecord {
+  return {
+    localId,
+    serviceAssetId,
+    partnersId,
+    base: doc,
+    current: doc,
+    serverValidations: null,
+    outliers: [],
+    remoteDeleted: false,
+    notFound: false,
+    inFlight: null,
+    updatedAt: 0,
+  };
+}
 
 /** An asset as the service returns it, with typed values of every kind the workbook carries. */
 function remoteAsset(i: number, id: number): Asset {

@@ -9,6 +9,7 @@ import { nativeDeflate } from '../../../electron/workbook/native-deflate';
 import { readWorkbook } from '../../../electron/workbook/read-workbook';
 import type { AssetRecord } from '../../../electron/workspace/asset-record';
 import { writeAssetWorkbook } from '../../../shared/workbook/write-workbook';
+import { inStepRecord } from '../../../support/workbook-fixtures';
 
 /**
  * An asset's certifications and energy ratings read back from a book are checked for change with no
@@ -36,19 +37,8 @@ const asset = (n: number, certifications: Records, energyRatings: Records = []):
     energy_ratings: energyRatings,
   }) as unknown as AssetInput;
 
-const record = (doc: AssetInput): AssetRecord => ({
-  localId: `local-${String(doc.service_asset_id)}`,
-  serviceAssetId: doc.service_asset_id as number,
-  partnersId: null,
-  base: doc,
-  current: doc,
-  serverValidations: null,
-  outliers: [],
-  remoteDeleted: false,
-  notFound: false,
-  inFlight: null,
-  updatedAt: 0,
-});
+const record = (doc: AssetInput): AssetRecord =>
+  inStepRecord(`local-${String(doc.service_asset_id)}`, doc.service_asset_id as number, doc);
 
 async function statuses(book: AssetInput[], workspace: AssetInput[]): Promise<string[]> {
   const file = join(dir, `book-${Math.random().toString(36).slice(2)}.xlsx`);
