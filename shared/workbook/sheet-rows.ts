@@ -129,6 +129,13 @@ export class SheetRows {
    * after close `k` (`CLOSED`, `VALUE_OPEN`, `TEXT_OPEN`) is at `k * n + c`.
    */
   private readonly opens: Piece[];
+  /**
+   * The columns a row looks at, the first `listed` of them: those whose slot the assets of the
+   * slots' `shape` fill (`AnnualSlots.shape`), and every column of a listed record.
+   */
+  private readonly visit: Int32Array;
+  private listed = 0;
+  private shape = -1;
   /** A date's text, parsed once per distinct text (dates repeat across a pool): its serial, or the text. */
   private readonly dates = new Map<string, number | string>();
 
@@ -185,12 +192,24 @@ export class SheetRows {
     this.schemes = columns.map((c) => ((l) => (l ? schemeNames[l] : undefined))(schemeListOf(c.source)));
     this.isDate = specs.map((spec) => spec?.type === 'date');
     this.special = Uint8Array.from(columns, (_, c) => (this.schemes[c] || this.isDate[c] ? SPECIAL : PLAIN));
+    this.visit = new Int32Array(this.n);
     this.opens = closes.flatMap((close) => letters.map((letter) => new Piece(`${close}<c r="${letter}`)));
+  }
+
+  /** The columns to look at for the slots' present shape (see `visit`). */
+  private relist(): void {
+    const { from, places, visit, n } = this;
+    const filled = this.slots.filled;
+    let listed = 0;
+    for (let c = 0; c < n; c++) if (from[c] !== FROM_SLOT || filled[places[c]!] === 1) visit[listed++] = c;
+    this.listed = listed;
+    this.shape = this.slots.shape;
   }
 
   /** Asset row `r` (its own and annual values already in the slots: `AnnualSlots.fillAsset`). */
   row(asset: AssetInput, r: number): void {
-    const { xml, from, fields, places, special, styles, opens, n } = this;
+    if (this.shape !== this.slots.shape) this.relist();
+    const { xml, from, fields, places, special, styles, opens, n, visit, listed } = this;
     const starts = this.starts.at(r);
     const values = this.slots.values;
     const certifications = Array.isArray(asset.certifications) ? asset.certifications : undefined;
@@ -198,7 +217,8 @@ export class SheetRows {
     xml.piece(starts.open);
     // The close the last cell written still needs (see `CLOSED`).
     let open = CLOSED;
-    for (let c = 0; c < n; c++) {
+    for (let k = 0; k < listed; k++) {
+      const c = visit[k]!;
       let raw: unknown;
       switch (from[c]) {
         case FROM_SLOT:
