@@ -162,6 +162,7 @@ function* batches(chunks: readonly Uint8Array[]): Generator<Uint8Array> {
 export class ZipOut {
   private readonly zip: Zip;
   private queued: Uint8Array[] = [];
+  private queuedBytes = 0;
   private failure: Error | null = null;
 
   constructor(
@@ -170,7 +171,10 @@ export class ZipOut {
   ) {
     this.zip = new Zip((error, chunk) => {
       if (error) this.failure = error;
-      else this.queued.push(chunk);
+      else {
+        this.queued.push(chunk);
+        this.queuedBytes += chunk.length;
+      }
     });
   }
 
@@ -190,7 +194,9 @@ export class ZipOut {
     const part = new PackedPart(name, packed);
     this.zip.add(part);
     part.emit(packed.pieces);
-    await this.flush();
+    // Small parts wait for the next: a write each was a round trip through the pool.
+    if (this.queuedBytes >= WRITE_BYTES) await this.flush();
+    else if (this.failure) throw this.failure;
   }
 
   /**
@@ -207,6 +213,7 @@ export class ZipOut {
     if (this.failure) throw this.failure;
     const chunks = this.queued;
     this.queued = [];
+    this.queuedBytes = 0;
     for (const batch of batches(chunks)) await this.sink.write(batch);
   }
 
