@@ -181,6 +181,23 @@ describe('writeAssetWorkbook', () => {
     expectReferenceRows(await write(books, nativeDeflate), books);
   });
 
+  it('writes a book larger than one write to the sink whole, each write taken before the next', async () => {
+    // Names of random letters pack to about 60% of their size: 6 MB of them on each of six tabs
+    // are written in several runs of chunks, each joined in the same array (zip-out.ts `batches`).
+    let seed = 7;
+    const letter = (): string =>
+      String.fromCharCode(97 + (((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % 26));
+    const books = Array.from({ length: 300 }, (_, i) => ({
+      name: `${i} ${Array.from({ length: 20_000 }, letter).join('')}`,
+    })) as AssetInput[];
+    const parts = await write(books, nativeDeflate);
+    // Every tab but the two of records names its assets.
+    for (const tab of [1, 2, 3, 4, 5, 6]) {
+      const sheet = parts[`xl/worksheets/sheet${tab}.xml`] ?? '';
+      expect(books.filter((asset) => !sheet.includes(`>${asset.name}</t>`))).toEqual([]);
+    }
+  });
+
   it('writes the same parts with any deflate: in the thread pool, in the thread, or fflate', async () => {
     const pooled = await write(docs, nativeDeflate);
     const inThread = await write(docs, nativeDeflateSync);
