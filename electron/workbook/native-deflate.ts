@@ -5,9 +5,9 @@ import type { Packed, PartPacking, RawDeflate } from '../../shared/workbook/zip-
 const options = (final: boolean) => ({
   level: 1,
   finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH,
-  // Room for a whole piece's output (a 256 kB piece packs to about 40 kB): zlib's 16 kB default
+  // Room for a whole piece's output (a 1 MB piece packs to about 160 kB): zlib's 16 kB default
   // answered each piece in three rounds between main and the thread pool.
-  chunkSize: 1 << 17,
+  chunkSize: 1 << 18,
 });
 
 /** What zlib writes around a gzip member's deflate stream when no header is given: 10 bytes before, CRC-32 and size after. */
@@ -15,12 +15,12 @@ const GZIP_HEADER = 10;
 const GZIP_TRAILER = 8;
 /**
  * Pieces a part may have waiting for zlib before its writer waits (bounds memory, keeps zlib fed):
- * eight tabs' 8 pieces of 256 kB are 16 MB at most. At 4, main waited on a part's backlog while
- * the pool still had work (issue 33: up to 0.15-0.25 s per export of 10,000 assets, timed on a
- * loaded machine); at 8 it seldom does.
+ * eight tabs' 2 pieces of 1 MB are 16 MB at most, as 8 of 256 kB were before the pieces grew
+ * (issue 33: `CHUNK_BYTES` says why). With 4 of 256 kB, main waited on a part's backlog while the
+ * pool still had work; 4 of 1 MB timed no better than 2, and leave more to pack after the last row.
  */
-const AHEAD = 8;
-/** Output per round of the stream: a 256 kB piece packs to about 40 kB, so one round answers several. */
+const AHEAD = 2;
+/** Output per round of the stream: a 1 MB piece packs to about 160 kB, so one round answers it. */
 const STREAM_OUT_BYTES = 1 << 18;
 
 /**

@@ -19,6 +19,17 @@ export class AnnualSlots {
    */
   private readonly touched: number[] = [];
   private touchedCount = 0;
+  /**
+   * Which slots an asset's `fillAsset` filled, counted up each time they differ from the asset's
+   * before (assets are made alike, so most give the same slots in the same order): a tab lists the
+   * columns it has to look at once per shape, not 939 columns per row (issue 33).
+   */
+  shape = 0;
+  /** The slots filled (1) by the assets of this `shape`, whatever their values. */
+  filled = new Uint8Array(0);
+  /** Whether the slots filled so far differ from the last asset's (or may: `refill`). */
+  private reshaped = true;
+  private lastCount = -1;
 
   constructor(sources: Iterable<ColumnSource> = []) {
     for (const source of sources) if (source.kind === 'annual') this.slot(source.year, source.field);
@@ -63,6 +74,15 @@ export class AnnualSlots {
     // the asset's own values.
     this.fillRecords((asset as Record_).annual_data);
     this.fillRecord(this.own, asset as Record_);
+    const n = this.touchedCount;
+    if (n !== this.lastCount || this.filled.length !== this.values.length) this.reshaped = true;
+    this.lastCount = n;
+    if (!this.reshaped) return;
+    this.reshaped = false;
+    this.shape++;
+    const filled = (this.filled = new Uint8Array(this.values.length));
+    const { touched } = this;
+    for (let i = 0; i < n; i++) filled[touched[i]!] = 1;
   }
 
   /** One asset's annual records (by year, the last of a year kept) into the slots. */
@@ -95,6 +115,7 @@ export class AnnualSlots {
 
   private refill(records: readonly Record_[]): void {
     this.clear();
+    this.reshaped = true;
     const byYear = new Map<number, Record_>();
     for (const r of records) if (typeof r.year === 'number') byYear.set(r.year, r);
     this.fill(byYear);
@@ -122,7 +143,12 @@ export class AnnualSlots {
       i++;
       if (slot < 0) continue;
       values[slot] = rec[field];
-      touched[n++] = slot;
+      // The last asset's slot at this place, overwritten only where it differs (see `shape`).
+      if (touched[n] !== slot) {
+        touched[n] = slot;
+        this.reshaped = true;
+      }
+      n++;
     }
     this.touchedCount = n;
   }

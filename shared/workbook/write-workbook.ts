@@ -254,15 +254,21 @@ export async function writeAssetWorkbook(
   const extra = opts.extraSheets ?? [];
   const names = [...layout.map((s) => s.name), LISTS_SHEET, ...extra.map((s) => s.name)];
   const out = new ZipOut(sink, deflate);
-  await out.small('[Content_Types].xml', strToU8(contentTypesXml(names.length)));
-  await out.small('_rels/.rels', strToU8(rootRelsXml));
-  await out.small(
-    'docProps/core.xml',
-    strToU8(corePropsXml(opts.title ?? 'Assets', 'Asset Desk', new Date())),
-  );
-  await out.small('xl/workbook.xml', strToU8(workbookXml(names)));
-  await out.small('xl/_rels/workbook.xml.rels', strToU8(workbookRelsXml(names.length)));
-  await out.small('xl/styles.xml', strToU8(stylesXml));
+  // The book's small parts go in first, while the rows are built: each waits for the packer (a
+  // round trip through the pool), which the rows' first turns give them (issue 33).
+  const head = (async () => {
+    await out.small('[Content_Types].xml', strToU8(contentTypesXml(names.length)));
+    await out.small('_rels/.rels', strToU8(rootRelsXml));
+    await out.small(
+      'docProps/core.xml',
+      strToU8(corePropsXml(opts.title ?? 'Assets', 'Asset Desk', new Date())),
+    );
+    await out.small('xl/workbook.xml', strToU8(workbookXml(names)));
+    await out.small('xl/_rels/workbook.xml.rels', strToU8(workbookRelsXml(names.length)));
+    await out.small('xl/styles.xml', strToU8(stylesXml));
+  })();
+  // Awaited before the tabs go in; until then a failure must not count as unhandled.
+  head.catch(() => undefined);
   // Every asset tab at once, an asset's rows written to all of them (sheet-rows.ts says why).
   const slots = new AnnualSlots(layout.flatMap((sheet) => sheet.columns.map((c) => c.source)));
   const starts = new RowStarts();
@@ -279,6 +285,7 @@ export async function writeAssetWorkbook(
   // Every tab ended before the first goes into the ZIP: ended one by one as each went in, a tab's
   // last piece waited for the tabs before it to be packed (issue 33: 0.03-0.08 s of the export).
   for (const tab of tabs) tab.end(sheetTailXml(validations(tab.sheet, lastRow, lists)));
+  await head;
   for (const [i, tab] of tabs.entries()) await out.add(`xl/worksheets/sheet${i + 1}.xml`, tab.packing);
   await writeListsSheet(out, tabs.length + 1, lists);
   for (const [i, sheet] of extra.entries())

@@ -59,3 +59,35 @@ describe('AnnualSlots.fillRecords', () => {
     expect(byRecords(slots, undefined).every((v) => v === undefined)).toBe(true);
   });
 });
+
+describe('AnnualSlots.shape', () => {
+  it('changes when an asset fills other slots than the asset before, and only then', () => {
+    const slots = new AnnualSlots(sources);
+    const shapeOf = (asset: object): { shape: number; filled: number[] } => {
+      slots.fillAsset(asset);
+      const out = { shape: slots.shape, filled: [...slots.filled] };
+      slots.clear();
+      return out;
+    };
+    const a = shapeOf({ annual_data: [{ year: 2023, a: 1, b: undefined }] });
+    expect(a.filled).toEqual([1, 1, 0, 0, 0, 0]);
+    // The same slots, whatever their values: the same shape.
+    expect(shapeOf({ annual_data: [{ year: 2023, a: null, b: 2 }] }).shape).toBe(a.shape);
+    // Another slot, the same count: a new shape.
+    const b = shapeOf({ annual_data: [{ year: 2023, a: 1, c: 2 }] });
+    expect(b).toEqual({ shape: a.shape + 1, filled: [1, 0, 1, 0, 0, 0] });
+    // Fewer slots, then a year given twice (the last record of it kept).
+    expect(shapeOf({ annual_data: [{ year: 2023, a: 1 }] })).toEqual({
+      shape: b.shape + 1,
+      filled: [1, 0, 0, 0, 0, 0],
+    });
+    const twice = shapeOf({
+      annual_data: [
+        { year: 2024, a: 1 },
+        { year: 2024, b: 1 },
+      ],
+    });
+    expect(twice.filled).toEqual([0, 0, 0, 0, 1, 0]);
+    expect(twice.shape).toBeGreaterThan(b.shape + 1);
+  });
+});
