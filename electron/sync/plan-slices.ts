@@ -68,7 +68,8 @@ export class SlicedPlan {
     this.cursor[queue] += slice.length;
     sliceStats.rowsPlanned += slice.length;
     const ids = slice.map((candidate) => candidate.localId);
-    const work = pendingWork(this.store.pendingRows(ids), this.conflictedIds, this.idName);
+    const rowids = slice.flatMap((candidate) => (candidate.rowid === undefined ? [] : [candidate.rowid]));
+    const work = pendingWork(this.store.pendingRows(ids, rowids), this.conflictedIds, this.idName);
     if (this.kept) merge(this.work, work);
     return work;
   }
