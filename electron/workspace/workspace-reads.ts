@@ -3,6 +3,9 @@ import type { FieldConflict, Scalar } from '../../shared/sync/asset-doc';
 import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
 import { WorkspaceEditError } from './workspace-edit-error';
 
+/** A row read for the grids' views: its rowid, and whether its copy is the service's (base unread). */
+export type ViewRow = AssetRow & { row: number; in_step: number };
+
 /**
  * What the workspace store reads of its assets, their conflicts and the journal, over its one
  * connection and statement cache (WorkspaceStore adds the writes).
@@ -28,13 +31,19 @@ export class WorkspaceReads {
    * its `base` stays unread (null, with `inStep`). `last`: the row to go on after.
    */
   listForViews(after = 0, limit = -1): { records: AssetRecord[]; last: number | null } {
+    const { rows, last } = this.rowsForViews(after, limit);
+    return { records: rows.map((row) => ({ ...toRecord(row), inStep: row.in_step === 1 })), last };
+  }
+
+  /**
+   * The rows `listForViews` reads, as SQLite hands them back (documents as their stored text): a
+   * page of views can be written from the texts without parsing them (`asset-view-text.ts`).
+   */
+  rowsForViews(after = 0, limit = -1): { rows: ViewRow[]; last: number | null } {
     const rows = this.sql(
       `SELECT rowid AS row, local_id, service_asset_id, partners_id, server_validations, outliers, remote_deleted, not_found, in_flight, updated_at, current, CASE WHEN ${inStep} THEN NULL ELSE base END AS base, ${inStep} AS in_step FROM assets WHERE rowid > ? ORDER BY rowid LIMIT ?`,
-    ).all(after, limit) as Array<AssetRow & { row: number; in_step: number }>;
-    return {
-      records: rows.map((row) => ({ ...toRecord(row), inStep: row.in_step === 1 })),
-      last: rows.at(-1)?.row ?? null,
-    };
+    ).all(after, limit) as ViewRow[];
+    return { rows, last: rows.at(-1)?.row ?? null };
   }
 
   /** How many assets the workspace holds, without reading them. */

@@ -10,6 +10,7 @@ import { badRequest, errorMessage, notFound } from '../../shared/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { workspaceFile } from '../storage/paths';
 import { assetViewPage } from './asset-views';
+import { assetViewPageText } from './asset-view-text';
 import { editHandlers, type EditHandlers } from './edit-handlers';
 import { readReference, referenceKey, refreshReference } from './reference-lists';
 import { WorkspaceStore } from './workspace-store';
@@ -287,7 +288,7 @@ export class WorkspaceService {
       };
     },
     'workspace.assets': ({ after, limit }) =>
-      assetViewPage(this.require().store, after, limit, this.idName()),
+      assetViewPageText(this.require().store, after, limit, this.idName()),
     ...editHandlers(
       () => this.require().store,
       () => this.idName(),

@@ -2,6 +2,7 @@
 import type { CertificationScheme, EnergyRatingScheme, Entity, ListItem } from '../domain';
 import type { AssetView } from '../sync/types';
 import type { AssetIdNameState } from '../sync/asset-id-name';
+import type { JsonText } from './json-text';
 
 export interface AppInfo {
   name: string;
@@ -120,9 +121,12 @@ export interface WorkspaceSnapshot {
   lastSyncAt: string | null;
 }
 
-/** The next page of a snapshot's assets. */
+/**
+ * The next page of a snapshot's assets: their views as one JSON text, written by main from the
+ * stored documents' texts without parsing them (`electron/workspace/asset-view-text.ts`).
+ */
 export interface AssetPage {
-  assets: AssetView[];
+  views: JsonText<AssetView[]>;
   next: number | null;
 }
 
