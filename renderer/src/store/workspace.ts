@@ -106,7 +106,17 @@ export async function refreshSession(): Promise<SessionState> {
  * large workspace follows in pages between frames, so a 100k-row workspace is interactive at once.
  */
 const firstPage = 1_000;
-const laterPage = 5_000;
+const laterPage = 6_000;
+
+/**
+ * The rest of a snapshot in pages of at most `laterPage`, all of about one size: each page costs a
+ * round trip whatever its size, and a last page of a few hundred assets cost one of its own.
+ */
+function pageSizeFor(snapshot: Snapshot): number {
+  const left = Math.max(1, snapshot.total - snapshot.assets.length);
+  return Math.ceil(left / Math.ceil(left / laterPage));
+}
+
 let loadGeneration = 0;
 
 /**
@@ -143,7 +153,7 @@ export async function reloadSnapshot(): Promise<void> {
     counts: countsOf(assets.values()),
     partial: snapshot.next === null ? null : { total: snapshot.total },
   }));
-  if (snapshot.next !== null) void readRest(snapshot.next, generation);
+  if (snapshot.next !== null) void readRest(snapshot.next, pageSizeFor(snapshot), generation);
 }
 
 type Snapshot = Awaited<ReturnType<(typeof bridge.methods)['workspace.snapshot']>>;
@@ -173,12 +183,13 @@ type PageAnswer = { page: Page } | { error: unknown };
  */
 async function readPages(
   after: number,
+  limit: number,
   generation: number,
   take: (views: readonly AssetView[]) => void,
 ): Promise<boolean> {
   // Settled either way, so a page asked for ahead and not wanted any more is no unhandled failure.
   const ask = (from: number): Promise<PageAnswer> =>
-    bridge.methods['workspace.assets']({ after: from, limit: laterPage }).then(
+    bridge.methods['workspace.assets']({ after: from, limit }).then(
       (page) => ({ page }),
       (error: unknown) => ({ error }),
     );
@@ -205,9 +216,10 @@ function pageViews(page: Page): AssetView[] {
   }
 }
 
-async function readRest(after: number, generation: number): Promise<void> {
+async function readRest(after: number, limit: number, generation: number): Promise<void> {
   try {
-    if (await readPages(after, generation, appendViews)) useWorkspace.setState({ partial: null });
+    if (!(await readPages(after, limit, generation, appendViews))) return;
+    useWorkspace.setState({ partial: null });
   } catch (error) {
     if (generation !== loadGeneration) return;
     useWorkspace.setState((state) => ({
@@ -217,6 +229,8 @@ async function readRest(after: number, generation: number): Promise<void> {
       },
     }));
   }
+  // Main holds the session back until the window has its rows (their cores are shared).
+  void bridge.methods['app.workspaceShown']({}).catch(() => undefined);
 }
 
 /**
@@ -228,7 +242,7 @@ async function refreshInPlace(snapshot: Snapshot, after: number, generation: num
   const views: AssetView[] = [...snapshot.assets];
   let problem: string | undefined;
   try {
-    const whole = await readPages(after, generation, (page) => views.push(...page));
+    const whole = await readPages(after, pageSizeFor(snapshot), generation, (page) => views.push(...page));
     if (!whole) return;
   } catch (error) {
     if (generation !== loadGeneration) return;
