@@ -1,4 +1,4 @@
-import type { AssetPage } from '../../shared/bridge/types';
+import type { AssetPage, PlainView } from '../../shared/bridge/asset-page';
 import { jsonText } from '../../shared/bridge/json-text';
 import type { FieldConflict } from '../../shared/sync/asset-doc';
 import type { AssetStatus, AssetView } from '../../shared/sync/types';
@@ -27,16 +27,28 @@ export function assetViewPageText(
   const { rows, last } = store.rowsForViews(after, limit);
   const parts = rows.map((row) => viewText(row, conflicts.get(row.local_id) ?? [], idName));
   return {
-    views: jsonText<AssetView[]>(`[${parts.join(',')}]`),
+    views: jsonText<Array<AssetView | PlainView>>(`[${parts.join(',')}]`),
     next: limit > 0 && rows.length === limit ? last : null,
   };
 }
 
-/** One view's JSON. */
+/** One view's JSON: a `PlainView` when the asset has nothing to show but its copy. */
 function viewText(row: ViewRow, conflicts: readonly FieldConflict[], idName?: AssetIdName): string {
   const status = plainStatus(row);
   if (status === null)
     return JSON.stringify(toAssetView({ ...toRecord(row), inStep: false }, conflicts, idName));
+  const doc = row.current ?? row.base ?? '{}';
+  // As `toRecord` reads them: an empty text is no verdict and no outliers.
+  const verdict = row.server_validations || 'null';
+  const outliers = row.outliers || '[]';
+  const plain =
+    conflicts.length === 0 &&
+    row.remote_deleted === 0 &&
+    row.not_found === 0 &&
+    verdict === 'null' &&
+    outliers === '[]';
+  if (plain)
+    return `[${JSON.stringify(row.local_id)},${row.service_asset_id},${row.partners_id},"${status}",${doc}]`;
   const lean: Omit<AssetView, 'doc' | 'serverValidations' | 'outliers'> = {
     localId: row.local_id,
     serviceAssetId: row.service_asset_id,
@@ -47,10 +59,6 @@ function viewText(row: ViewRow, conflicts: readonly FieldConflict[], idName?: As
     remoteDeleted: row.remote_deleted === 1,
     notFound: row.not_found === 1,
   };
-  // As `toRecord` reads them: an empty text is no verdict and no outliers.
-  const doc = row.current ?? row.base ?? '{}';
-  const verdict = row.server_validations || 'null';
-  const outliers = row.outliers || '[]';
   return `{"doc":${doc},"serverValidations":${verdict},"outliers":${outliers},${JSON.stringify(lean).slice(1)}`;
 }
 

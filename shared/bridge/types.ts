@@ -2,7 +2,6 @@
 import type { CertificationScheme, EnergyRatingScheme, Entity, ListItem } from '../domain';
 import type { AssetView } from '../sync/types';
 import type { AssetIdNameState } from '../sync/asset-id-name';
-import type { JsonText } from './json-text';
 
 export interface AppInfo {
   name: string;
@@ -121,14 +120,7 @@ export interface WorkspaceSnapshot {
   lastSyncAt: string | null;
 }
 
-/**
- * The next page of a snapshot's assets: their views as one JSON text, written by main from the
- * stored documents' texts without parsing them (`electron/workspace/asset-view-text.ts`).
- */
-export interface AssetPage {
-  views: JsonText<AssetView[]>;
-  next: number | null;
-}
+export type { AssetPage } from './asset-page';
 
 export interface OAuthStart {
   flowId: string;

@@ -7,7 +7,7 @@ import { create } from 'zustand';
 import type { ReferenceData, SessionState } from '../../../shared/bridge/types';
 import type { Entity } from '../../../shared/domain';
 import type { AssetView, SyncChanges } from '../../../shared/sync/types';
-import { parseJsonText } from '../../../shared/bridge/json-text';
+import { pageViews } from '../../../shared/bridge/asset-page';
 import { bridge } from '../bridge';
 import { errorMessage } from '../../../shared/errors';
 import { AssetTable } from './asset-table';
@@ -202,15 +202,15 @@ async function readPages(
     // A frame between pages: the grid paints and takes keys while the rest arrives.
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (generation !== loadGeneration) return false;
-    take(pageViews(answer.page));
+    take(viewsOf(answer.page));
   }
   return true;
 }
 
-/** A page's views, from the one JSON text main wrote them as (`shared/bridge/json-text.ts`). */
-function pageViews(page: Page): AssetView[] {
+/** A page's views, from the one JSON text main wrote them as (`shared/bridge/asset-page.ts`). */
+function viewsOf(page: Page): AssetView[] {
   try {
-    return parseJsonText(page.views);
+    return pageViews(page);
   } catch (error) {
     throw new Error(`a page of the workspace could not be read (${errorMessage(error)})`);
   }

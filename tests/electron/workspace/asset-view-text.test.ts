@@ -1,13 +1,13 @@
 /**
- * Issue 33: a later page of the snapshot is one JSON text written from the stored texts. Parsed, it
- * says exactly what the views `toAssetView` makes say, for every kind of asset: new, in step with
+ * Issue 33: a later page of the snapshot is one JSON text written from the stored texts, the assets
+ * with nothing but their copy to show as tuples. Read (`pageViews`), it says exactly what the views
+ * `toAssetView` makes say, for every kind of asset: new, in step with
  * the service, edited here (and edited only in a field the real service no longer takes), deleted,
  * in conflict, refused by the service, with outliers; and it pages as the views do.
  */
 import { describe, expect, it } from 'vitest';
-import { parseJsonText } from '../../../shared/bridge/json-text';
+import { pageViews } from '../../../shared/bridge/asset-page';
 import { serviceIdName, specIdName, type AssetIdName } from '../../../shared/sync/asset-id-name';
-import type { AssetView } from '../../../shared/sync/types';
 import { assetViewPage } from '../../../electron/workspace/asset-views';
 import { assetViewPageText } from '../../../electron/workspace/asset-view-text';
 import { RemoteMerge } from '../../../electron/sync/remote-merge';
@@ -53,10 +53,13 @@ describe('a page of asset views as one JSON text', () => {
       const views = assetViewPage(store, 0, -1, idName).assets;
       for (const limit of [-1, 4]) {
         const pages = pagesOf(store, limit, idName);
-        const parsed = pages.flatMap((page) => parseJsonText<AssetView[]>(page.views));
+        const parsed = pages.flatMap(pageViews);
         expect(parsed).toEqual(views);
         expect(pages.map((page) => page.next === null)).toEqual(limit === -1 ? [true] : [false, false, true]);
       }
+      // The assets with nothing but their copy to show go as tuples: the new ones and the deleted.
+      const items = JSON.parse(pagesOf(store, -1, idName)[0]!.views) as unknown[];
+      expect(items.filter((item) => Array.isArray(item))).toHaveLength(3);
       const kinds = new Map(views.map((view) => [view.serviceAssetId, view]));
       expect(kinds.get(801)).toMatchObject({ status: 'modified', changedPaths: ['city'] });
       expect(kinds.get(802)!.status).toBe(idName === serviceIdName ? 'clean' : 'modified');
