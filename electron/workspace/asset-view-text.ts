@@ -22,9 +22,10 @@ export function assetViewPageText(
   after: number,
   limit: number,
   idName?: AssetIdName,
+  through?: number,
 ): AssetPage {
   const conflicts = store.conflictsByAsset();
-  const { rows, last } = store.rowsForViews(after, limit);
+  const { rows, last } = store.rowsForViews(after, limit, through);
   const parts = rows.map((row) => viewText(row, conflicts.get(row.local_id) ?? [], idName));
   return {
     views: jsonText<Array<AssetView | PlainView>>(`[${parts.join(',')}]`),

@@ -130,14 +130,29 @@ export const bridgeMethods = {
   'auth.cancelOAuth': method<boolean>()(z.object({ flowId: z.string().min(1).max(64) }).strict()),
   /**
    * The open workspace. With `limit`, its first assets only: the window draws them while it reads
-   * the rest with `workspace.assets` (a 100k-row workspace is 30 MB of views).
+   * the rest with `workspace.assets` (a 100k-row workspace is 30 MB of views); with `laterPages`,
+   * where each later page of about one size, at most that, starts (`pageStarts`).
    */
   'workspace.snapshot': method<WorkspaceSnapshot>()(
-    z.object({ limit: z.number().int().min(1).max(1_000_000).optional() }).strict(),
+    z
+      .object({
+        limit: z.number().int().min(1).max(1_000_000).optional(),
+        laterPages: z.number().int().min(1).max(1_000_000).optional(),
+      })
+      .strict(),
   ),
-  /** The assets after a snapshot's (or page's) `next`, at most `limit` of them. */
+  /**
+   * The assets after a snapshot's (or page's) `next`, at most `limit` of them; with `through`, none
+   * past that row (the next of a snapshot's `pageStarts`: the window asks for every page at once).
+   */
   'workspace.assets': method<AssetPage>()(
-    z.object({ after: z.number().int().min(0), limit: z.number().int().min(1).max(1_000_000) }).strict(),
+    z
+      .object({
+        after: z.number().int().min(0),
+        limit: z.number().int().min(1).max(1_000_000),
+        through: z.number().int().min(0).optional(),
+      })
+      .strict(),
   ),
   /**
    * Cell edits as one undo step: the assets as they are now and main's history. `source`: what the

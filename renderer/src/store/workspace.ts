@@ -106,16 +106,10 @@ export async function refreshSession(): Promise<SessionState> {
  * large workspace follows in pages between frames, so a 100k-row workspace is interactive at once.
  */
 const firstPage = 1_000;
+/** The later pages' most rows: main makes them all of about one size (the snapshot's `pageStarts`). */
 const laterPage = 6_000;
-
-/**
- * The rest of a snapshot in pages of at most `laterPage`, all of about one size: each page costs a
- * round trip whatever its size, and a last page of a few hundred assets cost one of its own.
- */
-function pageSizeFor(snapshot: Snapshot): number {
-  const left = Math.max(1, snapshot.total - snapshot.assets.length);
-  return Math.ceil(left / Math.ceil(left / laterPage));
-}
+/** What a page of `pageStarts` may hold: it ends where the next begins. */
+const wholePage = 1_000_000;
 
 let loadGeneration = 0;
 
@@ -130,7 +124,7 @@ export async function reloadSnapshot(): Promise<void> {
   const generation = ++loadGeneration;
   performance.mark('workspace:reload');
   touched.clear();
-  const snapshot = await bridge.methods['workspace.snapshot']({ limit: firstPage });
+  const snapshot = await bridge.methods['workspace.snapshot']({ limit: firstPage, laterPages: laterPage });
   performance.mark('snapshot:received');
   if (generation !== loadGeneration) return;
   const shown = useWorkspace.getState();
@@ -153,7 +147,7 @@ export async function reloadSnapshot(): Promise<void> {
     counts: countsOf(assets.values()),
     partial: snapshot.next === null ? null : { total: snapshot.total },
   }));
-  if (snapshot.next !== null) void readRest(snapshot.next, pageSizeFor(snapshot), generation);
+  if (snapshot.next !== null) void readRest(startsOf(snapshot, snapshot.next), generation);
 }
 
 type Snapshot = Awaited<ReturnType<(typeof bridge.methods)['workspace.snapshot']>>;
@@ -176,29 +170,39 @@ const touched = new Set<string>();
 type Page = Awaited<ReturnType<(typeof bridge.methods)['workspace.assets']>>;
 type PageAnswer = { page: Page } | { error: unknown };
 
+/** Where the snapshot's later pages start (its `next` alone: one page to the end). */
+function startsOf(snapshot: Snapshot, next: number): readonly number[] {
+  return snapshot.pageStarts.length > 0 ? snapshot.pageStarts : [next];
+}
+
 /**
- * The later pages of a snapshot, each handed on as it arrives; false once a newer load began. The
- * page after is asked for before one is handed on: main reads it while the window takes this one
- * (main's read was the longest part of a 100k-row first read, and the window waited on it idle).
+ * The later pages of a snapshot, each handed on in order as it arrives; false once a newer load
+ * began. Every page is asked for at once: main reads each while the ones before travel and the
+ * window takes them (asked one after another, the window waited idle for each page's round trip,
+ * main's read and its bytes' way, half of a 100k-row first read; issue 33).
  */
 async function readPages(
-  after: number,
-  limit: number,
+  starts: readonly number[],
   generation: number,
   take: (views: readonly AssetView[]) => void,
 ): Promise<boolean> {
   // Settled either way, so a page asked for ahead and not wanted any more is no unhandled failure.
-  const ask = (from: number): Promise<PageAnswer> =>
-    bridge.methods['workspace.assets']({ after: from, limit }).then(
+  const ask = (after: number, through?: number): Promise<PageAnswer> =>
+    bridge.methods['workspace.assets']({
+      after,
+      limit: wholePage,
+      ...(through === undefined ? {} : { through }),
+    }).then(
       (page) => ({ page }),
       (error: unknown) => ({ error }),
     );
-  let asked: Promise<PageAnswer> | null = ask(after);
-  while (asked !== null) {
-    const answer: PageAnswer = await asked;
+  const asked = starts.map((after, i) => ask(after, starts[i + 1]));
+  while (asked.length > 0) {
+    const answer: PageAnswer = await asked.shift()!;
     if (generation !== loadGeneration) return false;
     if ('error' in answer) throw answer.error;
-    asked = answer.page.next === null ? null : ask(answer.page.next);
+    // Past a million rows, the last page goes on where it stopped.
+    if (asked.length === 0 && answer.page.next !== null) asked.push(ask(answer.page.next));
     // A frame between pages: the grid paints and takes keys while the rest arrives.
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (generation !== loadGeneration) return false;
@@ -216,9 +220,9 @@ function viewsOf(page: Page): AssetView[] {
   }
 }
 
-async function readRest(after: number, limit: number, generation: number): Promise<void> {
+async function readRest(starts: readonly number[], generation: number): Promise<void> {
   try {
-    if (!(await readPages(after, limit, generation, appendViews))) return;
+    if (!(await readPages(starts, generation, appendViews))) return;
     useWorkspace.setState({ partial: null });
   } catch (error) {
     if (generation !== loadGeneration) return;
@@ -242,7 +246,7 @@ async function refreshInPlace(snapshot: Snapshot, after: number, generation: num
   const views: AssetView[] = [...snapshot.assets];
   let problem: string | undefined;
   try {
-    const whole = await readPages(after, pageSizeFor(snapshot), generation, (page) => views.push(...page));
+    const whole = await readPages(startsOf(snapshot, after), generation, (page) => views.push(...page));
     if (!whole) return;
   } catch (error) {
     if (generation !== loadGeneration) return;

@@ -70,4 +70,18 @@ describe('a page of asset views as one JSON text', () => {
       expect(views.filter((view) => view.status === 'new')).toHaveLength(2);
     }
   });
+  it('pages by the starts a snapshot gives: every asset once, in order, one added meanwhile last', () => {
+    const { store } = tempWorkspace('view-starts');
+    for (let i = 0; i < 10; i++) store.createAsset(newAsset(i));
+    const first = assetViewPage(store, 0, 1);
+    const starts = store.pageStarts(first.next!, 4);
+    expect(starts[0]).toBe(first.next);
+    expect(starts).toHaveLength(3); // 9 rows after the first: 4, 4 and 1
+    store.createAsset(newAsset(10)); // after the snapshot, before the pages are read
+    const pages = starts.map((after, i) =>
+      assetViewPageText(store, after, 1_000_000, specIdName, starts[i + 1]),
+    );
+    expect(pages.map((page) => pageViews(page).length)).toEqual([4, 4, 2]);
+    expect([...first.assets, ...pages.flatMap(pageViews)]).toEqual(assetViewPage(store).assets);
+  });
 });
