@@ -19,9 +19,15 @@ export interface AssetPage {
   next: number | null;
 }
 
-/** The page's views; a malformed text (a damaged file) throws. */
+/** The page's views; a malformed text (a damaged file) throws an error that says so. */
 export function pageViews(page: AssetPage): AssetView[] {
-  return parseJsonText(page.views).map((item) => (Array.isArray(item) ? plainView(item) : item));
+  let items: Array<AssetView | PlainView>;
+  try {
+    items = parseJsonText(page.views);
+  } catch (error) {
+    throw new Error(`a page of the workspace could not be read (${String(error)})`);
+  }
+  return items.map((item) => (Array.isArray(item) ? plainView(item) : item));
 }
 
 function plainView([localId, serviceAssetId, partnersId, status, doc]: PlainView): AssetView {

@@ -110,6 +110,8 @@ const firstPage = 1_000;
 const laterPage = 6_000;
 /** What a page of `pageStarts` may hold: it ends where the next begins. */
 const wholePage = 1_000_000;
+/** Pages asked for at a time, once the first has come (see `readPages`). */
+const pagesAhead = 2;
 
 let loadGeneration = 0;
 
@@ -177,9 +179,10 @@ function startsOf(snapshot: Snapshot, next: number): readonly number[] {
 
 /**
  * The later pages of a snapshot, each handed on in order as it arrives; false once a newer load
- * began. Every page is asked for at once: main reads each while the ones before travel and the
- * window takes them (asked one after another, the window waited idle for each page's round trip,
- * main's read and its bytes' way, half of a 100k-row first read; issue 33).
+ * began. Once the first has come, `pagesAhead` are asked for at a time: main reads the next while
+ * the one before travels and the window takes it (asked one after another, the window waited idle
+ * for each page's round trip, main's read and its bytes' way; issue 33). Not all at once: main's
+ * reading of every page went before the window's other first calls, and its first drawing waited.
  */
 async function readPages(
   starts: readonly number[],
@@ -196,28 +199,27 @@ async function readPages(
       (page) => ({ page }),
       (error: unknown) => ({ error }),
     );
-  const asked = starts.map((after, i) => ask(after, starts[i + 1]));
+  const asked: Array<Promise<PageAnswer>> = [];
+  let start = 0;
+  const askUpTo = (pages: number): void => {
+    for (; asked.length < pages && start < starts.length; start++)
+      asked.push(ask(starts[start]!, starts[start + 1]));
+  };
+  // The first alone: main answers the window's other first calls (the marks, the history) meanwhile.
+  askUpTo(1);
   while (asked.length > 0) {
     const answer: PageAnswer = await asked.shift()!;
     if (generation !== loadGeneration) return false;
     if ('error' in answer) throw answer.error;
+    askUpTo(pagesAhead);
     // Past a million rows, the last page goes on where it stopped.
     if (asked.length === 0 && answer.page.next !== null) asked.push(ask(answer.page.next));
     // A frame between pages: the grid paints and takes keys while the rest arrives.
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (generation !== loadGeneration) return false;
-    take(viewsOf(answer.page));
+    take(pageViews(answer.page));
   }
   return true;
-}
-
-/** A page's views, from the one JSON text main wrote them as (`shared/bridge/asset-page.ts`). */
-function viewsOf(page: Page): AssetView[] {
-  try {
-    return pageViews(page);
-  } catch (error) {
-    throw new Error(`a page of the workspace could not be read (${errorMessage(error)})`);
-  }
 }
 
 async function readRest(starts: readonly number[], generation: number): Promise<void> {
