@@ -149,13 +149,16 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
   // The workspace opens from disk first, so the window draws its grid while the sandbox starts and
   // the service answers; calls that need the service wait for that second part.
   const ready = session.restore();
-  // And the window's first drawing goes before the session: the sandbox's process, the lists and
-  // a first pull would share this machine's cores with it (a window that never asks waits no longer
-  // than `connectAfterMs`).
-  let windowServed: () => void = () => undefined;
-  const served = new Promise<void>((resolve) => (windowServed = resolve));
+  // And the window's first reading goes before the session: the sandbox's process, the lists and a
+  // first pull would share this machine's cores with it (issue 33: begun once the window drew its
+  // first page, they held its last rows back by a second or more). A window that has not asked for
+  // the workspace within `connectAfterMs` is not waited for, nor one still reading after `readAllMs`.
+  let windowAsked: () => void = () => undefined;
+  let windowRead: () => void = () => undefined;
+  const asked = new Promise<void>((resolve) => (windowAsked = resolve));
+  const read = new Promise<void>((resolve) => (windowRead = resolve));
   const connected = ready
-    .then(() => (workspaces.current ? Promise.race([served, delay(connectAfterMs)]) : undefined))
+    .then(() => (workspaces.current ? untilWindowRead(asked, read) : undefined))
     .then(() => session.activate(session.activeConnection))
     .then(() => events.emit('session.changed', { connectionId: session.activeConnection.id }));
 
@@ -169,16 +172,17 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
     ...session.handlers,
     ...connections.handlers,
     ...workspaces.handlers,
-    // The window has drawn once it asks for the snapshot's second page (it asks after the first
-    // render), or when the snapshot was whole.
+    // The window has every row once it says so (it has drawn the snapshot's last page), or once
+    // its snapshot was whole.
     'workspace.snapshot': async (args) => {
+      windowAsked();
       const snapshot = await workspaces.handlers['workspace.snapshot'](args);
-      if (snapshot.next === null) windowServed();
+      if (snapshot.next === null) windowRead();
       return snapshot;
     },
-    'workspace.assets': (args) => {
-      windowServed();
-      return workspaces.handlers['workspace.assets'](args);
+    'app.workspaceShown': () => {
+      windowRead();
+      return true;
     },
     ...sync.handlers,
     ...workbook.handlers,
@@ -208,12 +212,26 @@ export async function startAppCore(opts: AppCoreOptions): Promise<AppCore> {
 }
 
 const connectAfterMs = 2_000;
+const readAllMs = 10_000;
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** Until the window has read every row (see `startAppCore`'s start order), or it is late. */
+async function untilWindowRead(asked: Promise<void>, read: Promise<void>): Promise<void> {
+  const asking = await Promise.race([asked.then(() => true), delay(connectAfterMs).then(() => false)]);
+  if (asking) await Promise.race([read, delay(readAllMs)]);
+}
 
 /** What works from disk alone, while the session connects: the grids, edits, undo, the workbook. */
 function fromDisk(method: string): boolean {
   return (
-    ['app.info', 'session.get', 'sync.review', 'portfolio.export', 'files.pick'].includes(method) ||
+    [
+      'app.info',
+      'app.workspaceShown',
+      'session.get',
+      'sync.review',
+      'portfolio.export',
+      'files.pick',
+    ].includes(method) ||
     method.startsWith('workspace.') ||
     method.startsWith('meters.') ||
     method.startsWith('workbook.')

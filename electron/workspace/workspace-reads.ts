@@ -3,6 +3,9 @@ import type { FieldConflict, Scalar } from '../../shared/sync/asset-doc';
 import { assetColumns, inStep, toRecord, type AssetRecord, type AssetRow } from './asset-record';
 import { WorkspaceEditError } from './workspace-edit-error';
 
+/** A row read for the grids' views: its rowid, and whether its copy is the service's (base unread). */
+export type ViewRow = AssetRow & { row: number; in_step: number };
+
 /**
  * What the workspace store reads of its assets, their conflicts and the journal, over its one
  * connection and statement cache (WorkspaceStore adds the writes).
@@ -28,13 +31,36 @@ export class WorkspaceReads {
    * its `base` stays unread (null, with `inStep`). `last`: the row to go on after.
    */
   listForViews(after = 0, limit = -1): { records: AssetRecord[]; last: number | null } {
+    const { rows, last } = this.rowsForViews(after, limit);
+    return { records: rows.map((row) => ({ ...toRecord(row), inStep: row.in_step === 1 })), last };
+  }
+
+  /**
+   * The rows `listForViews` reads, as SQLite hands them back (documents as their stored text): a
+   * page of views can be written from the texts without parsing them (`asset-view-text.ts`).
+   */
+  rowsForViews(
+    after = 0,
+    limit = -1,
+    through = Number.MAX_SAFE_INTEGER,
+  ): { rows: ViewRow[]; last: number | null } {
     const rows = this.sql(
-      `SELECT rowid AS row, local_id, service_asset_id, partners_id, server_validations, outliers, remote_deleted, not_found, in_flight, updated_at, current, CASE WHEN ${inStep} THEN NULL ELSE base END AS base, ${inStep} AS in_step FROM assets WHERE rowid > ? ORDER BY rowid LIMIT ?`,
-    ).all(after, limit) as Array<AssetRow & { row: number; in_step: number }>;
-    return {
-      records: rows.map((row) => ({ ...toRecord(row), inStep: row.in_step === 1 })),
-      last: rows.at(-1)?.row ?? null,
-    };
+      `SELECT rowid AS row, local_id, service_asset_id, partners_id, server_validations, outliers, remote_deleted, not_found, in_flight, updated_at, current, CASE WHEN ${inStep} THEN NULL ELSE base END AS base, ${inStep} AS in_step FROM assets WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?`,
+    ).all(after, through, limit) as ViewRow[];
+    return { rows, last: rows.at(-1)?.row ?? null };
+  }
+
+  /**
+   * Where each page of the assets after the row `after` starts, pages of `size` rows: the row each
+   * goes on after (the first is `after`), read as the rows' ids alone.
+   */
+  pageStarts(after: number, size: number): number[] {
+    const ids = this.sql('SELECT rowid FROM assets WHERE rowid > ? ORDER BY rowid')
+      .pluck()
+      .all(after) as number[];
+    const starts = [after];
+    for (let i = size; i < ids.length; i += size) starts.push(ids[i - 1]!);
+    return starts;
   }
 
   /** How many assets the workspace holds, without reading them. */

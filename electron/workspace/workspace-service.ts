@@ -10,6 +10,7 @@ import { badRequest, errorMessage, notFound } from '../../shared/errors';
 import type { BridgeHandlers, EventSink } from '../bridge/handlers';
 import { workspaceFile } from '../storage/paths';
 import { assetViewPage } from './asset-views';
+import { assetViewPageText } from './asset-view-text';
 import { editHandlers, type EditHandlers } from './edit-handlers';
 import { readReference, referenceKey, refreshReference } from './reference-lists';
 import { WorkspaceStore } from './workspace-store';
@@ -272,27 +273,42 @@ export class WorkspaceService {
       events.emit('workspace.changed', { reason: 'entity' });
       return session.state();
     },
-    'workspace.snapshot': ({ limit }): WorkspaceSnapshot => {
+    'workspace.snapshot': ({ limit, laterPages }): WorkspaceSnapshot => {
       const { store, connectionId } = this.require();
       const entity = store.entity();
       if (!entity) throw badRequest('The entity has not been loaded yet.');
+      const first = assetViewPage(store, 0, limit, this.idName());
+      const total = store.assetCount();
       return {
         connectionId,
         entity,
         assessmentYear: this.deps.assessmentYear,
         reference: readReference(store.reference(referenceKey)),
-        ...assetViewPage(store, 0, limit, this.idName()),
-        total: store.assetCount(),
+        ...first,
+        total,
+        pageStarts:
+          first.next === null || laterPages === undefined
+            ? []
+            : store.pageStarts(first.next, evenPages(total - first.assets.length, laterPages)),
         lastSyncAt: store.getMeta('last_sync_at') ?? null,
       };
     },
-    'workspace.assets': ({ after, limit }) =>
-      assetViewPage(this.require().store, after, limit, this.idName()),
+    'workspace.assets': ({ after, limit, through }) =>
+      assetViewPageText(this.require().store, after, limit, this.idName(), through),
     ...editHandlers(
       () => this.require().store,
       () => this.idName(),
     ),
   });
+}
+
+/**
+ * The size of pages of at most `most` rows over `left` rows, all of about one size: each page costs
+ * the window a message whatever its size, and a last page of a few hundred rows cost one of its own.
+ */
+function evenPages(left: number, most: number): number {
+  const rows = Math.max(1, left);
+  return Math.ceil(rows / Math.ceil(rows / most));
 }
 
 /** Every handler run through `guard` (a failure of the workspace's file becomes its problem). */

@@ -8,7 +8,6 @@
  * are only typed.
  */
 import { z } from 'zod';
-import { sameTabNames, tabNameProblem } from '../workbook/tab-names';
 import {
   event,
   method,
@@ -68,6 +67,7 @@ import type {
 } from '../meters/views';
 import type { CellHistoryEntry } from '../history/change-source';
 import { historyArgs } from '../history/bridge-args';
+import { portfolioArgs } from '../portfolio/bridge-args';
 import type { ImportDetail, ImportSummary } from '../history/import-record';
 
 export type { MeterWriteResult } from '../meters/views';
@@ -75,6 +75,11 @@ export type { AppInfo, OAuthFinished, OAuthStart, SessionState, WorkspaceSnapsho
 
 export const bridgeMethods = {
   'app.info': method<AppInfo>()(noArgs),
+  /**
+   * The window shows every asset of the workspace it asked for (or stopped reading them, and says
+   * why): main starts what waited for it, the session (electron/app/app-core.ts, the start order).
+   */
+  'app.workspaceShown': method<boolean>()(noArgs),
   'session.get': method<SessionState>()(noArgs),
   'session.selectEntity': method<SessionState>()(
     z.object({ entityId: z.number().int().positive() }).strict(),
@@ -125,14 +130,29 @@ export const bridgeMethods = {
   'auth.cancelOAuth': method<boolean>()(z.object({ flowId: z.string().min(1).max(64) }).strict()),
   /**
    * The open workspace. With `limit`, its first assets only: the window draws them while it reads
-   * the rest with `workspace.assets` (a 100k-row workspace is 30 MB of views).
+   * the rest with `workspace.assets` (a 100k-row workspace is 30 MB of views); with `laterPages`,
+   * where each later page of about one size, at most that, starts (`pageStarts`).
    */
   'workspace.snapshot': method<WorkspaceSnapshot>()(
-    z.object({ limit: z.number().int().min(1).max(1_000_000).optional() }).strict(),
+    z
+      .object({
+        limit: z.number().int().min(1).max(1_000_000).optional(),
+        laterPages: z.number().int().min(1).max(1_000_000).optional(),
+      })
+      .strict(),
   ),
-  /** The assets after a snapshot's (or page's) `next`, at most `limit` of them. */
+  /**
+   * The assets after a snapshot's (or page's) `next`, at most `limit` of them; with `through`, none
+   * past that row (the next of a snapshot's `pageStarts`: the window asks for every page at once).
+   */
   'workspace.assets': method<AssetPage>()(
-    z.object({ after: z.number().int().min(0), limit: z.number().int().min(1).max(1_000_000) }).strict(),
+    z
+      .object({
+        after: z.number().int().min(0),
+        limit: z.number().int().min(1).max(1_000_000),
+        through: z.number().int().min(0).optional(),
+      })
+      .strict(),
   ),
   /**
    * Cell edits as one undo step: the assets as they are now and main's history. `source`: what the
@@ -250,36 +270,7 @@ export const bridgeMethods = {
   'responses.sync': method<ResponsesSyncReport>()(noArgs),
   /** The Portfolio view's tables as an XLSX workbook (a tab each) in main's save dialog; null when cancelled. */
   'portfolio.export': method<{ fileName: string; tables: number; downloadId?: string } | null>()(
-    z
-      .object({
-        tables: z
-          .array(
-            z
-              .object({
-                name: z.string().superRefine((name, ctx) => {
-                  const problem = tabNameProblem(name);
-                  if (problem) ctx.addIssue({ code: 'custom', message: `The tab name "${name}" ${problem}` });
-                }),
-                columns: z.array(z.string().max(200)).min(1).max(50),
-                rows: z
-                  .array(z.array(z.union([z.string().max(1000), z.number(), z.null()])).max(50))
-                  .max(200_000),
-              })
-              .strict(),
-          )
-          .min(1)
-          .max(20)
-          .superRefine((tables, ctx) => {
-            const same = sameTabNames(tables.map((table) => table.name));
-            if (same) {
-              ctx.addIssue({
-                code: 'custom',
-                message: `The tab names "${same[0]}" and "${same[1]}" are the same to Excel, which ignores case`,
-              });
-            }
-          }),
-      })
-      .strict(),
+    portfolioArgs.export,
   ),
   /** Writes the workspace to a file chosen in main's save dialog (`sourcesTab`: an .xlsx's); null: cancelled. */
   'workbook.export': method<{ fileName: string; assets: number; downloadId?: string } | null>()(

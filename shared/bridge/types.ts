@@ -117,14 +117,15 @@ export interface WorkspaceSnapshot {
   total: number;
   /** Where `workspace.assets` goes on when the snapshot holds only the first `limit`; null: all here. */
   next: number | null;
+  /**
+   * Asked for with `laterPages`: where each later page starts (the first is `next`), each page
+   * running through the row before the next one starts, the last to the end. Empty: all here.
+   */
+  pageStarts: number[];
   lastSyncAt: string | null;
 }
 
-/** The next page of a snapshot's assets. */
-export interface AssetPage {
-  assets: AssetView[];
-  next: number | null;
-}
+export type { AssetPage } from './asset-page';
 
 export interface OAuthStart {
   flowId: string;

@@ -7,6 +7,7 @@ import { create } from 'zustand';
 import type { ReferenceData, SessionState } from '../../../shared/bridge/types';
 import type { Entity } from '../../../shared/domain';
 import type { AssetView, SyncChanges } from '../../../shared/sync/types';
+import { pageViews } from '../../../shared/bridge/asset-page';
 import { bridge } from '../bridge';
 import { errorMessage } from '../../../shared/errors';
 import { AssetTable } from './asset-table';
@@ -105,7 +106,13 @@ export async function refreshSession(): Promise<SessionState> {
  * large workspace follows in pages between frames, so a 100k-row workspace is interactive at once.
  */
 const firstPage = 1_000;
-const laterPage = 5_000;
+/** The later pages' most rows: main makes them all of about one size (the snapshot's `pageStarts`). */
+const laterPage = 6_000;
+/** What a page of `pageStarts` may hold: it ends where the next begins. */
+const wholePage = 1_000_000;
+/** Pages asked for at a time, once the first has come (see `readPages`). */
+const pagesAhead = 2;
+
 let loadGeneration = 0;
 
 /**
@@ -119,7 +126,7 @@ export async function reloadSnapshot(): Promise<void> {
   const generation = ++loadGeneration;
   performance.mark('workspace:reload');
   touched.clear();
-  const snapshot = await bridge.methods['workspace.snapshot']({ limit: firstPage });
+  const snapshot = await bridge.methods['workspace.snapshot']({ limit: firstPage, laterPages: laterPage });
   performance.mark('snapshot:received');
   if (generation !== loadGeneration) return;
   const shown = useWorkspace.getState();
@@ -142,7 +149,7 @@ export async function reloadSnapshot(): Promise<void> {
     counts: countsOf(assets.values()),
     partial: snapshot.next === null ? null : { total: snapshot.total },
   }));
-  if (snapshot.next !== null) void readRest(snapshot.next, generation);
+  if (snapshot.next !== null) void readRest(startsOf(snapshot, snapshot.next), generation);
 }
 
 type Snapshot = Awaited<ReturnType<(typeof bridge.methods)['workspace.snapshot']>>;
@@ -165,39 +172,60 @@ const touched = new Set<string>();
 type Page = Awaited<ReturnType<(typeof bridge.methods)['workspace.assets']>>;
 type PageAnswer = { page: Page } | { error: unknown };
 
+/** Where the snapshot's later pages start (its `next` alone: one page to the end). */
+function startsOf(snapshot: Snapshot, next: number): readonly number[] {
+  return snapshot.pageStarts.length > 0 ? snapshot.pageStarts : [next];
+}
+
 /**
- * The later pages of a snapshot, each handed on as it arrives; false once a newer load began. The
- * page after is asked for before one is handed on: main reads it while the window takes this one
- * (main's read was the longest part of a 100k-row first read, and the window waited on it idle).
+ * The later pages of a snapshot, each handed on in order as it arrives; false once a newer load
+ * began. Once the first has come, `pagesAhead` are asked for at a time: main reads the next while
+ * the one before travels and the window takes it (asked one after another, the window waited idle
+ * for each page's round trip, main's read and its bytes' way; issue 33). Not all at once: main's
+ * reading of every page went before the window's other first calls, and its first drawing waited.
  */
 async function readPages(
-  after: number,
+  starts: readonly number[],
   generation: number,
   take: (views: readonly AssetView[]) => void,
 ): Promise<boolean> {
   // Settled either way, so a page asked for ahead and not wanted any more is no unhandled failure.
-  const ask = (from: number): Promise<PageAnswer> =>
-    bridge.methods['workspace.assets']({ after: from, limit: laterPage }).then(
+  const ask = (after: number, through?: number): Promise<PageAnswer> =>
+    bridge.methods['workspace.assets']({
+      after,
+      limit: wholePage,
+      ...(through === undefined ? {} : { through }),
+    }).then(
       (page) => ({ page }),
       (error: unknown) => ({ error }),
     );
-  let asked: Promise<PageAnswer> | null = ask(after);
-  while (asked !== null) {
-    const answer: PageAnswer = await asked;
+  const asked: Array<Promise<PageAnswer>> = [];
+  let start = 0;
+  const askUpTo = (pages: number): void => {
+    for (; asked.length < pages && start < starts.length; start++)
+      asked.push(ask(starts[start]!, starts[start + 1]));
+  };
+  // The first alone: main answers the window's other first calls (the marks, the history) meanwhile.
+  askUpTo(1);
+  while (asked.length > 0) {
+    const answer: PageAnswer = await asked.shift()!;
     if (generation !== loadGeneration) return false;
     if ('error' in answer) throw answer.error;
-    asked = answer.page.next === null ? null : ask(answer.page.next);
+    askUpTo(pagesAhead);
+    // Past a million rows, the last page goes on where it stopped.
+    if (asked.length === 0 && answer.page.next !== null) asked.push(ask(answer.page.next));
     // A frame between pages: the grid paints and takes keys while the rest arrives.
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (generation !== loadGeneration) return false;
-    take(answer.page.assets);
+    take(pageViews(answer.page));
   }
   return true;
 }
 
-async function readRest(after: number, generation: number): Promise<void> {
+async function readRest(starts: readonly number[], generation: number): Promise<void> {
   try {
-    if (await readPages(after, generation, appendViews)) useWorkspace.setState({ partial: null });
+    if (!(await readPages(starts, generation, appendViews))) return;
+    useWorkspace.setState({ partial: null });
   } catch (error) {
     if (generation !== loadGeneration) return;
     useWorkspace.setState((state) => ({
@@ -207,6 +235,8 @@ async function readRest(after: number, generation: number): Promise<void> {
       },
     }));
   }
+  // Main holds the session back until the window has its rows (their cores are shared).
+  void bridge.methods['app.workspaceShown']({}).catch(() => undefined);
 }
 
 /**
@@ -218,7 +248,7 @@ async function refreshInPlace(snapshot: Snapshot, after: number, generation: num
   const views: AssetView[] = [...snapshot.assets];
   let problem: string | undefined;
   try {
-    const whole = await readPages(after, generation, (page) => views.push(...page));
+    const whole = await readPages(startsOf(snapshot, after), generation, (page) => views.push(...page));
     if (!whole) return;
   } catch (error) {
     if (generation !== loadGeneration) return;

@@ -94,4 +94,31 @@ describe('start order', () => {
       await core.close();
     }
   }, 60_000);
+  it('holds the session back until the window shows every row, and no longer than that', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'asset-desk-start-'));
+    const first = await startAppCore(options(dataDir));
+    await first.connected;
+    expect((await first.handlers['workspace.snapshot']({})).assets.length).toBeGreaterThan(1);
+    await first.close();
+
+    const core = await startAppCore(options(dataDir));
+    try {
+      await core.ready;
+      // The window drew its first page and reads the rest: past the wait for a window that never
+      // asks (2 s), the session still waits for it.
+      const snapshot = await core.handlers['workspace.snapshot']({ limit: 1 });
+      expect(snapshot.next).not.toBeNull();
+      await core.handlers['workspace.assets']({ after: snapshot.next!, limit: 1_000 });
+      expect(await pendingAfter(core.connected, 2_500)).toBe(true);
+      expect((await core.handlers['session.get']({})).connecting).toBe(true);
+      // Said at once (it does not wait for the session it lets go), and the session follows.
+      const shown = Promise.resolve(core.handlers['app.workspaceShown']({}));
+      expect(await pendingAfter(shown, 1_000)).toBe(false);
+      expect(await shown).toBe(true);
+      await core.connected;
+      expect((await core.handlers['session.get']({})).connecting).toBe(false);
+    } finally {
+      await core.close();
+    }
+  }, 60_000);
 });
