@@ -274,24 +274,16 @@ export default async function run(): Promise<void> {
  * 95th percentile is the second-largest, not the largest, and one collection pause cannot decide it.
  */
 async function measureEdits(page: Page, count: number): Promise<number[]> {
-  await page.evaluate((debug) => {
+  await page.evaluate(() => {
     const w = window as unknown as { __enterAt?: number };
     window.addEventListener(
       'keydown',
       (e) => {
-        if (e.key !== 'Enter') return;
-        w.__enterAt = performance.now();
-        if (debug) requestAnimationFrame(() => performance.mark('bench:frame'));
+        if (e.key === 'Enter') w.__enterAt = performance.now();
       },
       true,
     );
-    // After the grid's own handling of the key (stop editing, move down): the answer waits behind it
-    // and the frame it asks for, however soon it comes (BENCH_DEBUG's phases show both).
-    if (debug)
-      window.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter') performance.mark('bench:key-handled');
-      });
-  }, Boolean(process.env['BENCH_DEBUG']));
+  });
   const out: number[] = [];
   for (let i = 0; i < count; i++) {
     const row = page
@@ -309,9 +301,8 @@ async function measureEdits(page: Page, count: number): Promise<number[]> {
             const last = marks[marks.length - 1]?.startTime ?? 0;
             if (w.__enterAt !== undefined && last > w.__enterAt) {
               const at = (name: string) => performance.getEntriesByName(name).at(-1)?.startTime ?? NaN;
-              const since = (name: string): string => (at(name) - w.__enterAt!).toFixed(1);
               console.log(
-                `edit phases: to sent ${since('edit:sent')}, bridge ${(at('edit:answered') - at('edit:sent')).toFixed(1)}, apply ${(last - at('edit:answered')).toFixed(1)} (key handled at ${since('bench:key-handled')}, its frame at ${since('bench:frame')})`,
+                `edit phases: to sent ${(at('edit:sent') - w.__enterAt).toFixed(1)}, bridge ${(at('edit:answered') - at('edit:sent')).toFixed(1)}, apply ${(last - at('edit:answered')).toFixed(1)}`,
               );
               resolve(last - w.__enterAt);
             } else requestAnimationFrame(check);

@@ -16,10 +16,9 @@ export interface PageGlobals {
   performance: {
     now(): number;
     getEntriesByName(name: string): Array<{ startTime: number }>;
-    mark(name: string): void;
   };
   requestAnimationFrame(callback: (time: number) => void): number;
   window: {
-    addEventListener(type: string, fn: (e: { key: string }) => void, capture?: boolean): void;
+    addEventListener(type: string, fn: (e: { key: string }) => void, capture: boolean): void;
   };
 }
