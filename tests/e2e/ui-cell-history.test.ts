@@ -61,12 +61,34 @@ describe("a cell's history in the grid", () => {
     const sourced = async () => /\bcell-sourced\b/.test((await cell.getAttribute('class')) ?? '');
     // A pulled value (its arrival wrote no history) is marked as not from the analyst's hand...
     if (before) await expect.poll(sourced).toBe(true);
+    const name = gridCell(page, 'assets-grid', asset.localId, 'name');
+    const nameSourced = async () => /\bcell-sourced\b/.test((await name.getAttribute('class')) ?? '');
+    await expect.poll(nameSourced).toBe(true);
+    // The bridge calls the page sends from now on, by name and arguments.
+    await page.evaluate(`(() => {
+      const calls = (window.__bridgeCalls = []);
+      const send = WebSocket.prototype.send;
+      WebSocket.prototype.send = function (data) {
+        if (typeof data === 'string') calls.push(JSON.parse(data));
+        return send.call(this, data);
+      };
+    })()`);
     await cell.click();
     await page.keyboard.type('Haarlem');
     await page.keyboard.press('Enter');
     await expect.poll(() => workspaceProbe(app).valueAt(asset.localId, 'city')).toBe('Haarlem');
     // ...and a typed one is not.
     await expect.poll(sourced).toBe(false);
+    // The rest of its row keeps its marks through the edit, without asking main again (a keypress
+    // used to forget the row: drawn unmarked, asked for its hand cells 30 ms later, drawn again).
+    await page.waitForTimeout(500);
+    expect(await nameSourced()).toBe(true);
+    const calls = (await page.evaluate('window.__bridgeCalls')) as Array<{ name: string; args: unknown }>;
+    expect(calls.map((c) => c.name)).toContain('workspace.edit');
+    const asked = calls.filter(
+      (c) => c.name === 'workspace.handCells' && JSON.stringify(c.args).includes(asset.localId),
+    );
+    expect(asked).toEqual([]);
 
     await cell.click({ button: 'right' });
     const menu = page.getByTestId('cell-menu');

@@ -14,6 +14,7 @@ import { applyViews, useWorkspace } from '../store/workspace';
 import { notify, useUi } from '../store/ui';
 import { getPathValue, sameValue } from '../grid-model/values';
 import { pending } from './pending';
+import { handEdited } from '../history/cell-marks';
 import { errorMessage } from '../../../shared/errors';
 
 export interface Edit {
@@ -97,7 +98,8 @@ export function editCells(edits: readonly Edit[], how: HandSourceKind | { label:
       const { views, history } = await bridge.methods['workspace.edit']({ edits: sent, ...named });
       performance.mark('edit:answered');
       pending.clear(sent, token);
-      applyViews(views);
+      handEdited(sent);
+      applyViews(views, [], { byHand: true });
       performance.mark('edit:saved');
       showHistory(history);
       return true;

@@ -24,6 +24,18 @@ export function isMarked(localId: string, path: string, value: unknown): boolean
   return marked;
 }
 
+/**
+ * The analyst's hand set these cells (an edit main has just saved): told before the edit's views
+ * land, so the grids draw them with it. Their assets keep what main said of their other cells: a
+ * keypress neither unmarks the row until main is asked again nor asks it (each cost the keypress's
+ * views a second draw of the asset's rows, and the row's marks blinked).
+ */
+export function handEdited(cells: ReadonlyArray<{ localId: string; path: string }>): void {
+  const byAsset = new Map<string, string[]>();
+  for (const { localId, path } of cells) byAsset.set(localId, [...(byAsset.get(localId) ?? []), path]);
+  for (const [localId, paths] of byAsset) cache.handEdited(localId, paths);
+}
+
 /** Long enough that a grid's draw of its rows (over a frame or two) is asked in one call. */
 const ASK_AFTER_MS = 30;
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -86,7 +98,7 @@ export function connectCellMarks(): () => void {
     if (!sameWorkspace(state, prev)) cache.clear();
     else if (state.change !== prev.change) {
       if (state.change.kind === 'reset') cache.reset();
-      else {
+      else if (!state.change.byHand) {
         cache.changed(state.change.localIds);
         // Drawn already from the older answer if the grid took the change first: drawn again now,
         // in the same task, so no frame shows it marked.

@@ -112,6 +112,19 @@ export class HandCache {
     }
   }
 
+  /**
+   * The analyst's hand set these cells of an asset (a typed value, a paste...), and nothing else of
+   * it: they are the hand's now, the rest came from where it came from before. A known row keeps its
+   * answer with them added, so it is neither asked again nor drawn again; a row not known stays so.
+   * An answer asked before and still to come is not kept (it may say what was before the edit).
+   */
+  handEdited(localId: string, paths: readonly string[]): void {
+    if (this.asked.has(localId)) this.changes.set(localId, (this.changes.get(localId) ?? 0) + 1);
+    const row = this.rows.get(localId);
+    if (!row || paths.every((p) => row.paths.has(p))) return;
+    this.rows.set(localId, { paths: new Set([...row.paths, ...paths]), generation: row.generation });
+  }
+
   /** The workspace was read again: every answer is stale (still drawn, asked again when drawn). */
   reset(): void {
     this.generation++;

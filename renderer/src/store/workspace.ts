@@ -20,7 +20,11 @@ export interface WorkspaceMeta {
   reference: ReferenceData;
 }
 
-export type AssetChange = { kind: 'reset' } | { kind: 'assets'; localIds: string[] };
+/**
+ * What changed: everything (a reload), or these assets. `byHand`: only the cells the analyst's hand
+ * set (an edit's answer), which the grids' marks were told of before (history/cell-marks.ts).
+ */
+export type AssetChange = { kind: 'reset' } | { kind: 'assets'; localIds: string[]; byHand?: true };
 
 export interface WorkspaceState {
   status: 'idle' | 'loading' | 'ready' | 'no-workspace' | 'error';
@@ -301,7 +305,11 @@ function appendViews(views: readonly AssetView[]): void {
 }
 
 /** Takes the views the bridge answered after the renderer's own call (no full reload). */
-export function applyViews(views: readonly AssetView[], removed: readonly string[] = []): void {
+export function applyViews(
+  views: readonly AssetView[],
+  removed: readonly string[] = [],
+  opts: { byHand?: true } = {},
+): void {
   if (views.length === 0 && removed.length === 0) return;
   for (const view of views) touched.add(view.localId);
   for (const localId of removed) touched.add(localId);
@@ -327,7 +335,7 @@ export function applyViews(views: readonly AssetView[], removed: readonly string
       assets,
       order,
       revision: state.revision + 1,
-      change: { kind: 'assets', localIds: [...views.map((v) => v.localId), ...removed] },
+      change: { kind: 'assets', localIds: [...views.map((v) => v.localId), ...removed], ...opts },
       counts: recount(state.counts, moved.values()),
     };
   });

@@ -48,6 +48,36 @@ describe('HandCache (the grid marks asked for the rows drawn only)', () => {
     expect(cache.pending).toBe(false);
   });
 
+  it("keeps a known row over the analyst's own edit, the edited cells the hand's, asking nothing", () => {
+    const cache = new HandCache(10);
+    cache.isMarked('a', 'name', 'Tower');
+    cache.isMarked('a', 'city', 'Delft');
+    cache.answer(cache.take(), { a: ['name'] });
+    expect(cache.isMarked('a', 'city', 'Delft')).toBe(true);
+    cache.handEdited('a', ['city']);
+    // Typed: the cell is the hand's; the row's other marks stay, and main is not asked again.
+    expect(cache.isMarked('a', 'city', 'Leiden')).toBe(false);
+    expect(cache.isMarked('a', 'name', 'Tower')).toBe(false);
+    expect(cache.pending).toBe(false);
+    // A row not known stays unknown (asked when drawn).
+    cache.handEdited('b', ['name']);
+    expect(cache.isMarked('b', 'city', 'Delft')).toBe(false);
+    expect(cache.take()).toEqual(['b']);
+  });
+
+  it("keeps no answer asked before the analyst's edit of its row", () => {
+    const cache = new HandCache(10);
+    cache.isMarked('a', 'city', 'Delft');
+    const asked = cache.take();
+    cache.handEdited('a', ['city']);
+    // Asked before the edit, the answer may say the cell was not the hand's: asked again instead.
+    expect(cache.answer(asked, {})).toEqual([]);
+    expect(cache.isMarked('a', 'city', 'Leiden')).toBe(false);
+    expect(cache.take()).toEqual(['a']);
+    expect(cache.answer(['a'], { a: ['city'] })).toEqual([]);
+    expect(cache.isMarked('a', 'city', 'Leiden')).toBe(false);
+  });
+
   it('after a reload draws the answers as they were and asks each drawn row again', () => {
     const cache = new HandCache(10);
     cache.isMarked('a', 'name', 'Tower');
