@@ -7,11 +7,11 @@ import { create } from 'zustand';
 import type { ReferenceData, SessionState } from '../../../shared/bridge/types';
 import type { Entity } from '../../../shared/domain';
 import type { AssetView, SyncChanges } from '../../../shared/sync/types';
-import { pageViews } from '../../../shared/bridge/asset-page';
 import { bridge } from '../bridge';
 import { errorMessage } from '../../../shared/errors';
 import { AssetTable } from './asset-table';
 import { countsOf, noCounts, recount, type WorkspaceCounts } from './workspace-counts';
+import { readPages, startsOf } from './snapshot-pages';
 
 export interface WorkspaceMeta {
   connectionId: string;
@@ -112,10 +112,6 @@ export async function refreshSession(): Promise<SessionState> {
 const firstPage = 1_000;
 /** The later pages' most rows: main makes them all of about one size (the snapshot's `pageStarts`). */
 const laterPage = 6_000;
-/** What a page of `pageStarts` may hold: it ends where the next begins. */
-const wholePage = 1_000_000;
-/** Pages asked for at a time, once the first has come (see `readPages`). */
-const pagesAhead = 2;
 
 let loadGeneration = 0;
 
@@ -173,62 +169,9 @@ function metaOf(snapshot: Snapshot): WorkspaceMeta {
  */
 const touched = new Set<string>();
 
-type Page = Awaited<ReturnType<(typeof bridge.methods)['workspace.assets']>>;
-type PageAnswer = { page: Page } | { error: unknown };
-
-/** Where the snapshot's later pages start (its `next` alone: one page to the end). */
-function startsOf(snapshot: Snapshot, next: number): readonly number[] {
-  return snapshot.pageStarts.length > 0 ? snapshot.pageStarts : [next];
-}
-
-/**
- * The later pages of a snapshot, each handed on in order as it arrives; false once a newer load
- * began. Once the first has come, `pagesAhead` are asked for at a time: main reads the next while
- * the one before travels and the window takes it (asked one after another, the window waited idle
- * for each page's round trip, main's read and its bytes' way; issue 33). Not all at once: main's
- * reading of every page went before the window's other first calls, and its first drawing waited.
- */
-async function readPages(
-  starts: readonly number[],
-  generation: number,
-  take: (views: readonly AssetView[]) => void,
-): Promise<boolean> {
-  // Settled either way, so a page asked for ahead and not wanted any more is no unhandled failure.
-  const ask = (after: number, through?: number): Promise<PageAnswer> =>
-    bridge.methods['workspace.assets']({
-      after,
-      limit: wholePage,
-      ...(through === undefined ? {} : { through }),
-    }).then(
-      (page) => ({ page }),
-      (error: unknown) => ({ error }),
-    );
-  const asked: Array<Promise<PageAnswer>> = [];
-  let start = 0;
-  const askUpTo = (pages: number): void => {
-    for (; asked.length < pages && start < starts.length; start++)
-      asked.push(ask(starts[start]!, starts[start + 1]));
-  };
-  // The first alone: main answers the window's other first calls (the marks, the history) meanwhile.
-  askUpTo(1);
-  while (asked.length > 0) {
-    const answer: PageAnswer = await asked.shift()!;
-    if (generation !== loadGeneration) return false;
-    if ('error' in answer) throw answer.error;
-    askUpTo(pagesAhead);
-    // Past a million rows, the last page goes on where it stopped.
-    if (asked.length === 0 && answer.page.next !== null) asked.push(ask(answer.page.next));
-    // A frame between pages: the grid paints and takes keys while the rest arrives.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    if (generation !== loadGeneration) return false;
-    take(pageViews(answer.page));
-  }
-  return true;
-}
-
 async function readRest(starts: readonly number[], generation: number): Promise<void> {
   try {
-    if (!(await readPages(starts, generation, appendViews))) return;
+    if (!(await readPages(starts, () => generation === loadGeneration, appendViews))) return;
     useWorkspace.setState({ partial: null });
   } catch (error) {
     if (generation !== loadGeneration) return;
@@ -252,7 +195,11 @@ async function refreshInPlace(snapshot: Snapshot, after: number, generation: num
   const views: AssetView[] = [...snapshot.assets];
   let problem: string | undefined;
   try {
-    const whole = await readPages(startsOf(snapshot, after), generation, (page) => views.push(...page));
+    const whole = await readPages(
+      startsOf(snapshot, after),
+      () => generation === loadGeneration,
+      (page) => views.push(...page),
+    );
     if (!whole) return;
   } catch (error) {
     if (generation !== loadGeneration) return;
