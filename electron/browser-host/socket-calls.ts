@@ -8,6 +8,7 @@ import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { bridgeSocketProtocol } from '../../shared/bridge/browser-host-secret';
 import { dispatchToEnvelope, type Dispatch } from '../bridge/dispatch';
+import { answerMessage } from './answer-message';
 import { jsonNestsDeeperThan } from '../../shared/text/json-depth';
 
 const callMessage = z
@@ -62,7 +63,7 @@ export function answerSocketCalls(socket: WebSocket, dispatch: Dispatch, opts: {
     inFlight++;
     void dispatchToEnvelope(dispatch, call.name, call.args).then((envelope) => {
       if (--inFlight === 0 && socket.readyState === socket.OPEN) waitIdle();
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ id: call.id, envelope }));
+      if (socket.readyState === socket.OPEN) socket.send(answerMessage(call.id, envelope));
     });
   });
 }

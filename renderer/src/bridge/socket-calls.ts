@@ -5,7 +5,7 @@
  * answer waited behind the next frame in three tasks instead of one.
  */
 import { bridgeSocketPath, bridgeSocketProtocol } from '../../../shared/bridge/browser-host-secret';
-import { BridgeCallError, unwrapEnvelope } from '../../../shared/bridge/envelope';
+import { BridgeCallError, unwrapEnvelope, type BridgeEnvelope } from '../../../shared/bridge/envelope';
 
 interface Waiting {
   resolve(value: unknown): void;
@@ -44,8 +44,16 @@ export function createSocketCalls(secret: string): (name: string, args: unknown)
   };
 
   const answer = (data: unknown): void => {
-    const message =
-      typeof data === 'string' ? (JSON.parse(data) as { id?: unknown; envelope?: unknown }) : {};
+    if (typeof data !== 'string') return;
+    let message: { id?: unknown; envelope?: unknown };
+    try {
+      message = JSON.parse(data) as { id?: unknown; envelope?: unknown };
+    } catch (error) {
+      // A JSON text main spliced in raw from a damaged stored text: the host writes the id first,
+      // so the call it answered fails with what went wrong instead of waiting for ever.
+      const id = /^\{"id":(\d+),/.exec(data)?.[1];
+      message = { id: Number(id), envelope: unreadable(error) };
+    }
     const call = typeof message.id === 'number' ? waiting.get(message.id) : undefined;
     if (!call) return;
     waiting.delete(message.id as number);
@@ -65,4 +73,11 @@ export function createSocketCalls(secret: string): (name: string, args: unknown)
 
   // An open socket sends at once, inside the keypress that made the call.
   return (name, args) => (socket ? send(socket, name, args) : open().then((ws) => send(ws, name, args)));
+}
+
+function unreadable(error: unknown): BridgeEnvelope {
+  return {
+    ok: false,
+    error: { code: 'internal', message: `The app host's answer could not be read (${String(error)})` },
+  };
 }

@@ -6,7 +6,8 @@
  * in conflict, refused by the service, with outliers; and it pages as the views do.
  */
 import { describe, expect, it } from 'vitest';
-import { pageViews } from '../../../shared/bridge/asset-page';
+import { answerMessage } from '../../../electron/browser-host/answer-message';
+import { pageViews, type AssetPage } from '../../../shared/bridge/asset-page';
 import { serviceIdName, specIdName, type AssetIdName } from '../../../shared/sync/asset-id-name';
 import { assetViewPage } from '../../../electron/workspace/asset-views';
 import { assetViewPageText } from '../../../electron/workspace/asset-view-text';
@@ -58,7 +59,7 @@ describe('a page of asset views as one JSON text', () => {
         expect(pages.map((page) => page.next === null)).toEqual(limit === -1 ? [true] : [false, false, true]);
       }
       // The assets with nothing but their copy to show go as tuples: the new ones and the deleted.
-      const items = JSON.parse(pagesOf(store, -1, idName)[0]!.views) as unknown[];
+      const items = JSON.parse(pagesOf(store, -1, idName)[0]!.views.json) as unknown[];
       expect(items.filter((item) => Array.isArray(item))).toHaveLength(3);
       const kinds = new Map(views.map((view) => [view.serviceAssetId, view]));
       expect(kinds.get(801)).toMatchObject({ status: 'modified', changedPaths: ['city'] });
@@ -69,6 +70,21 @@ describe('a page of asset views as one JSON text', () => {
       expect(kinds.get(800)!.outliers).toHaveLength(1);
       expect(views.filter((view) => view.status === 'new')).toHaveLength(2);
     }
+  });
+  it('reads the same as each host delivers it: copied by IPC, or spliced raw by the browser host', () => {
+    const { store } = tempWorkspace('view-hosts');
+    for (let i = 0; i < 3; i++) store.createAsset(newAsset(i));
+    store.run('UPDATE assets SET outliers = \'[{"path":"size","message":"\\"big\\""}]\'');
+    const page = assetViewPageText(store, 0, -1);
+    const overIpc = structuredClone(page);
+    const message = JSON.parse(answerMessage(7, { ok: true, result: page })) as {
+      envelope: { result: AssetPage };
+    };
+    // Raw: the message carries the views themselves, not a string of them.
+    expect(Array.isArray(message.envelope.result.views)).toBe(true);
+    expect(pageViews(message.envelope.result)).toEqual(pageViews(overIpc));
+    expect(pageViews(overIpc)).toEqual(assetViewPage(store).assets);
+    expect(pageViews(overIpc)[0]!.outliers).toEqual([{ path: 'size', message: '"big"' }]);
   });
   it('pages by the starts a snapshot gives: every asset once, in order, one added meanwhile last', () => {
     const { store } = tempWorkspace('view-starts');
