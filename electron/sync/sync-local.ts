@@ -55,8 +55,8 @@ export function prewarmSyncWorker(): void {
   workerHost();
 }
 
-/** The worker's young generation (V8 sizes it at three semi-spaces; 96 MB: 32 MB semi-spaces). */
-const youngGenerationMb = 96;
+/** The worker's young generation (V8 sizes it at three semi-spaces; 192 MB: 64 MB semi-spaces). */
+const youngGenerationMb = 192;
 
 /** A worker without a session stops after this long; the next sync starts another. */
 const idleMs = 60_000;
