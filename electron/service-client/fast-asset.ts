@@ -50,13 +50,15 @@ export function readBatchAnswer(
  * the page is in the usual form (one object per asset, where zod's asset and then its document
  * were two), else through zod as `parseAssetPage` reads them (the same errors). `idName`: the name
  * the page's assets carry their id under (the connection learns it: see asset-id-name.ts).
+ * `depthChecked`: see `jsonOf` (`listAssetsPageBytes` scans a page's nesting as it arrives).
  */
 export function readListedPage(
   bytes: Uint8Array,
   page: number,
   status: number,
+  depthChecked = false,
 ): { listed: ListedAsset[]; idName: AssetIdName | undefined } {
-  const json = jsonOf(bytes);
+  const json = jsonOf(bytes, depthChecked);
   const listed = fastListed(json) ?? parseAssetPage(bytes, page, status).map(listedOf);
   return { listed, idName: idNameIn(json) };
 }

@@ -49,11 +49,13 @@ export class PullRun {
   /**
    * One page's bytes: parsed, its ids checked (an id-less asset or an empty page that should have
    * had assets is an error, and nothing of the page is merged), made ready to write and queued for
-   * merging. The ids, and the name they came under.
+   * merging. The ids, and the name they came under. The bytes are main's `listAssetsPageBytes`,
+   * which refused a page nested too deep as it arrived: not scanned a second time here (about a
+   * fourteenth of the worker's part of a 20,000-asset pull).
    */
   page(bytes: Uint8Array, status: number, page: number, meta: PageMeta, lastPage: number): PulledPage {
     this.rethrow();
-    const { listed, idName } = readListedPage(bytes, page, status);
+    const { listed, idName } = readListedPage(bytes, page, status, true);
     const ids = checkedIds(page, listed, meta, lastPage);
     this.queue(listed, idName === serviceIdName);
     return { ids, idName };
