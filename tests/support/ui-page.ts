@@ -70,12 +70,15 @@ export function gridCell(page: Page, grid: string, rowId: string, colId: string)
 
 /**
  * A grid cell brought into the drawn columns first: AG Grid draws only the columns near the view, and
- * a grid may keep where it was scrolled, so the strip is walked from its left edge until the cell is
- * drawn.
+ * a grid may keep where it was scrolled, so once the row is drawn the strip is walked from its left
+ * edge until the cell is drawn.
  */
 export async function revealCell(page: Page, grid: string, rowId: string, colId: string): Promise<Locator> {
   const cell = gridCell(page, grid, rowId, colId);
   if (await cell.isVisible()) return cell;
+  // The row drawn first: a grid just mounted on a loaded machine has none yet, and walking its strip
+  // then ends at its right edge, where the cell's column is never drawn (seen in CI).
+  await page.locator(`[data-testid="${grid}"] .ag-row[row-id="${rowId}"]`).first().waitFor();
   const strip = page.locator(`[data-testid="${grid}"] .ag-body-horizontal-scroll-viewport`);
   await strip.waitFor();
   await strip.evaluate((el) => el.scrollTo({ left: 0 }));
