@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { pasteInPage, revealCell, screenshot, useUiPage } from '../support/ui-page';
+import { pasteInPage, screenshot, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
@@ -129,29 +129,6 @@ describe('the grid as an analyst works in it', () => {
     expect(await editor.locator('.list-editor-reason').textContent()).toMatch(/not in the list/);
     await page.keyboard.press('Enter');
     await expect.poll(valueOf).toBe('NL');
-  });
-
-  it("an annual edit shows its asset's new state on the asset's other years too", async () => {
-    const { assets } = await app.core.handlers['workspace.snapshot']({});
-    const clean = assets.find(
-      (a) => a.status === 'clean' && ((a.doc['annual_data'] as unknown[] | undefined)?.length ?? 0) >= 2,
-    )!;
-    const years = (clean.doc['annual_data'] as Array<{ year: number }>).map((r) => r.year).sort();
-    const [edited, other] = [years[0]!, years[years.length - 1]!];
-    await page.getByTestId('tab-annual').click();
-    const rowOf = (year: number) =>
-      page.locator(`[data-testid="annual-grid"] .ag-row[row-id="${clean.localId}:${year}"]`).first();
-    const cell = await revealCell(page, 'annual-grid', `${clean.localId}:${edited}`, 'en_abs_wf');
-    expect(await rowOf(other).getAttribute('class')).not.toContain('row-modified');
-    await cell.click();
-    await page.keyboard.type('424242');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => cell.textContent()).toContain('424242');
-    // The other year's row, whose values did not change, is drawn with the asset's new state too
-    // (it takes it in place and is drawn again before the next frame: grids/grid-rows.ts).
-    await expect.poll(() => rowOf(edited).getAttribute('class')).toContain('row-modified');
-    await expect.poll(() => rowOf(other).getAttribute('class')).toContain('row-modified');
-    expect(await cell.getAttribute('class')).toContain('cell-changed');
   });
 
   it('marks the cells behind an outlier in the annual grid', async () => {

@@ -30,9 +30,6 @@ export function useGridRows(
   const rowsByAsset = useRef(new Map<string, GridRow[]>());
   /** The store's revision the grid's rows were last built from in whole. */
   const builtAt = useRef(-1);
-  /** Rows changed in place by an edit of their asset's other row, drawn again before the next frame. */
-  const siblings = useRef(new Set<string>());
-  const frame = useRef(0);
 
   const buildAll = (state: WorkspaceState): GridRow[] => {
     const map = new Map<string, GridRow[]>();
@@ -96,50 +93,16 @@ export function useGridRows(
       const missing: GridRow[] = [];
       for (const row of update) {
         const node = api.getRowNode(row.id);
-        if (!node) missing.push(row);
-        else if (node.data && sameCells(node.data, row)) {
-          // Another year of an edited asset: its record's values are the same; what is new is its
-          // asset's (status, name, changed, outliers). It takes its next content in place and is drawn
-          // again before the next frame: drawing all six years in the keypress's answer was most of
-          // the time from the answer to the cell shown saved.
-          Object.assign(node.data, row);
-          siblings.current.add(row.id);
-        } else node.updateData(row);
+        if (node) node.updateData(row);
+        else missing.push(row);
       }
-      // Each asset's rows as the grid holds them (those changed in place kept their objects).
-      if (siblings.current.size > 0)
-        for (const id of new Set(state.change.localIds)) {
-          const rows = rowsByAsset.current.get(id);
-          if (rows)
-            rowsByAsset.current.set(
-              id,
-              rows.map((row) => api.getRowNode(row.id)?.data ?? row),
-            );
-        }
-      if (siblings.current.size > 0 && frame.current === 0)
-        frame.current = requestAnimationFrame(() => {
-          frame.current = 0;
-          const ids = [...siblings.current];
-          siblings.current.clear();
-          const current = apiRef.current;
-          if (!current || current.isDestroyed()) return;
-          for (const id of ids) {
-            const node = current.getRowNode(id);
-            if (node?.data) node.updateData(node.data);
-          }
-        });
       if (add.length > 0 || remove.length > 0 || missing.length > 0)
         api.applyTransaction({ add: [...add, ...missing], remove });
       builtAt.current = state.revision;
       // `updateData` refreshes the row's cells and re-applies every class rule (saving, changed,
       // error); a forced redraw of them on top cost a keypress 5-10 ms at 100k rows.
     });
-    return () => {
-      unsubscribe();
-      cancelAnimationFrame(frame.current);
-      frame.current = 0;
-      siblings.current.clear();
-    };
+    return unsubscribe;
   }, [kind, placeholderYear]);
 
   const catchUp = (api: GridApi<GridRow>): void => {
@@ -174,20 +137,6 @@ function updateInPlace(
  */
 function reordersOrFilters(api: GridApi<GridRow>): boolean {
   return api.isColumnFilterPresent() || api.getColumnState().some((column) => column.sort != null);
-}
-
-/**
- * Whether a row shows the same cells as the one it becomes: an annual row whose record holds the same
- * values (the rest of a row is its asset's view, read by the class rules when drawn).
- */
-function sameCells(shown: GridRow, next: GridRow): boolean {
-  if (shown.kind !== 'annual' || next.kind !== 'annual' || shown.id !== next.id) return false;
-  const a = shown.rec;
-  const b = next.rec;
-  if (a === undefined || b === undefined) return a === b;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.is(a[key], b[key]));
 }
 
 /**
