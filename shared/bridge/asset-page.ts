@@ -30,7 +30,8 @@ export function pageViews(page: AssetPage): AssetView[] {
   return items.map((item) => (Array.isArray(item) ? plainView(item) : item));
 }
 
-function plainView([localId, serviceAssetId, partnersId, status, doc]: PlainView): AssetView {
+/** The whole view of an asset with nothing but its copy to show: nothing staged, no verdict. */
+export function plainView([localId, serviceAssetId, partnersId, status, doc]: PlainView): AssetView {
   return {
     localId,
     serviceAssetId,

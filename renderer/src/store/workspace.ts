@@ -9,6 +9,7 @@ import type { Entity } from '../../../shared/domain';
 import type { AssetView, SyncChanges } from '../../../shared/sync/types';
 import { bridge } from '../bridge';
 import { errorMessage } from '../../../shared/errors';
+import { plainView } from '../../../shared/bridge/asset-page';
 import { AssetTable } from './asset-table';
 import { countsOf, noCounts, recount, type WorkspaceCounts } from './workspace-counts';
 import { readPages, startsOf } from './snapshot-pages';
@@ -299,20 +300,16 @@ export function applySettled({ views, inStep, removed }: SyncChanges): void {
     const shown = assets.get(localId);
     if (!shown) return;
     const serviceAssetId = inStep.serviceAssetIds[i] ?? null;
-    // One copy of the view (an object rest and a spread on top made two, 20,000 times a push).
-    whole.push({
-      ...shown,
-      keptHere: undefined,
-      doc: withServiceId(shown.doc, serviceAssetId),
-      serviceAssetId,
-      status: 'clean',
-      changedPaths: [],
-      conflicts: [],
-      remoteDeleted: false,
-      notFound: false,
-      serverValidations: null,
-      outliers: [],
-    });
+    // In step with the service: its copy and nothing else to show (one object, 20,000 times a push).
+    whole.push(
+      plainView([
+        localId,
+        serviceAssetId,
+        shown.partnersId,
+        'clean',
+        withServiceId(shown.doc, serviceAssetId),
+      ]),
+    );
   });
   for (const view of views) {
     if (view.doc) whole.push({ ...view, doc: view.doc });
