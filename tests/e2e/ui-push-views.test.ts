@@ -136,16 +136,20 @@ describe('a push of many rows, taken in place', () => {
         .filter({ hasText: new RegExp(`^${count} pending`) })
         .waitFor({ timeout: 30_000 });
       await scrollTo(28 * 200);
-      // The id column is the last: the grid scrolled to its right end draws it.
-      await page
-        .getByTestId('assets-grid')
-        .evaluate((grid) =>
-          grid.querySelector('.ag-body-horizontal-scroll-viewport')!.scrollTo({ left: 1e6 }),
-        );
+      // The id column is the last: the grid scrolled to its right end draws it. Scrolled again while
+      // waiting: a grid still taking the workspace's later pages may not be as wide yet (seen cold).
       await expect
         .poll(
-          async () =>
-            (await drawnRows()).filter((r) => r.newClass && r.changedCells > 0 && r.assetId === '').length,
+          async () => {
+            await page
+              .getByTestId('assets-grid')
+              .evaluate((grid) =>
+                grid.querySelector('.ag-body-horizontal-scroll-viewport')!.scrollTo({ left: 1e6 }),
+              );
+            return (await drawnRows()).filter((r) => r.newClass && r.changedCells > 0 && r.assetId === '')
+              .length;
+          },
+          { timeout: 10_000 },
         )
         .toBeGreaterThan(5);
       const drawn = new Set((await drawnRows()).map((r) => r.rowId));
