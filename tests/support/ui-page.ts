@@ -80,11 +80,25 @@ export async function revealCell(page: Page, grid: string, rowId: string, colId:
   // then ends at its right edge, where the cell's column is never drawn (seen in CI).
   await page.locator(`[data-testid="${grid}"] .ag-row[row-id="${rowId}"]`).first().waitFor();
   const strip = page.locator(`[data-testid="${grid}"] .ag-body-horizontal-scroll-viewport`);
-  await strip.waitFor();
-  await strip.evaluate((el) => el.scrollTo({ left: 0 }));
-  for (let i = 0; i < 100 && !(await cell.isVisible()); i++)
-    await strip.evaluate((el) => el.scrollBy({ left: 400 }));
-  await cell.scrollIntoViewIfNeeded();
+  // Walked again when the grid redraws mid-walk (a tab's grid taking its later rows detached the
+  // cell under the scroll once in CI): the walk is done when the cell is drawn and in view.
+  await expect
+    .poll(
+      async () => {
+        try {
+          await strip.waitFor();
+          await strip.evaluate((el) => el.scrollTo({ left: 0 }));
+          for (let i = 0; i < 100 && !(await cell.isVisible()); i++)
+            await strip.evaluate((el) => el.scrollBy({ left: 400 }));
+          await cell.scrollIntoViewIfNeeded({ timeout: 2_000 });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
   return cell;
 }
 
