@@ -2,7 +2,7 @@
  * Sync against the sandbox with its real limits (10 batches a minute, 5,000 per field).
  * - push: 20,000 new assets, then the same 20,000 changed; requests vs the minimum, seconds vs the
  *   floor (the rate limit's wait plus what the service itself takes for the same bodies, measured by
- *   posting them raw with another token in this run).
+ *   posting them raw with other tokens just before and just after the engine's push: their mean).
  * - pull: 20,000 assets at per_page 100 into an empty workspace, against fetching the same listing
  *   alone just before and just after it (the mean of the two); seconds and pages per second; three
  *   pulls a round.
@@ -68,9 +68,53 @@ function rateLimitFloorMs(requests: number): number {
 
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
+/** A round's tokens and entities: the engine's, then the peer before it and the peer after it. */
 interface Round {
-  tokens: [string, string];
-  entityIds: [number, number];
+  tokens: [string, string, string];
+  entityIds: [number, number, number];
+}
+
+/**
+ * A peer: the bench's bodies posted raw in the fewest batches, with a token and entity of its own;
+ * each call answers the service's time for them (the client's own encoding and parsing included).
+ */
+function rawPeer(baseUrl: string, token: string, entityId: number) {
+  const client = new SubmissionApiClient({ baseUrl, getToken: () => token });
+  const ids: number[] = [];
+  const timed = async (body: Parameters<SubmissionApiClient['postBatch']>[1]) => {
+    const started = performance.now();
+    const answer = await client.postBatch(entityId, body);
+    return { ms: performance.now() - started, answer };
+  };
+  return {
+    async create(batches: number): Promise<number> {
+      let ms = 0;
+      for (let b = 0; b < batches; b++) {
+        const first = b * BATCH_MAX_PER_FIELD;
+        const { ms: took, answer } = await timed({
+          create: Array.from({ length: BATCH_MAX_PER_FIELD }, (_, k) => ({
+            ...asset(first + k, 'Peer'),
+            partners_id: first + k + 1,
+          })),
+        });
+        ms += took;
+        for (const each of answer.created)
+          if (each.service_asset_id !== null) ids.push(each.service_asset_id);
+      }
+      return ms;
+    },
+    async update(): Promise<number> {
+      let ms = 0;
+      for (let first = 0; first < ids.length; first += BATCH_MAX_PER_FIELD) {
+        const batch = ids.slice(first, first + BATCH_MAX_PER_FIELD);
+        const { ms: took } = await timed({
+          update: batch.map((id, k) => ({ service_asset_id: id, address: `Street ${first + k}` })),
+        });
+        ms += took;
+      }
+      return ms;
+    },
+  };
 }
 
 interface Sandbox {
@@ -140,8 +184,8 @@ async function probed<T>(work: () => Promise<T>): Promise<T> {
 
 /** One round's ratios: each push against its floor, the pull against fetching alone. */
 async function round(baseUrl: string, { tokens, entityIds }: Round, dir: string) {
-  const [engineToken, peerToken] = tokens;
-  const [entityId, peerEntityId] = entityIds;
+  const [engineToken] = tokens;
+  const [entityId] = entityIds;
   const store = WorkspaceStore.open(join(dir, 'ws.sqlite'));
   // When each push's first batch left (its plan's local cost before the service is asked anything).
   let firstPost: number | undefined;
@@ -160,58 +204,39 @@ async function round(baseUrl: string, { tokens, entityIds }: Round, dir: string)
     for (let i = 0; i < count; i++) store.createAsset(asset(i, 'Bench'));
   });
 
-  // The peer: the same bodies posted raw with another token, to measure what the service alone takes.
-  const peer = new SubmissionApiClient({ baseUrl, getToken: () => peerToken });
+  // The peers: the same bodies posted raw, one just before the engine and one just after it, each with
+  // a token and entity of its own (a token has 10 batches a minute); the service's time is their mean,
+  // as the pull's: the service warms up and fills its heap through a round, and one order would
+  // favour whichever came second.
+  const [peerBefore, peerAfter] = [1, 2].map((k) => rawPeer(baseUrl, tokens[k]!, entityIds[k]!));
   const minimum = Math.ceil(count / BATCH_MAX_PER_FIELD);
-  const peerCreate: number[] = [];
-  const peerIds: number[] = [];
-  for (let b = 0; b < minimum; b++) {
-    const body = {
-      create: Array.from({ length: BATCH_MAX_PER_FIELD }, (_, k) => ({
-        ...asset(b * BATCH_MAX_PER_FIELD + k, 'Peer'),
-        partners_id: b * BATCH_MAX_PER_FIELD + k + 1,
-      })),
-    };
-    const t = performance.now();
-    const answer = await peer.postBatch(peerEntityId, body);
-    peerCreate.push(performance.now() - t);
-    for (const created of answer.created)
-      if (created.service_asset_id !== null) peerIds.push(created.service_asset_id);
-  }
-
+  const peerCreate = [await peerBefore!.create(minimum)];
   let t = performance.now();
   firstPost = undefined;
   const created = await probed(() => engine.push());
   const createMs = performance.now() - t;
   firstBatch(t);
-  const create = report('push 20,000 creates', created.requests, minimum, createMs, sum(peerCreate));
+  peerCreate.push(await peerAfter!.create(minimum));
+  const create = report('push 20,000 creates', created.requests, minimum, createMs, peerCreate);
 
   const records = store.listAssets();
   store.transaction(() => {
     for (const [i, record] of records.entries()) store.setValue(record.localId, 'address', `Street ${i}`);
   });
+  const peerUpdate = [await peerBefore!.update()];
   t = performance.now();
   firstPost = undefined;
   const updated = await probed(() => engine.push());
   const updateMs = performance.now() - t;
   firstBatch(t);
-
-  const peerUpdate: number[] = [];
-  for (let b = 0; b < minimum; b++) {
-    const ids = peerIds.slice(b * BATCH_MAX_PER_FIELD, (b + 1) * BATCH_MAX_PER_FIELD);
-    const started = performance.now();
-    await peer.postBatch(peerEntityId, {
-      update: ids.map((id, k) => ({ service_asset_id: id, address: `Street ${k}` })),
-    });
-    peerUpdate.push(performance.now() - started);
-  }
+  peerUpdate.push(await peerAfter!.update());
   // Each token has spent 4 of its 10 requests this minute: the 4 updates still fit, so no wait.
   const update = report(
     'push 20,000 updates',
     updated.requests,
     minimum,
     updateMs,
-    sum(peerUpdate),
+    peerUpdate,
     created.requests,
   );
 
@@ -304,20 +329,19 @@ export default async function run(): Promise<void> {
   );
 }
 
-const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-
 function report(
   label: string,
   requests: number,
   minimum: number,
   ms: number,
-  serviceMs: number,
+  [serviceBefore, serviceAfter]: number[],
   spent = 0,
 ): number {
+  const serviceMs = (serviceBefore! + serviceAfter!) / 2;
   const floor = rateLimitFloorMs(requests + spent) + serviceMs;
   console.log(
     `${label}: ${requests} requests (minimum ${minimum}, ratio ${(requests / minimum).toFixed(2)}); ` +
-      `${fmt(ms)} vs floor ${fmt(floor)} (rate-limit waits ${fmt(rateLimitFloorMs(requests + spent))} + service time for the same bodies ${fmt(serviceMs)}); ` +
+      `${fmt(ms)} vs floor ${fmt(floor)} (rate-limit waits ${fmt(rateLimitFloorMs(requests + spent))} + service time for the same bodies ${fmt(serviceMs)}, ${fmt(serviceBefore!)} before and ${fmt(serviceAfter!)} after); ` +
       `ratio ${(ms / floor).toFixed(2)} (goal ≤ ${FLOOR_RATIO})`,
   );
   return ms / floor;

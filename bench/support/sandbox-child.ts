@@ -1,8 +1,8 @@
 /**
  * A sandbox in its own process for benchmarks, so the service's CPU is not the client's (as with the
- * real service). Prints one JSON line: base URL, and per round two tokens and two entity ids (the
- * engine's and the peer's, so every round starts with a whole rate-limit budget and an empty
- * entity); stops on SIGTERM.
+ * real service). Prints one JSON line: base URL, and per round three tokens and three entity ids (the
+ * engine's, and the two peers' that post the same bodies raw just before and just after it, so every
+ * round starts with a whole rate-limit budget and an empty entity for each); stops on SIGTERM.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ const { baseUrl } = await server.listen(0);
 const admin = server.store.admin;
 const partner = admin.createDataPartner({ name: 'Bench partner' });
 const perRound = Array.from({ length: rounds }, (_, round) => {
-  const pair = ['engine', 'peer'].map((name) => {
+  const pair = ['engine', 'peer before', 'peer after'].map((name) => {
     const entity = admin.createEntity({
       name: `Bench ${name} ${round + 1}`,
       area_units_name: 'square metres',
