@@ -24,6 +24,12 @@ export interface PulledPage {
 const maxPerTransaction = 1_000;
 /** Pages waiting are merged once this long passes without another (or when the listing ends). */
 const quietMs = 20;
+/**
+ * The listing's last pages are merged each as it comes: what waits when the last page is in is
+ * merged after the listing, where nothing overlaps it (a group of 1,000 was 10-25 ms of a 0.7 s
+ * pull's tail), while a page merged alone costs only its own commit, overlapped with the fetching.
+ */
+const closingPages = 10;
 
 /**
  * The local part of one pull: pages parsed and checked as they arrive, merged three ways into the
@@ -41,6 +47,8 @@ export class PullRun {
   private waiting: Waiting[] = [];
   private timer: NodeJS.Timeout | undefined;
   private failure: unknown;
+  /** Pages taken so far (they come a few at a time, in any order). */
+  private pagesTaken = 0;
 
   constructor(private readonly store: LedgerPort) {
     this.newByPartner = store.createsByPartner();
@@ -57,7 +65,8 @@ export class PullRun {
     this.rethrow();
     const { listed, idName } = readListedPage(bytes, page, status, true);
     const ids = checkedIds(page, listed, meta, lastPage);
-    this.queue(listed, idName === serviceIdName);
+    this.pagesTaken++;
+    this.queue(listed, idName === serviceIdName, this.pagesTaken > lastPage - closingPages);
     return { ids, idName };
   }
 
@@ -98,7 +107,7 @@ export class PullRun {
    * Prepared now (see `remoteCopy`), written with the group. `realNames`: the service speaks the
    * real names, so the fields it removed are kept from the workspace's copy (see asset-id-name.ts).
    */
-  private queue(assets: readonly ListedAsset[], realNames = false): void {
+  private queue(assets: readonly ListedAsset[], realNames = false, closing = false): void {
     for (const listed of assets) {
       const copy = remoteCopy(listed);
       if (copy === null) continue;
@@ -119,7 +128,7 @@ export class PullRun {
           this.failure ??= error;
         }
       },
-      this.waiting.length >= maxPerTransaction ? 0 : quietMs,
+      closing || this.waiting.length >= maxPerTransaction ? 0 : quietMs,
     );
   }
 

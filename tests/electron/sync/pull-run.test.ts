@@ -54,4 +54,21 @@ describe('PullRun', () => {
     expect(store.assetCount()).toBe(150);
     expect(store.assetByServiceId(id)?.current?.['address']).toBe('Damrak 1');
   });
+
+  it('merges the last pages of a listing as each comes, not after it', async () => {
+    const { store } = tempWorkspace('closing');
+    const client = makeClient(h.baseUrl, h.token);
+    const pages = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => client.listAssetsPageBytes(h.entityId, i + 1, 10)),
+    );
+    const run = new PullRun(store);
+    const take = (i: number) => run.page(pages[i]!.bytes, pages[i]!.status, i + 1, pages[i]!.meta, 15);
+    for (let i = 0; i < 14; i++) take(i);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(store.assetCount()).toBe(140);
+    take(14);
+    // One turn later, before the listing is over: nothing waits for `lacking` but what it reads.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.assetCount()).toBe(150);
+  });
 });
