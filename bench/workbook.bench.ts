@@ -12,8 +12,6 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import * as XLSX from '@e965/xlsx';
 import type { Asset, AssetInput } from '../shared/domain';
 import { planImport } from '../electron/workbook/import-plan';
@@ -31,6 +29,7 @@ import { goal, percentile } from './support/goal';
 import { deflateFloor, inflateAndScanFloor, workbookXmlParts } from './support/workbook-floors';
 import { generateWorkspace } from './validation.bench';
 import { RemoteMerge } from '../electron/sync/remote-merge';
+import { collectGarbage } from './support/collect-garbage';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 10_000);
 const YEARS = 6;
@@ -42,9 +41,6 @@ const GOAL_MB = 400;
 const BRIDGE_P99_MS = 50;
 const MB = 1024 * 1024;
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
 /**
  * Wall time, CPU time (all of the process's threads: a loaded machine stretches the first, not the
  * second) and the highest RSS sampled while `fn` runs (every 10 ms, plus before and after).
@@ -52,7 +48,7 @@ const gc = runInNewContext('gc') as () => void;
 async function measure<T>(
   fn: () => Promise<T> | T,
 ): Promise<{ result: T; seconds: number; cpu: number; peakMb: number }> {
-  gc();
+  collectGarbage();
   const cpu0 = process.cpuUsage();
   let peak = process.memoryUsage().rss;
   const timer = setInterval(() => {
@@ -201,7 +197,7 @@ export default async function run(): Promise<void> {
     // Hostile books (hardening item 7): each refused by the reader within 2 s, naming its limit.
     for (const [name, build] of Object.entries(hostile)) {
       const book = build(dir);
-      gc();
+      collectGarbage();
       const t0 = performance.now();
       const outcome = await readWorkbook(book).then(
         () => 'read',

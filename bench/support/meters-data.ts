@@ -5,6 +5,7 @@
  * readings CSV (the import), so every phase of the bench works on the same readings.
  */
 import { createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Meter, MeterSpace, MeterUtility, Reading } from '../../shared/meters/types';
 
 export const MONTHS = 36;
@@ -113,5 +114,10 @@ export async function writeReadingsCsv(path: string, assets: number): Promise<nu
   await new Promise<void>((resolve, reject) =>
     out.end((error?: Error | null) => (error ? reject(error) : resolve())),
   );
+  // On disk before anything reads it, as an analyst's file is: otherwise the kernel writes the
+  // 130 MB back while the preview reads it (seen as a preview of 1.1-1.6 s on the same code).
+  const handle = await open(path, 'r');
+  await handle.sync();
+  await handle.close();
   return bytes;
 }
