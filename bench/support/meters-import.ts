@@ -49,7 +49,6 @@ export interface ImportFigures {
 }
 
 const MB = 1024 * 1024;
-
 const rssMb = (): number => process.memoryUsage().rss / MB;
 
 export async function importPhases(dir: string, assets: number, year: number): Promise<ImportFigures> {
