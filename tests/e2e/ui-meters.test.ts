@@ -16,6 +16,7 @@ import {
   copyInPage,
   focusCell,
   gridCell,
+  hoveredTooltip,
   pasteInPage,
   revealCell,
   screenshot,
@@ -127,9 +128,8 @@ describe('meter readings, in Chromium', () => {
     const showCell = () => revealCell(page, 'annual-grid', `${asset.localId}:${year}`, field);
     await showCell();
     await expect.poll(() => cell.getAttribute('class')).toContain('cell-derived');
-    await cell.hover();
     await expect
-      .poll(() => page.locator('.ag-tooltip').textContent(), { timeout: 5_000 })
+      .poll(() => hoveredTooltip(page, cell), { timeout: 30_000 })
       .toMatch(/From meters: 3 readings from 1 meter.*estimated.*\(meters UI-E1\)/);
     await screenshot(page, 'ui-meters-derived.png');
 

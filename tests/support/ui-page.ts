@@ -103,6 +103,22 @@ export async function revealCell(page: Page, grid: string, rowId: string, colId:
 }
 
 /**
+ * The tooltip a cell shows when hovered, hovered afresh on each call: a grid that redraws the cell
+ * under a still mouse (its later rows or the start's pull arriving) gives the new cell no
+ * mouse-enter, so its tooltip never comes (seen in CI). For `expect.poll`; '' while none shows.
+ */
+export async function hoveredTooltip(page: Page, cell: Locator): Promise<string> {
+  await page.mouse.move(0, 0);
+  await cell.hover();
+  return (
+    (await page
+      .locator('.ag-tooltip')
+      .textContent({ timeout: 3_000 })
+      .catch(() => null)) ?? ''
+  );
+}
+
+/**
  * What main's workspace holds, read as a second pair of eyes beside the page: an asset by local id,
  * and a value at a document path (`field` or `annual_data/<year>/<field>`; null stays null).
  */
