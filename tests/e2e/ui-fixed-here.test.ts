@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { gridCell, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
+import { gridCell, hoveredTooltip, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../../support/test-app';
 
 describe('a service-flagged value fixed here', () => {
@@ -54,9 +54,8 @@ describe('a service-flagged value fixed here', () => {
     await expect
       .poll(() => entry.getByTestId('fixed-here').textContent())
       .toContain('fixed here, checked again at sync');
-    await cell.hover();
     await expect
-      .poll(() => page.locator('.ag-tooltip').textContent(), { timeout: 5_000 })
+      .poll(() => hoveredTooltip(page, cell), { timeout: 30_000 })
       .toContain('fixed here, checked again at sync');
     await screenshot(page, 'ui-fixed-here.png');
     await page.getByLabel('Show warnings').uncheck();

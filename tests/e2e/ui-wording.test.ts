@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
-import { gridCell, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
+import { gridCell, hoveredTooltip, screenshot, workspaceProbe, useUiPage } from '../support/ui-page';
 import type { TestApp } from '../../support/test-app';
 
 // What the functions run by page.evaluate use in the page (this tsconfig has no DOM library).
@@ -80,17 +80,14 @@ describe('the words an analyst reads', () => {
     const rowId = (await row.getAttribute('row-id'))!;
     const localId = rowId.split(':')[0]!;
     const name = String(assets.find((a) => a.localId === localId)?.doc['name']);
-    await gridCell(page, 'annual-grid', rowId, 'asset_name').hover();
-    await expect.poll(() => page.locator('.ag-tooltip').textContent(), { timeout: 5_000 }).toBe(name);
+    const cell = gridCell(page, 'annual-grid', rowId, 'asset_name');
+    await expect.poll(() => hoveredTooltip(page, cell), { timeout: 30_000 }).toBe(name);
     await page.getByTestId('tab-assets').click();
   });
 
   it("shows a column's full label and field on hover over its header", async () => {
-    await page.mouse.move(1, 1);
-    await page.locator('[data-testid="assets-grid"] .ag-header-cell[col-id="country"]').hover();
-    await expect
-      .poll(() => page.locator('.ag-tooltip').textContent(), { timeout: 5_000 })
-      .toMatch(/^Country — country/);
+    const header = page.locator('[data-testid="assets-grid"] .ag-header-cell[col-id="country"]');
+    await expect.poll(() => hoveredTooltip(page, header), { timeout: 30_000 }).toMatch(/^Country — country/);
     // The browser's own title would show it a second time, late.
     expect(
       await page.locator('[data-testid="assets-grid"] .ag-header-cell[col-id="country"][title]').count(),

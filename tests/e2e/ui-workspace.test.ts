@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import type { AssetView } from '../../shared/sync/types';
 import {
   gridCell,
+  hoveredTooltip,
   openUiPage,
   pasteInPage,
   revealCell,
@@ -94,11 +95,9 @@ describe('desktop UI in Chromium', () => {
     await problem.waitFor();
     expect(await problem.textContent()).toContain('must be less than or equal to 100');
     // The message on hover (the pointer comes from outside the grid, as a user's does).
-    await page.mouse.move(5, 5);
-    await ownership.hover();
-    const tooltip = page.locator('.ag-tooltip');
-    await tooltip.waitFor();
-    expect(await tooltip.textContent()).toContain('must be less than or equal to 100');
+    await expect
+      .poll(() => hoveredTooltip(page, ownership), { timeout: 30_000 })
+      .toContain('must be less than or equal to 100');
     await screenshot(page, 'ui-validation-error.png');
 
     // The problems panel jumps to the cell; typing there fixes it.
